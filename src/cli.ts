@@ -1,0 +1,197 @@
+import path from 'node:path'
+import process from 'node:process'
+import { parseArgs } from 'node:util'
+import type { ParseArgsConfig } from 'node:util'
+import pkg from '../package.json'
+import { ConfigError, loadConfig } from './config'
+import { SkillsEngine } from './engine'
+import type { AuditResult } from './engine'
+import { writeIfChanged } from './fs'
+import { formatReport, PREFIX } from './format'
+import { describeDrift } from './lockfile'
+import type { Options } from './options'
+import { toSarif } from './sarif'
+import type { Profile } from './types'
+
+const COMMON = {
+  'root': { type: 'string', multiple: true, short: 'r' },
+  'cwd': { type: 'string' },
+  'config': { type: 'string', short: 'c' },
+  'profile': { type: 'string' },
+  'lock-file': { type: 'string' },
+  'color': { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  'help': { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options']
+
+const COMMANDS = {
+  check: {
+    options: { ...COMMON, format: { type: 'string', short: 'f' }, output: { type: 'string', short: 'o' } },
+    usage: `Usage: unplugin-skills check [options]
+
+Discover, validate, hash and scan every skill and verify .manifest.lock.
+Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
+
+Options:
+  -r, --root DIR        skills root (repeatable; path, file:// or pkg://). Default: skills
+      --cwd DIR         project root. Default: the current directory
+  -c, --config FILE     options file. Default: skills.config.{mjs,js,json} in the project root
+      --profile NAME    enterprise (default) or agentskills
+      --lock-file FILE  lock path. Default: .manifest.lock
+  -f, --format FORMAT   text (default), json or sarif
+  -o, --output FILE     write the report to FILE instead of stdout
+      --no-color        plain text
+  -h, --help            this help`,
+  },
+  lock: {
+    options: { ...COMMON, force: { type: 'boolean' } },
+    usage: `Usage: unplugin-skills lock [options]
+
+Create or update .manifest.lock from the skills as they are, and print what changed.
+
+Options:
+  -r, --root DIR        skills root (repeatable). Default: skills
+      --cwd DIR         project root. Default: the current directory
+  -c, --config FILE     options file
+      --profile NAME    enterprise (default) or agentskills
+      --lock-file FILE  lock path. Default: .manifest.lock
+      --force           replace a lock that is unreadable or hand-broken
+  -h, --help            this help`,
+  },
+  build: {
+    options: { ...COMMON, out: { type: 'string' } },
+    usage: `Usage: unplugin-skills build [options]
+
+Audit the skills and write the pre-compiled skills_manifest.json (nothing is written on error).
+
+Options:
+  -r, --root DIR        skills root (repeatable). Default: skills
+      --cwd DIR         project root. Default: the current directory
+  -c, --config FILE     options file
+      --profile NAME    enterprise (default) or agentskills
+      --lock-file FILE  lock path. Default: .manifest.lock
+      --out FILE        output file. Default: skills_manifest.json in the project root
+  -h, --help            this help`,
+  },
+} as const
+
+const USAGE = `unplugin-skills ${pkg.version}: the build-time gate for AI agent skills
+
+Usage: unplugin-skills <command> [options]
+
+Commands:
+  check   validate, scan and verify the lock (text, json or sarif report)
+  lock    create or update .manifest.lock
+  build   write skills_manifest.json
+
+Run \`unplugin-skills <command> --help\` for the options of a command.`
+
+class UsageError extends Error {}
+
+export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const [command, ...rest] = argv
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout.write(`${USAGE}\n`)
+    return command ? 0 : 2
+  }
+  if (command === '--version' || command === '-v') {
+    io.stdout.write(`${pkg.version}\n`)
+    return 0
+  }
+  if (!(command in COMMANDS)) {
+    io.stderr.write(`${PREFIX} unknown command \`${command}\`\n\n${USAGE}\n`)
+    return 2
+  }
+  const spec = COMMANDS[command as keyof typeof COMMANDS]
+  try {
+    let values: Record<string, string | string[] | boolean | undefined>
+    try {
+      ({ values } = parseArgs({ args: rest, options: spec.options, allowPositionals: false, strict: true }))
+    }
+    catch (error) {
+      throw new UsageError((error as Error).message)
+    }
+    if (values.help) {
+      io.stdout.write(`${spec.usage}\n`)
+      return 0
+    }
+    const cwd = path.resolve(String(values.cwd ?? process.cwd()))
+    const { options: fileOptions } = await loadConfig(cwd, values.config as string | undefined)
+    const options: Options = { ...fileOptions, root: fileOptions.root ? path.resolve(cwd, fileOptions.root) : cwd }
+    if (values.root) options.roots = values.root as string[]
+    if (values.profile !== undefined) {
+      if (values.profile !== 'enterprise' && values.profile !== 'agentskills') throw new UsageError(`--profile must be enterprise or agentskills, not ${values.profile}`)
+      options.profile = values.profile as Profile
+    }
+    if (values['lock-file']) options.lockFile = values['lock-file'] as string
+    const color = values['no-color'] ? false : values.color ? true : Boolean(io.stdout.isTTY) && !process.env.NO_COLOR
+    if (command === 'check') return await check(options, values, color, io)
+    if (command === 'lock') return await lock(options, Boolean(values.force), color, io)
+    return await build(options, values.out as string | undefined, color, io)
+  }
+  catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${PREFIX} ${error.message}\n\n${spec.usage}\n`)
+      return 2
+    }
+    if (error instanceof ConfigError) {
+      io.stderr.write(`${PREFIX} ${error.message}\n`)
+      return 2
+    }
+    io.stderr.write(`${PREFIX} unexpected failure: ${(error as Error)?.message ?? error}\n${process.env.DEBUG ? `${(error as Error)?.stack}\n` : ''}`)
+    return 1
+  }
+}
+
+type IO = { stdout: NodeJS.WritableStream & { isTTY?: boolean }; stderr: NodeJS.WritableStream }
+
+async function check(options: Options, values: Record<string, unknown>, color: boolean, io: IO): Promise<number> {
+  const format = String(values.format ?? 'text')
+  if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format must be text, json or sarif, not ${format}`)
+  const result = await new SkillsEngine(options, { content: false }).audit()
+  let output: string
+  if (format === 'json') output = `${JSON.stringify({ ok: result.ok, skills: result.stats.skills, diagnostics: result.diagnostics }, null, 2)}\n`
+  else if (format === 'sarif') output = `${JSON.stringify(toSarif(result.diagnostics, { version: pkg.version }), null, 2)}\n`
+  else output = formatReport(result.diagnostics, result.stats.skills, { sources: result.sources, color: values.output ? false : color })
+  if (values.output) {
+    writeIfChanged(path.resolve(String(values.output)), output)
+    if (format !== 'text') io.stderr.write(`${PREFIX} ${result.ok ? 'ok' : 'failed'}: report written to ${values.output}\n`)
+    else io.stdout.write(formatReport(result.diagnostics.filter(d => d.severity === 'error'), result.stats.skills, { sources: result.sources, color }))
+  }
+  else {
+    io.stdout.write(output)
+  }
+  return result.ok ? 0 : 1
+}
+
+async function lock(options: Options, force: boolean, color: boolean, io: IO): Promise<number> {
+  const result = await new SkillsEngine({ ...options, lock: 'verify' }, { content: false }).audit({ updateLock: force ? 'force' : true })
+  const { status, file, drift } = result.lock
+  const problems = result.diagnostics.filter(d => d.code.startsWith('lock/') && d.severity === 'error')
+  if (problems.length) {
+    io.stderr.write(formatReport(problems, result.stats.skills, { sources: result.sources, color }))
+    return 1
+  }
+  if (status === 'created') io.stdout.write(`${PREFIX} created ${file} with ${result.stats.skills} skill(s), ${result.stats.files} file(s)\n`)
+  else if (status === 'updated') io.stdout.write(`${PREFIX} updated ${file}:\n${drift.map(describeDrift).join('\n')}\n`)
+  else io.stdout.write(`${PREFIX} ${file} is up to date (${result.stats.skills} skill(s))\n`)
+  const errors = result.diagnostics.filter(d => d.severity === 'error').length
+  if (errors) io.stdout.write(`${PREFIX} note: ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)
+  return 0
+}
+
+async function build(options: Options, out: string | undefined, color: boolean, io: IO): Promise<number> {
+  const engine = new SkillsEngine(options, { content: true })
+  const result: AuditResult = await engine.audit()
+  const shown = result.diagnostics.filter(d => d.severity !== 'info' || d.code.startsWith('lock/'))
+  if (!result.ok) {
+    io.stderr.write(formatReport(shown, result.stats.skills, { sources: result.sources, color }))
+    io.stderr.write(`${PREFIX} nothing written\n`)
+    return 1
+  }
+  if (shown.length) io.stderr.write(formatReport(shown, result.stats.skills, { sources: result.sources, color }))
+  const target = path.resolve(engine.options.root, out ?? (engine.options.manifest || 'skills_manifest.json'))
+  const changed = writeIfChanged(target, result.manifestJson)
+  io.stdout.write(`${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), target) || target} (${result.stats.skills} skill(s), ${result.manifestJson.length} bytes)\n`)
+  return 0
+}

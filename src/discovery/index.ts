@@ -1,0 +1,5 @@
+export { buildDiscoveryIndex, DEFAULT_TUNING } from './build'
+export type { BuildDiscoveryOptions, DiscoveryTuning } from './build'
+export { chunkSkill, CHUNK_MAX, CHUNK_OVERLAP, markdownBlocks, slidingWindows } from './chunk'
+export type { SkillChunk } from './chunk'
+export type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'

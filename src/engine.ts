@@ -1,0 +1,313 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import pkg from '../package.json'
+import { compareBytewise, diagnostic, hasErrors, sortDiagnostics } from './diagnostics'
+import { discover } from './discover'
+import type { Discovery } from './discover'
+import { isInside, relativePosix, writeFileAtomic } from './fs'
+import { sha256Hex } from './hash'
+import { describeDrift, joinLock, readLock, removedSkill } from './lockfile'
+import type { LockRead, SkillDrift } from './lockfile'
+import { serializeManifest } from './manifest'
+import { resolveOptions } from './options'
+import type { Options, ResolvedOptions } from './options'
+import { loadCustomSchema } from './schema'
+import { processSkill, readHead } from './skill'
+import type { ProcessedSkill, SkillHead } from './skill'
+import type { Diagnostic, LockSkill, SkillsManifest } from './types'
+import { SKILL_FILE } from './walk'
+
+export const GENERATOR = `${pkg.name}@${pkg.version}`
+
+export interface AuditRequest {
+  /**
+   * `dev`: lock drift is a warning (the lock is only updated on request). `build` (default): an error.
+   */
+  mode?: 'build' | 'dev'
+  /** Absolute paths known to have changed since the last audit: only their skills are re-read. */
+  changed?: readonly string[]
+  /** Write the lock even if `options.lock` is `verify` (the CLI's `lock` command). `force` also replaces a corrupt lock. */
+  updateLock?: boolean | 'force'
+}
+
+export type LockStatus = 'off' | 'ok' | 'created' | 'updated' | 'missing' | 'drift' | 'corrupt' | 'unchanged'
+
+export interface AuditResult {
+  /** No error-severity diagnostic. */
+  ok: boolean
+  diagnostics: Diagnostic[]
+  manifest: SkillsManifest
+  /** `skills_manifest.json` bytes (computed on first access). */
+  readonly manifestJson: string
+  /** The `.manifest.lock` text that describes the tree as it is now. */
+  lockText: string
+  lock: { status: LockStatus; file: string; drift: SkillDrift[] }
+  /** Text of files that have diagnostics, keyed by project-relative path, for code frames. */
+  sources: Map<string, string>
+  watch: { files: string[]; dirs: string[] }
+  stats: { skills: number; files: number; bytes: number; reused: number }
+}
+
+/**
+ * The engine: one instance per plugin instance or CLI run. `audit()` may be called again and again
+ * (watch rebuilds, dev edits): skills whose files are unchanged (path, size, mtime) are not read again.
+ */
+export class SkillsEngine {
+  readonly options: ResolvedOptions
+  private readonly content: boolean
+  private readonly cache = new Map<string, ProcessedSkill>()
+  private discovery: Discovery | null = null
+  private lockCache: { stamp: string; read: LockRead } | null = null
+
+  constructor(options: Options = {}, settings: { content?: boolean } = {}) {
+    this.options = resolveOptions(options)
+    this.content = settings.content ?? true
+  }
+
+  /** Whether a path can affect the audit (inside a skills root, or the lock). */
+  isRelevant(file: string): boolean {
+    const abs = path.resolve(file)
+    if (abs === this.options.lockFile) return true
+    return (this.discovery?.roots ?? []).some(r => isInside(r.dir, abs))
+  }
+
+  /** Forget cached results: for the skills containing `files`, or everything. */
+  invalidate(files?: readonly string[]): void {
+    if (!files) {
+      this.cache.clear()
+      this.discovery = null
+      return
+    }
+    for (const file of files) {
+      for (const [dir] of this.cache) if (isInside(dir, path.resolve(file))) this.cache.delete(dir)
+    }
+  }
+
+  async audit(request: AuditRequest = {}): Promise<AuditResult> {
+    const { options } = this
+    const mode = request.mode ?? 'build'
+    const global: Diagnostic[] = []
+
+    const rediscover = !this.discovery || !request.changed || request.changed.some(f => this.changesLayout(f))
+    if (rediscover) this.discovery = await discover(options)
+    const discovery = this.discovery!
+    global.push(...discovery.diagnostics)
+    const dirty = request.changed ? new Set(request.changed.map(f => path.resolve(f))) : null
+
+    // Phase A: list every skill (or reuse the cached listing when nothing under it changed) and learn its name.
+    const heads: SkillHead[] = []
+    const reused: ProcessedSkill[] = []
+    for (const location of discovery.skills) {
+      const cached = this.cache.get(location.dir)
+      if (cached && dirty && ![...dirty].some(f => isInside(location.dir, f))) {
+        reused.push(cached)
+        continue
+      }
+      heads.push(readHead(location, cached && { fingerprint: cached.fingerprint, name: cached.name }))
+    }
+    const names = [...reused.map(s => s.name), ...heads.map(h => h.name)].sort(compareBytewise)
+    const skillNames = new Set(names)
+
+    const lockDisplay = relativePosix(options.root, options.lockFile)
+    const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
+    const customSchema = loadCustomSchema(options.schema, options.root, global)
+    const namesKey = sha256Hex(names.join('\n'))
+    const lockedOf = (name: string): LockSkill | null | undefined => (lockRead?.status === 'ok' ? lockRead.bySkill.get(name) ?? null : undefined)
+    const contextOf = (name: string, usesNames: boolean): string => {
+      const locked = lockedOf(name)
+      return `${usesNames ? namesKey : '*'}:${locked === undefined ? '-' : sha256Hex(JSON.stringify(locked))}`
+    }
+    const usesNames = (skill: ProcessedSkill): boolean => skill.manifest.scenarios.some(s => s.expected_skills.length > 0)
+
+    // Phase B: process skills whose files or context changed.
+    const processed = new Map<string, ProcessedSkill>()
+    let reusedCount = 0
+    for (const skill of reused) {
+      if (skill.context === contextOf(skill.name, usesNames(skill))) {
+        processed.set(skill.location.dir, skill)
+        reusedCount++
+      }
+      else {
+        heads.push(readHead(skill.location))
+      }
+    }
+    for (const head of heads) {
+      const cached = this.cache.get(head.location.dir)
+      if (cached && cached.fingerprint === head.fingerprint && cached.context === contextOf(cached.name, usesNames(cached))) {
+        processed.set(head.location.dir, cached)
+        reusedCount++
+        continue
+      }
+      const fresh = head.skillMd || head.diagnostics.length ? head : readHead(head.location)
+      const context = (names: boolean): string => contextOf(fresh.name, names)
+      processed.set(head.location.dir, processSkill(fresh, { options, skillNames, locked: lockedOf(fresh.name), content: this.content, customSchema, context }))
+    }
+    this.cache.clear()
+    for (const [dir, skill] of processed) this.cache.set(dir, skill)
+
+    const skills = [...processed.values()].sort((a, b) => compareBytewise(a.name, b.name) || compareBytewise(a.location.relDir, b.location.relDir))
+    const duplicates = findDuplicates(skills, global)
+
+    const lockText = joinLock(skills.map(s => s.lockEntryText))
+    const lock = this.settleLock(lockRead, lockText, skills, discovery, duplicates, request, mode, global)
+
+    const diagnostics = sortDiagnostics([...global, ...skills.flatMap(s => s.diagnostics)])
+    const manifest: SkillsManifest = {
+      manifestVersion: 1,
+      generator: GENERATOR,
+      lockDigest: sha256Hex(lockText),
+      profile: options.profile,
+      skills: skills.map(s => s.manifest),
+    }
+    const sources = new Map<string, string>()
+    for (const s of skills) for (const [file, text] of s.sources) sources.set(file, text)
+    if (lockRead?.status === 'ok') sources.set(lockDisplay, lockRead.text)
+
+    let manifestJson: string | undefined
+    return {
+      ok: !hasErrors(diagnostics),
+      diagnostics,
+      manifest,
+      get manifestJson() {
+        return (manifestJson ??= serializeManifest(manifest))
+      },
+      lockText,
+      lock,
+      sources,
+      watch: {
+        files: [...skills.flatMap(s => s.files), options.lockFile],
+        dirs: [...new Set([...discovery.dirs, ...skills.flatMap(s => s.dirs)])],
+      },
+      stats: {
+        skills: skills.length,
+        files: skills.reduce((n, s) => n + s.manifest.files.length, 0),
+        bytes: skills.reduce((n, s) => n + s.manifest.files.reduce((m, f) => m + f.size, 0), 0),
+        reused: reusedCount,
+      },
+    }
+  }
+
+  /** A created/deleted SKILL.md or a path under a root but outside every known skill changes the skill set. */
+  private changesLayout(file: string): boolean {
+    const abs = path.resolve(file)
+    if (path.basename(abs) === SKILL_FILE) return !fs.existsSync(abs) || !this.cache.has(path.dirname(abs))
+    if (abs === this.options.lockFile) return false
+    const inSkill = [...this.cache.keys()].some(dir => isInside(dir, abs))
+    return !inSkill || !fs.existsSync(abs)
+  }
+
+  private readLockCached(display: string): LockRead {
+    let stamp = 'missing'
+    try {
+      const st = fs.statSync(this.options.lockFile)
+      stamp = `${st.size}:${st.mtimeMs}:${st.ino}`
+    }
+    catch {}
+    if (this.lockCache?.stamp !== stamp) this.lockCache = { stamp, read: readLock(this.options.lockFile, display) }
+    return this.lockCache.read
+  }
+
+  /** Verifies, creates or updates the lock per the options; every outcome is a diagnostic, never a throw. */
+  private settleLock(read: LockRead | null, lockText: string, skills: ProcessedSkill[], discovery: Discovery, duplicates: boolean, request: AuditRequest, mode: 'build' | 'dev', out: Diagnostic[]): AuditResult['lock'] {
+    const { options } = this
+    const file = relativePosix(options.root, options.lockFile)
+    if (!read) return { status: 'off', file, drift: [] }
+    const drift: SkillDrift[] = []
+    if (read.status === 'ok') {
+      for (const s of skills) if (s.drift) drift.push(s.drift)
+      const present = new Set(skills.map(s => s.name))
+      for (const locked of read.lock.skills) if (!present.has(locked.name)) drift.push(removedSkill(locked))
+      drift.sort((a, b) => compareBytewise(a.name, b.name))
+    }
+    const wantsUpdate = options.lock === 'update' || !!request.updateLock
+    const unsafe = duplicates || hasErrors(discovery.diagnostics)
+    const refuse = (why: string): void => {
+      out.push(diagnostic({ code: 'lock/not-written', severity: 'error', message: `the lock was not written: ${why}`, file, hint: 'Fix the errors above, then write the lock again.' }))
+    }
+    const write = (): boolean => {
+      try {
+        writeFileAtomic(options.lockFile, lockText)
+        this.lockCache = null
+        return true
+      }
+      catch (error) {
+        out.push(diagnostic({ code: 'lock/write-failed', severity: 'error', message: `the lock could not be written: ${(error as Error).message}`, file, hint: null }))
+        return false
+      }
+    }
+
+    if (read.status === 'corrupt') {
+      if (request.updateLock === 'force' && !unsafe) {
+        if (write()) out.push(diagnostic({ code: 'lock/updated', severity: 'info', message: `replaced the unreadable lock ${file}`, file, hint: 'Review the diff before committing it.' }))
+        return { status: 'updated', file, drift }
+      }
+      out.push(read.diagnostic)
+      return { status: 'corrupt', file, drift }
+    }
+    if (read.status === 'missing') {
+      if (!wantsUpdate && options.ci) {
+        out.push(diagnostic({ code: 'lock/missing', severity: 'error', message: `${file} is missing, and CI never creates it`, file, hint: 'Run `npx unplugin-skills lock` locally and commit the lock file.' }))
+        return { status: 'missing', file, drift }
+      }
+      if (unsafe) {
+        refuse('discovery had errors or duplicate skill names')
+        return { status: 'missing', file, drift }
+      }
+      if (write()) out.push(diagnostic({ code: 'lock/created', severity: 'info', message: `created ${file} with ${skills.length} skill(s); commit it`, file, hint: null }))
+      return { status: 'created', file, drift: [] }
+    }
+    if (!drift.length) return { status: 'ok', file, drift }
+    if (wantsUpdate) {
+      if (unsafe) {
+        refuse('discovery had errors or duplicate skill names')
+        return { status: 'drift', file, drift }
+      }
+      if (read.text === lockText) return { status: 'unchanged', file, drift: [] }
+      if (write()) out.push(diagnostic({ code: 'lock/updated', severity: 'info', message: `updated ${file}:\n${drift.map(describeDrift).join('\n')}`, file, hint: null }))
+      return { status: 'updated', file, drift }
+    }
+    for (const d of drift) {
+      const first = d.files[0]
+      const located = skills.find(s => s.name === d.name)
+      const lineEndingsOnly = d.files.length > 0 && d.files.every(f => f.lineEndings)
+      out.push(diagnostic({
+        code: 'lock/drift',
+        severity: mode === 'dev' ? 'warning' : 'error',
+        message: describeDrift(d),
+        file: located && first ? `${located.location.relDir}/${first.path}` : file,
+        skill: d.name,
+        hint: lineEndingsOnly
+          ? 'Only line endings differ (CRLF vs LF): add `* text=auto eol=lf` to .gitattributes so checkouts match the lock.'
+          : 'If the change is intended, review it and run `npx unplugin-skills lock` to update the lock; otherwise restore the files.',
+      }))
+    }
+    return { status: 'drift', file, drift }
+  }
+}
+
+function findDuplicates(skills: ProcessedSkill[], out: Diagnostic[]): boolean {
+  const byName = new Map<string, ProcessedSkill[]>()
+  for (const s of skills) byName.set(s.name, [...(byName.get(s.name) ?? []), s])
+  let found = false
+  for (const [name, group] of byName) {
+    if (group.length < 2) continue
+    found = true
+    for (const s of group.slice(1)) {
+      out.push(diagnostic({
+        code: 'skill/duplicate-name',
+        severity: 'error',
+        message: `skill name \`${name}\` is used by ${group.length} skills: ${group.map(g => g.location.relDir).join(', ')}`,
+        file: `${s.location.relDir}/${SKILL_FILE}`,
+        skill: name,
+        hint: 'Skill names must be unique across every root: rename one of them.',
+      }))
+    }
+  }
+  return found
+}
+
+/** One-shot audit: `new SkillsEngine(options).audit(request)`. */
+export async function audit(options: Options = {}, request: AuditRequest = {}): Promise<AuditResult> {
+  return new SkillsEngine(options).audit(request)
+}
+

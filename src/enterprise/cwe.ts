@@ -1,0 +1,72 @@
+import catalog from '../../data/cwe-ids.json'
+import { diagnostic } from '../diagnostics'
+import type { Diagnostic, Severity, SkillSource } from '../types'
+import { lineIndex, projectPath } from './text'
+
+/** The MITRE CWE catalogue the ids come from (data/cwe-ids.json, made by scripts/update-cwe.mjs). */
+export const CWE_CATALOG: { version: string; date: string } = { version: catalog.version, date: catalog.date }
+
+const KNOWN = new Set<number>(catalog.ids)
+const DEPRECATED = new Set<number>(catalog.deprecated)
+// Ids above the catalogue's highest weakness id may simply be newer than the shipped catalogue.
+const NEWEST = Math.max(...catalog.ids.filter(id => id < 2000))
+
+export const isKnownCwe = (id: number): boolean => KNOWN.has(id)
+export const isDeprecatedCwe = (id: number): boolean => DEPRECATED.has(id)
+
+export interface CweMention {
+  id: number
+  /** The mention as written, e.g. `CWE-79`. */
+  text: string
+  offset: number
+}
+
+const MENTION = /\bCWE-(\d{1,9})\b/gi
+
+export function findCweMentions(text: string): CweMention[] {
+  return [...text.matchAll(MENTION)].map(m => ({ id: Number(m[1]), text: m[0], offset: m.index }))
+}
+
+const MAX_PER_FILE = 100
+
+/**
+ * Invariant 3: every `CWE-NNN` in any text file of the skill is an id of MITRE's catalogue.
+ * An id beyond the catalogue's newest stays a warning (it may postdate the shipped list).
+ */
+export function checkCweMentions(skill: SkillSource, severity: Severity): Diagnostic[] {
+  const out: Diagnostic[] = []
+  for (const file of skill.files) {
+    if (file.text === null || !/cwe-/i.test(file.text)) continue
+    let at: ReturnType<typeof lineIndex> | null = null
+    let count = 0
+    for (const m of findCweMentions(file.text)) {
+      if (KNOWN.has(m.id)) continue
+      if (++count > MAX_PER_FILE) continue
+      at ??= lineIndex(file.text)
+      const newer = m.id > NEWEST && m.id < 2000
+      out.push(diagnostic({
+        code: 'quality/unknown-cwe',
+        severity: newer ? 'warning' : severity,
+        message: newer
+          ? `${m.text} is not in the CWE ${CWE_CATALOG.version} catalogue (${CWE_CATALOG.date}); it may be newer`
+          : `${m.text} is not a CWE id (CWE ${CWE_CATALOG.version} catalogue)`,
+        file: projectPath(skill, file.path),
+        ...at(m.offset),
+        skill: skill.name,
+        hint: newer
+          ? 'If the id is real, refresh data/cwe-ids.json with scripts/update-cwe.mjs.'
+          : 'Check the number at cwe.mitre.org; e.g. CWE-79 (XSS), CWE-89 (SQL injection), CWE-918 (SSRF).',
+      }))
+    }
+    if (count > MAX_PER_FILE) {
+      out.push(diagnostic({
+        code: 'quality/unknown-cwe',
+        severity,
+        message: `${count - MAX_PER_FILE} more unknown CWE ids in this file are not listed`,
+        file: projectPath(skill, file.path),
+        skill: skill.name,
+      }))
+    }
+  }
+  return out
+}

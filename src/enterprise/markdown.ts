@@ -1,0 +1,405 @@
+/**
+ * Just enough CommonMark/GFM to find the links, images and headings of a skill's markdown, with
+ * their offsets. Not a renderer: linear scans with bounded lookahead, because every file is
+ * hostile input (a megabyte of unmatched brackets or backticks must not go quadratic).
+ */
+
+export type MdLinkKind = 'link' | 'image' | 'definition' | 'autolink' | 'html' | 'bare'
+
+export interface MdLink {
+  kind: MdLinkKind
+  /** Destination as written: angle brackets removed, backslash escapes resolved, not percent-decoded. */
+  dest: string
+  /** Offset of the destination's first character in the original text. */
+  offset: number
+}
+
+export interface MdHeading {
+  text: string
+  level: number
+  offset: number
+}
+
+export interface MdAnalysis {
+  links: MdLink[]
+  headings: MdHeading[]
+  /** Fragment ids a link may target: GitHub heading slugs plus explicit `id=`/`name=` anchors. */
+  anchors: Set<string>
+  /** The text with frontmatter, fenced code, inline code and HTML comments blanked (same offsets). */
+  prose: string
+}
+
+const MAX_DEST = 4096
+const MAX_TITLE = 2048
+const MAX_OPENERS = 256
+
+export function analyzeMarkdown(text: string): MdAnalysis {
+  const prose = maskCode(text)
+  const headings = findHeadings(prose)
+  const links = findLinks(prose)
+  const anchors = new Set<string>()
+  const seen = new Map<string, number>()
+  for (const h of headings) anchors.add(uniqueSlug(githubSlug(h.text), seen))
+  for (const m of prose.matchAll(/<[A-Za-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*(?:"([^"<>]{0,500})"|'([^'<>]{0,500})')/g))
+    anchors.add(m[1] ?? m[2])
+  return { links, headings, anchors, prose }
+}
+
+// --- blanking ----------------------------------------------------------------------------------
+
+/** Blank a range, keeping newlines so offsets, lines and columns stay those of the original. */
+function blank(chars: string[], from: number, to: number): void {
+  for (let i = from; i < to; i++) if (chars[i] !== '\n') chars[i] = ' '
+}
+
+/**
+ * Frontmatter, fenced code blocks, HTML comments and code spans are not prose: nothing in them is
+ * a link. Fences are recognised at any indentation (skills put them inside list items).
+ * Indented code blocks are not recognised: telling them from list continuations needs a full parser.
+ */
+export function maskCode(text: string): string {
+  const chars = text.replace(/\r/g, ' ').split('')
+  const lines = lineSpans(text)
+
+  let first = 0
+  if (lines.length > 1 && /^---[ \t]*(?:ya?ml)?[ \t\r]*$/.test(lineText(text, lines[0]))) {
+    const close = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)[ \t\r]*$/.test(lineText(text, l)))
+    if (close !== -1) {
+      blank(chars, 0, lines[close][1])
+      first = close + 1
+    }
+  }
+
+  let fence: { char: string; len: number; start: number } | null = null
+  for (let i = first; i < lines.length; i++) {
+    const line = lineText(text, lines[i])
+    if (fence) {
+      const m = /^[ \t]*(`+|~+)[ \t\r]*$/.exec(line)
+      if (m && m[1][0] === fence.char && m[1].length >= fence.len) {
+        blank(chars, fence.start, lines[i][1])
+        fence = null
+      }
+      continue
+    }
+    const open = /^[ \t]*(`{3,}|~{3,})(.*)$/.exec(line)
+    if (open && !(open[1][0] === '`' && open[2].includes('`')))
+      fence = { char: open[1][0], len: open[1].length, start: lines[i][0] }
+  }
+  // An unclosed fence runs to the end of the document, as in CommonMark.
+  if (fence) blank(chars, fence.start, text.length)
+
+  let masked = chars.join('')
+  masked = masked.replace(/<!--[\s\S]*?-->/g, m => m.replace(/[^\n]/g, ' '))
+  return maskCodeSpans(masked)
+}
+
+/**
+ * A code span opens with a run of N backticks and closes at the next run of exactly N in the same
+ * paragraph. The next run of each length is precomputed, so this stays linear.
+ */
+function maskCodeSpans(text: string): string {
+  const chars = text.split('')
+  const paragraphs: Array<[number, number]> = []
+  let start = 0
+  for (const m of text.matchAll(/\n[ \t]*\n/g)) {
+    paragraphs.push([start, m.index])
+    start = m.index + m[0].length
+  }
+  paragraphs.push([start, text.length])
+
+  const backticks = /`+/g
+  for (const [from, to] of paragraphs) {
+    const runs: Array<[number, number]> = []
+    backticks.lastIndex = from
+    for (let m = backticks.exec(text); m && m.index < to; m = backticks.exec(text)) {
+      let at = m.index
+      let len = m[0].length
+      // A backslash escapes the first backtick of a run only.
+      if (escaped(text, at)) {
+        at++
+        len--
+      }
+      if (len > 0) runs.push([at, len])
+    }
+    const next = new Array<number>(runs.length).fill(-1)
+    const lastOfLength = new Map<number, number>()
+    for (let i = runs.length - 1; i >= 0; i--) {
+      next[i] = lastOfLength.get(runs[i][1]) ?? -1
+      lastOfLength.set(runs[i][1], i)
+    }
+    for (let i = 0; i < runs.length;) {
+      const j = next[i]
+      if (j === -1) {
+        i++
+        continue
+      }
+      blank(chars, runs[i][0], runs[j][0] + runs[j][1])
+      i = j + 1
+    }
+  }
+  return chars.join('')
+}
+
+/** Whether the character at `i` is itself escaped by an odd run of backslashes. */
+function escaped(text: string, i: number): boolean {
+  let n = 0
+  for (let k = i - 1; k >= 0 && text[k] === '\\'; k--) n++
+  return n % 2 === 1
+}
+
+function lineSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  let start = 0
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    spans.push([start, i + 1])
+    start = i + 1
+  }
+  if (start <= text.length) spans.push([start, text.length])
+  return spans
+}
+
+const lineText = (text: string, span: [number, number]): string =>
+  text.slice(span[0], span[1]).replace(/\n$/, '')
+
+// --- headings ----------------------------------------------------------------------------------
+
+function findHeadings(prose: string): MdHeading[] {
+  const headings: MdHeading[] = []
+  const lines = lineSpans(prose)
+  let paragraph: number[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const line = lineText(prose, lines[i])
+    const atx = /^ {0,3}(#{1,6})(?=[ \t]|$)/.exec(line)
+    if (atx) {
+      headings.push({ text: atxContent(line.slice(atx[0].length)), level: atx[1].length, offset: lines[i][0] })
+      paragraph = []
+      continue
+    }
+    if (line.trim() === '') {
+      paragraph = []
+      continue
+    }
+    const setext = /^ {0,3}(=+|-+)[ \t]*$/.exec(line)
+    if (setext && paragraph.length > 0) {
+      const content = paragraph.map(p => lineText(prose, lines[p]).trim()).join(' ')
+      headings.push({ text: content, level: setext[1][0] === '=' ? 1 : 2, offset: lines[paragraph[0]][0] })
+      paragraph = []
+      continue
+    }
+    // Lines that start another block cannot be the content of a setext heading.
+    if (/^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}\[[^\]]{1,999}\]:/.test(line) || setext) paragraph = []
+    else paragraph.push(i)
+  }
+  return headings
+}
+
+/** Drops the optional closing `#` sequence (done by hand: a regex here backtracks on long lines). */
+function atxContent(rest: string): string {
+  let end = rest.length
+  while (end > 0 && /[ \t]/.test(rest[end - 1])) end--
+  let hashes = end
+  while (hashes > 0 && rest[hashes - 1] === '#') hashes--
+  if (hashes < end && (hashes === 0 || /[ \t]/.test(rest[hashes - 1]))) end = hashes
+  return rest.slice(0, end).trim()
+}
+
+/**
+ * GitHub's heading id: the rendered text lowercased, characters other than letters, marks,
+ * numbers, `_`, `-` and space removed, spaces turned into `-`. Inline markdown is reduced to its
+ * text first (links to their label, code to its content, emphasis markers dropped).
+ */
+export function githubSlug(heading: string): string {
+  const text = heading.slice(0, 2000)
+    .replace(/!?\[([^\]]{0,500})\]\([^)]{0,2000}\)/g, '$1')
+    .replace(/!?\[([^\]]{0,500})\]\[[^\]]{0,500}\]/g, '$1')
+    .replace(/<[^<>]{0,1000}>/g, '')
+    .replace(/`/g, '')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/[*~]/g, '')
+    .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
+  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-')
+}
+
+/** Repeated headings get `-1`, `-2`, ... as on GitHub. */
+function uniqueSlug(slug: string, seen: Map<string, number>): string {
+  let result = slug
+  let n = seen.get(slug)
+  if (n !== undefined) {
+    do result = `${slug}-${++n}`
+    while (seen.has(result))
+    seen.set(slug, n)
+  }
+  seen.set(result, seen.get(result) ?? 0)
+  return result
+}
+
+// --- links -------------------------------------------------------------------------------------
+
+const unescape = (dest: string): string => dest.replace(/\\([!-/:-@[-`{-~])/g, '$1')
+
+function findLinks(prose: string): MdLink[] {
+  const links: MdLink[] = []
+  // Ranges owned by a link (its whole `[text](dest)`, tag or definition line), so a URL inside
+  // one is not counted again as a bare URL or an autolink.
+  const claimed: Array<[number, number]> = []
+  const add = (kind: MdLinkKind, raw: string, offset: number): void => {
+    links.push({ kind, dest: kind === 'autolink' || kind === 'bare' ? raw : unescape(raw), offset })
+  }
+
+  const definitionDests = new Set<number>()
+  // Reference definitions `[id]: dest "title"`: checked where they are written, whether used or not.
+  const definition = /^ {0,3}\[(?:[^[\]\\\n]|\\.){1,999}\]:[ \t]*(?:<([^<>\n]*)>|(\S+))(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/dgm
+  for (const m of prose.matchAll(definition)) {
+    const group = m[1] !== undefined ? 1 : 2
+    claimed.push([m.index, m.index + m[0].length])
+    if (m[group] === '') continue
+    add('definition', m[group], m.indices![group]![0])
+    definitionDests.add(m.indices![group]![0])
+  }
+
+  const openers: number[] = []
+  const autolink = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]{0,4096})>/y
+  for (let i = 0; i < prose.length; i++) {
+    const c = prose[i]
+    if (c === '\\') {
+      i++
+    }
+    else if (c === '!' && prose[i + 1] === '[') {
+      if (openers.length < MAX_OPENERS) openers.push(-i - 1) // negative: an image opener
+      i++
+    }
+    else if (c === '[') {
+      if (openers.length < MAX_OPENERS) openers.push(i)
+    }
+    else if (c === ']') {
+      const opener = openers.pop()
+      if (opener === undefined || prose[i + 1] !== '(') continue
+      const parsed = inlineDestination(prose, i + 2)
+      if (!parsed) continue
+      const image = opener < 0
+      if (parsed.dest !== '') add(image ? 'image' : 'link', parsed.dest, parsed.offset)
+      claimed.push([image ? -opener - 1 : opener, parsed.end])
+      // A link cannot contain another link: its enclosing openers are spent.
+      if (!image) openers.length = 0
+      i = parsed.end - 1
+    }
+    else if (c === '<') {
+      autolink.lastIndex = i
+      const m = autolink.exec(prose)
+      if (m) {
+        if (!definitionDests.has(i + 1)) add('autolink', m[1], i + 1)
+        claimed.push([i, i + m[0].length])
+        i += m[0].length - 1
+      }
+    }
+    else if (c === '\n' && /^[ \t]*(?:\n|$)/.test(prose.slice(i + 1, i + 200))) {
+      openers.length = 0 // brackets do not pair across paragraphs
+    }
+  }
+
+  // Raw HTML `<a href>`, `<img src>`: rendered as links by GitHub and agents alike.
+  for (const tag of prose.matchAll(/<(?:a|img|source|link)\s[^<>]{0,2000}>/gi)) {
+    claimed.push([tag.index, tag.index + tag[0].length])
+    for (const attr of tag[0].matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/dgi)) {
+      const group = attr[1] !== undefined ? 1 : attr[2] !== undefined ? 2 : 3
+      if (attr[group] === '') continue
+      add('html', attr[group].replace(/&amp;/g, '&'), tag.index + attr.indices![group]![0])
+    }
+  }
+
+  // GFM autolink literals: bare http(s) URLs in prose, trailing punctuation not included.
+  claimed.sort((x, y) => x[0] - y[0] || y[1] - x[1])
+  let k = 0
+  let reach = -1 // furthest end among claimed ranges starting at or before the URL
+  for (const m of prose.matchAll(/\bhttps?:\/\/[^\s<>]{1,4096}/gi)) {
+    while (k < claimed.length && claimed[k][0] <= m.index) reach = Math.max(reach, claimed[k++][1])
+    if (m.index < reach) continue
+    add('bare', trimAutolink(m[0]), m.index)
+  }
+  return links.sort((x, y) => x.offset - y.offset)
+}
+
+function trimAutolink(url: string): string {
+  let end = url.length
+  for (;;) {
+    const last = url[end - 1]
+    if (/[?!.,:*_~'"]/.test(last)) {
+      end--
+    }
+    else if (last === ')') {
+      let open = 0
+      let close = 0
+      for (let i = 0; i < end; i++) {
+        if (url[i] === '(') open++
+        else if (url[i] === ')') close++
+      }
+      if (close > open) end--
+      else break
+    }
+    else {
+      break
+    }
+  }
+  return url.slice(0, end)
+}
+
+/** Parses `dest "title")` after `](`; null when it is not an inline link. */
+function inlineDestination(s: string, start: number): { dest: string; offset: number; end: number } | null {
+  let p = skipSpace(s, start)
+  let dest: string
+  let offset: number
+  if (s[p] === '<') {
+    const close = s.slice(p + 1, p + 1 + MAX_DEST).search(/[<>\n]/)
+    if (close === -1 || s[p + 1 + close] !== '>') return null
+    dest = s.slice(p + 1, p + 1 + close)
+    offset = p + 1
+    p = p + close + 2
+  }
+  else {
+    offset = p
+    let depth = 0
+    const limit = Math.min(s.length, p + MAX_DEST)
+    for (; p < limit; p++) {
+      const c = s[p]
+      if (c === '\\' && p + 1 < limit) p++
+      else if (c === '(') depth++
+      else if (c === ')') {
+        if (depth === 0) break
+        depth--
+      }
+      else if (c <= ' ') break
+    }
+    if (depth !== 0 || p >= limit) return null
+    dest = s.slice(offset, p)
+  }
+  const afterDest = p
+  p = skipSpace(s, p)
+  if (p > afterDest && (s[p] === '"' || s[p] === '\'' || s[p] === '(')) {
+    const close = s[p] === '(' ? ')' : s[p]
+    const limit = Math.min(s.length, p + MAX_TITLE)
+    let q = p + 1
+    for (; q < limit; q++) {
+      if (s[q] === '\\') q++
+      else if (s[q] === close) break
+      else if (s[q] === '\n' && /^[ \t]*\n/.test(s.slice(q + 1, q + 200))) return null
+    }
+    if (q >= limit) return null
+    p = skipSpace(s, q + 1)
+  }
+  if (s[p] !== ')') return null
+  return { dest, offset, end: p + 1 }
+}
+
+/** Spaces and tabs, and at most one line break (link parts may not span a blank line). */
+function skipSpace(s: string, p: number): number {
+  let newline = false
+  for (; p < s.length; p++) {
+    if (s[p] === ' ' || s[p] === '\t') continue
+    if (s[p] === '\n' && !newline) {
+      newline = true
+      continue
+    }
+    break
+  }
+  return p
+}

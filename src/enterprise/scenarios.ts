@@ -1,0 +1,124 @@
+import Ajv from 'ajv'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import scenarioSchema from '../../schemas/scenario.schema.json'
+import { diagnostic } from '../diagnostics'
+import { parseFrontmatter } from '../frontmatter'
+import type { Diagnostic, Scenario, Severity, SkillSource } from '../types'
+import { isMarkdown, projectPath, quote } from './text'
+
+export interface ScenarioReport {
+  diagnostics: Diagnostic[]
+  /** The valid scenarios, defaults applied, in file order. */
+  scenarios: Scenario[]
+}
+
+const FIELDS = new Set(Object.keys(scenarioSchema.properties))
+
+let validator: ValidateFunction | null = null
+const validate = (data: unknown): ErrorObject[] => {
+  validator ??= new Ajv({ allErrors: true, strict: false }).compile(scenarioSchema)
+  return validator(data) ? [] : (validator.errors ?? [])
+}
+
+/**
+ * Validates `scenarios/*.md`: frontmatter (parsed by the engine's safe parser, checked against
+ * schemas/scenario.schema.json), expected skills that exist in this build, a non-empty reference.
+ * `severity` is `error` in the enterprise profile, `warning` in agentskills.
+ */
+export function checkScenarios(skill: SkillSource, skillNames: ReadonlySet<string>, severity: Severity): ScenarioReport {
+  const diagnostics: Diagnostic[] = []
+  const scenarios: Scenario[] = []
+  for (const file of skill.files) {
+    if (!file.path.startsWith('scenarios/') || !isMarkdown(file.path)) continue
+    const where = projectPath(skill, file.path)
+    const report = (code: string, message: string, pos: { line: number; column: number } | null, hint: string | null = null, level = severity): void => {
+      diagnostics.push(diagnostic({ code, severity: level, message, file: where, line: pos?.line ?? null, column: pos?.column ?? null, skill: skill.name, hint }))
+    }
+    if (file.text === null) {
+      report('scenario/encoding', 'scenario is not UTF-8 text', null, 'Save the scenario as UTF-8 markdown.')
+      continue
+    }
+
+    const parsed = parseFrontmatter(file.text)
+    for (const issue of parsed.diagnostics) {
+      report(`scenario/${issue.code.replace(/^frontmatter\//, '')}`, issue.message.replace(/SKILL\.md/g, file.path), issue, issue.hint)
+    }
+    const data = parsed.data
+    if (!data) {
+      if (parsed.diagnostics.length === 0) report('scenario/frontmatter', 'scenario has no frontmatter', { line: 1, column: 1 })
+      continue
+    }
+    const locate = (key: string): { line: number; column: number } | null => parsed.locate(key) ?? parsed.locate(key.split('.')[0])
+
+    let valid = true
+    for (const error of validate(data)) {
+      const { key, path } = errorField(error)
+      report(`scenario/${key.replace(/_/g, '-')}`, schemaMessage(error, path), error.keyword === 'required' ? { line: 1, column: 1 } : locate(path), FIELD_HINTS[key] ?? null)
+      valid = false
+    }
+    for (const key of Object.keys(data)) {
+      if (!FIELDS.has(key)) report('scenario/unknown-key', `unknown scenario field ${quote(key)} (kept under metadata)`, locate(key), `Scenario fields: ${[...FIELDS].join(', ')}.`, 'warning')
+    }
+    if (!valid) continue
+
+    const expected = (data.expected_skills as string[] | undefined) ?? []
+    expected.forEach((name, i) => {
+      if (skillNames.has(name)) return
+      report('scenario/unknown-skill', `expected skill ${quote(name)} is not a skill of this build`, locate(`expected_skills.${i}`), 'List names of skills the build discovers (their `name` field).')
+      valid = false
+    })
+    const executes = (data.executes as boolean | undefined) ?? false
+    if (executes && expected.length === 0)
+      report('scenario/expected-skills', '`executes: true` but `expected_skills` is empty: no tool call is asserted', locate('executes'), 'List the skills the agent must call.', 'warning')
+    const reference = parsed.body.trim()
+    if (reference === '') {
+      report('scenario/reference', 'scenario has no reference outcome (its markdown body is empty)', { line: parsed.bodyLine, column: 1 }, 'Write the expected answer below the frontmatter: it is what the response is scored against.')
+      valid = false
+    }
+    if (!valid) continue
+
+    const metadata: Record<string, unknown> = { ...(data.metadata as Record<string, unknown> | undefined) }
+    for (const key of Object.keys(data)) if (!FIELDS.has(key) && !(key in metadata)) metadata[key] = data[key]
+    scenarios.push({
+      file: file.path,
+      prompt: data.prompt as string,
+      executes,
+      expected_skills: [...expected],
+      threshold: data.threshold as number,
+      metadata,
+      reference,
+    })
+  }
+  return { diagnostics, scenarios }
+}
+
+const FIELD_HINTS: Record<string, string> = {
+  prompt: '`prompt: "How do I ...?"`: the request sent to the agent.',
+  executes: '`executes: true` asserts that the expected skills are called.',
+  expected_skills: '`expected_skills: [skill-name, ...]`: names of skills of this build.',
+  threshold: '`threshold: 0.7`: a number from 0 to 1.',
+  metadata: '`metadata:` followed by indented `key: value` lines.',
+}
+
+/** The top-level field an ajv error is about, and its dotted path. */
+function errorField(error: ErrorObject): { key: string; path: string } {
+  if (error.keyword === 'required') {
+    const key = String((error.params as { missingProperty: string }).missingProperty)
+    return { key, path: key }
+  }
+  const path = error.instancePath.split('/').slice(1).map(s => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.')
+  return { key: path.split('.')[0] || 'frontmatter', path }
+}
+
+function schemaMessage(error: ErrorObject, path: string): string {
+  switch (error.keyword) {
+    case 'required': return `scenario is missing \`${path}\``
+    case 'type': return `\`${path}\` must be ${article((error.params as { type: string }).type)}`
+    case 'minimum':
+    case 'maximum': return `\`${path}\` must be between 0 and 1`
+    case 'uniqueItems': return `\`${path}\` lists a skill twice`
+    default: return `\`${path}\` ${error.message ?? 'is invalid'}`
+  }
+}
+
+const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`)

@@ -1,0 +1,40 @@
+import { diagnostic } from '../diagnostics'
+import type { Diagnostic, ScanResult, Severity, SkillSource } from '../types'
+import { findCweMentions } from './cwe'
+import type { MdAnalysis } from './markdown'
+import { analyzeMarkdown } from './markdown'
+import { isMarkdown, projectPath } from './text'
+
+/**
+ * Invariant 3: a skill whose files do something sensitive (any capability the scanner detected)
+ * documents its security checkpoint: a heading containing "Security" in SKILL.md or a reference,
+ * or CWE references there.
+ */
+export function checkSecurityCheckpoint(
+  skill: SkillSource,
+  scan: ScanResult | null,
+  severity: Severity,
+  analyses = new Map<string, MdAnalysis>(),
+): Diagnostic[] {
+  const detected = scan?.capabilities.detected ?? []
+  if (detected.length === 0) return []
+  const docs = skill.files.filter(f => f.text !== null && isMarkdown(f.path)
+    && (f === skill.skillMd || f.path.startsWith('references/')))
+  for (const file of docs) {
+    let doc = analyses.get(file.path)
+    if (!doc) {
+      doc = analyzeMarkdown(file.text!)
+      analyses.set(file.path, doc)
+    }
+    if (doc.headings.some(h => /security/i.test(h.text))) return []
+    if (findCweMentions(file.text!).length > 0) return []
+  }
+  return [diagnostic({
+    code: 'quality/security-checkpoint',
+    severity,
+    message: `the skill's files use ${detected.join(', ')} but neither SKILL.md nor references/ document a security checkpoint`,
+    file: projectPath(skill, skill.skillMd.path),
+    skill: skill.name,
+    hint: 'Add a `## Security` section (what the skill touches, what it must never do) citing the relevant CWE ids, e.g. CWE-78 for process spawning.',
+  })]
+}

@@ -1,0 +1,180 @@
+import path from 'node:path'
+import process from 'node:process'
+import type { Capability, Profile, Severity } from './types'
+
+/** Resolves a URI scheme (`github:`, `castor:`, ...) to a local directory, e.g. a vendored cache. */
+export type SchemeResolver = (uri: string, context: { root: string }) => string | Promise<string>
+
+export interface CustomRule {
+  /** Rule id, reported as `scan/<id>`. */
+  id: string
+  /** A RegExp (or its source) tested against each line of matching files. */
+  pattern: RegExp | string
+  /** @default 'warning' */
+  severity?: Severity
+  /** e.g. `CWE-200`. */
+  cwe?: string
+  /** Glob(s) relative to the skill root. @default ['**'] */
+  files?: string | string[]
+  /** Shown with each finding. */
+  message?: string
+  hint?: string
+}
+
+export interface ScannerOptions {
+  /**
+   * Per-rule severity override, or `'off'`.
+   * @example { fs_write: 'error', obfuscation: 'off' }
+   */
+  rules?: Record<string, Severity | 'off'>
+  /** Project-specific rules. */
+  custom?: CustomRule[]
+  /**
+   * Text files larger than this many bytes get a warning and are scanned in bounded windows.
+   * @default 1048576
+   */
+  maxTextSize?: number
+}
+
+export interface Options {
+  /**
+   * Project root: relative roots, the lock and the manifest resolve against it.
+   * @default the bundler's root, else `process.cwd()`
+   */
+  root?: string
+  /**
+   * Where skills live: paths relative to `root`, `file://` URIs, `pkg://<npm package>[/subpath]`,
+   * or any scheme that has a `resolvers` entry.
+   * @default ['skills']
+   * @example ['skills', 'pkg://@acme/skill-pack/skills']
+   */
+  roots?: string[]
+  /**
+   * Validation profile: `enterprise` (spec: name, description, version, domain, category,
+   * references/ and examples/ required) or `agentskills` (the agentskills.io baseline).
+   * @default 'enterprise'
+   */
+  profile?: Profile
+  /**
+   * An extra JSON Schema every frontmatter must satisfy: a path (relative to `root`) or the schema object.
+   * @example './schemas/our-skill.schema.json'
+   */
+  schema?: string | Record<string, unknown>
+  /**
+   * `verify` fails on any drift from `.manifest.lock`; `update` rewrites it; `false` ignores it.
+   * @default 'verify'
+   */
+  lock?: 'verify' | 'update' | false
+  /**
+   * Lockfile path, relative to `root`.
+   * @default '.manifest.lock'
+   */
+  lockFile?: string
+  /**
+   * In CI a missing lock is an error instead of being created.
+   * @default Boolean(process.env.CI)
+   */
+  ci?: boolean
+  /**
+   * File name of the pre-compiled manifest (`false`: don't emit it).
+   * @default 'skills_manifest.json'
+   */
+  manifest?: string | false
+  /**
+   * Scheme → resolver for roots that are not local.
+   * @example { github: (uri) => `vendor/${uri.slice('github://'.length)}` }
+   */
+  resolvers?: Record<string, SchemeResolver>
+  /** Static security scanner settings. */
+  scanner?: ScannerOptions
+  /**
+   * Warn when the SKILL.md body exceeds this many lines.
+   * @default 500
+   */
+  maxBodyLines?: number
+  /**
+   * Enterprise strict mode: quality warnings (HTTP 429 handling, ...) become errors.
+   * @default false
+   */
+  strict?: boolean
+  /**
+   * With an application identity, each skill gets its canonical `castor://` URI and URN.
+   * @example { domain: 'retailcortex.com', name: 'checkout-agent' }
+   */
+  app?: { domain: string; name: string }
+  /**
+   * Bundlers only: write a `.d.ts` with the literal union of skill names (`true`: `skills.d.ts`).
+   * @default false
+   */
+  dts?: boolean | string
+  /**
+   * Capabilities the project forbids outright, whatever a skill declares.
+   * @default []
+   */
+  deny?: Capability[]
+  /**
+   * JIT discovery: a custom embedding function (for a real model) replacing the deterministic one.
+   * Must return vectors of a constant dimension.
+   */
+  embed?: (texts: string[]) => number[][] | Promise<number[][]>
+}
+
+export interface ResolvedOptions {
+  root: string
+  roots: string[]
+  profile: Profile
+  schema: string | Record<string, unknown> | null
+  lock: 'verify' | 'update' | false
+  lockFile: string
+  ci: boolean
+  manifest: string | false
+  resolvers: Record<string, SchemeResolver>
+  scanner: Required<Pick<ScannerOptions, 'maxTextSize'>> & Omit<ScannerOptions, 'maxTextSize'>
+  maxBodyLines: number
+  strict: boolean
+  app: { domain: string; name: string } | null
+  dts: string | false
+  deny: Capability[]
+  embed: Options['embed'] | null
+}
+
+export const DEFAULT_OPTIONS = {
+  roots: ['skills'],
+  profile: 'enterprise',
+  lock: 'verify',
+  lockFile: '.manifest.lock',
+  manifest: 'skills_manifest.json',
+  maxBodyLines: 500,
+  strict: false,
+  dts: false,
+  deny: [],
+  scanner: { maxTextSize: 1024 * 1024 },
+} as const satisfies Options
+
+export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
+  const root = path.resolve(options.root ?? process.cwd())
+  const dts = options.dts === true ? 'skills.d.ts' : (options.dts || DEFAULT_OPTIONS.dts)
+  return {
+    root,
+    roots: options.roots?.length ? [...options.roots] : [...DEFAULT_OPTIONS.roots],
+    profile: options.profile ?? DEFAULT_OPTIONS.profile,
+    schema: options.schema ?? null,
+    lock: options.lock ?? DEFAULT_OPTIONS.lock,
+    lockFile: path.resolve(root, options.lockFile ?? DEFAULT_OPTIONS.lockFile),
+    ci: options.ci ?? isCI(env),
+    manifest: options.manifest ?? DEFAULT_OPTIONS.manifest,
+    resolvers: { ...options.resolvers },
+    scanner: { ...DEFAULT_OPTIONS.scanner, ...options.scanner },
+    maxBodyLines: options.maxBodyLines ?? DEFAULT_OPTIONS.maxBodyLines,
+    strict: options.strict ?? DEFAULT_OPTIONS.strict,
+    app: options.app ?? null,
+    dts: dts ? path.resolve(root, dts) : false,
+    deny: [...(options.deny ?? DEFAULT_OPTIONS.deny)],
+    embed: options.embed ?? null,
+  }
+}
+
+function isCI(env: NodeJS.ProcessEnv): boolean {
+  const value = env.CI
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false'
+}

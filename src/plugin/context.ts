@@ -1,0 +1,148 @@
+import path from 'node:path'
+import process from 'node:process'
+import { fileURLToPath } from 'node:url'
+import { sha256Hex } from '../hash'
+import { SkillsEngine } from '../engine'
+import type { AuditResult } from '../engine'
+import { formatDiagnostic, formatReport, PREFIX } from '../format'
+import { writeIfChanged } from '../fs'
+import type { Options } from '../options'
+import type { Diagnostic } from '../types'
+import { indexModule, mainModule, skillModule } from './codegen'
+import { generateDts } from './dts'
+import { parseVirtual, RESOLVED_ID } from './ids'
+
+/** An error whose printed form is the report itself: no stack trace under a diagnostics list. */
+export class SkillsAuditError extends Error {
+  constructor(report: string) {
+    super(report)
+    this.name = 'SkillsAuditError'
+    this.stack = report
+  }
+}
+
+export interface Host {
+  warn?: (message: string) => void
+  info?: (message: string) => void
+}
+
+/**
+ * Everything a plugin instance knows, created once per instance. The bundler hooks only call this:
+ * audit (cached by file stamps; only touched skills are re-read), serve modules, report.
+ */
+export function createSkillsContext(options: Options = {}) {
+  let root = options.root
+  let engine: SkillsEngine | null = null
+  let result: AuditResult | null = null
+  let running: Promise<AuditResult> | null = null
+  let pending: Set<string> | null = null
+  let full = false
+  let dev = false
+  let reportedKey = ''
+
+  const getEngine = (): SkillsEngine => (engine ??= new SkillsEngine({ ...options, root: root ?? process.cwd() }, { content: true }))
+
+  async function run(): Promise<AuditResult> {
+    const changed = full || !result ? undefined : pending ? [...pending] : []
+    pending = null
+    full = false
+    if (result && changed && !changed.length) return result
+    const next = await getEngine().audit({ mode: dev ? 'dev' : 'build', changed })
+    result = next
+    const { dts } = getEngine().options
+    if (dts) writeIfChanged(dts, generateDts(next.manifest))
+    return next
+  }
+
+  return {
+    get options() {
+      return getEngine().options
+    },
+    get dev() {
+      return dev
+    },
+    /** Only before the first audit: the bundler's root, unless the user gave one. */
+    setRoot(dir: string | undefined) {
+      if (!engine && !options.root && dir) root = path.resolve(dir)
+    },
+    setDev(value: boolean) {
+      dev = value
+    },
+    /** The current audit, re-run first when files changed (serialised: one audit at a time). */
+    async audit(): Promise<AuditResult> {
+      while (running) await running
+      if (result && !pending && !full) return result
+      running = run()
+      try {
+        return await running
+      }
+      finally {
+        running = null
+      }
+    },
+    /** Records a changed path; returns whether it concerns the skills. */
+    markChanged(file: string): boolean {
+      const abs = path.resolve(file)
+      if (!getEngine().isRelevant(abs)) return false
+      ;(pending ??= new Set()).add(abs)
+      return true
+    },
+    /** The next audit walks every skill again (stat only for unchanged ones). */
+    markAllChanged() {
+      full = true
+    },
+    /**
+     * Prints warnings (through the host where it has a channel) and, outside dev, throws on errors.
+     * Each distinct result is reported once, however often buildStart runs.
+     */
+    report(audit: AuditResult, host: Host = {}): void {
+      const key = sha256Hex(JSON.stringify(audit.diagnostics))
+      const fresh = key !== reportedKey
+      reportedKey = key
+      const errors = audit.diagnostics.filter(d => d.severity === 'error')
+      if (errors.length && !dev) throw new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(audit.diagnostics.filter(d => d.severity !== 'info'), audit.stats.skills, { sources: audit.sources })}`)
+      if (!fresh) return
+      const warn = host.warn ?? ((m: string) => console.warn(`${PREFIX} ${m}`))
+      for (const d of audit.diagnostics) {
+        if (d.severity === 'warning' || (d.severity === 'error' && dev)) warn(formatDiagnostic(d, { sources: audit.sources }))
+        else if (d.code === 'lock/created' || d.code === 'lock/updated') (host.info ?? ((m: string) => console.info(`${PREFIX} ${m}`)))(d.message)
+      }
+    },
+    /** The dev-time error for the virtual module: the overlay shows it; the server keeps running. */
+    devError(audit: AuditResult): SkillsAuditError | null {
+      const errors = audit.diagnostics.filter((d: Diagnostic) => d.severity === 'error')
+      return errors.length ? new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(errors, audit.stats.skills, { sources: audit.sources })}`) : null
+    },
+    /** Source of a resolved virtual id, or null when it isn't one of ours. */
+    moduleCode(id: string, audit: AuditResult): string | null {
+      const mod = parseVirtual(id)
+      if (mod.kind === 'main') return mainModule(audit.manifest)
+      if (mod.kind === 'index') return indexModule(audit.manifest)
+      if (mod.kind === 'skill') {
+        const skill = audit.manifest.skills.find(s => s.name === mod.name)
+        return skill ? skillModule(skill) : `export default undefined\n`
+      }
+      return null
+    },
+    /** Ids of the modules to invalidate after `files` changed (the entry and the touched skills). */
+    affectedModules(audit: AuditResult | null, files: readonly string[]): string[] {
+      const ids = [RESOLVED_ID]
+      for (const skill of audit?.manifest.skills ?? []) {
+        const dir = path.resolve(getEngine().options.root, skill.path)
+        if (files.some(f => path.resolve(f).startsWith(dir + path.sep))) ids.push(`${RESOLVED_ID}/skill/${encodeURIComponent(skill.name)}`)
+      }
+      return ids
+    },
+    get last() {
+      return result
+    },
+  }
+}
+
+export type SkillsContext = ReturnType<typeof createSkillsContext>
+
+/** Absolute path of the browser runtime next to this build of the plugin (dist/runtime.mjs, or src in tests). */
+export function runtimeEntry(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url))
+  return path.basename(here) === 'plugin' ? path.resolve(here, '../runtime/index.ts') : path.resolve(here, 'runtime.mjs')
+}

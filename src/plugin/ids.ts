@@ -1,0 +1,38 @@
+/** The public module ids, the resolved (\0-prefixed) ids, and the hook filters built from them. */
+export const PLUGIN_NAME = 'unplugin-skills'
+export const VIRTUAL_ID = 'virtual:skills-manifest'
+/** Works in every bundler; webpack rejects the `virtual:` scheme, so generated code imports this form. */
+export const ALIAS_ID = '~skills-manifest'
+export const RESOLVED_ID = `\0${VIRTUAL_ID}`
+
+/** Sub-modules: one lazy module per skill, the discovery index, the browser runtime. */
+export const SKILL_PREFIX = '/skill/'
+export const INDEX_SUFFIX = '/index'
+export const RUNTIME_SUFFIX = '/runtime'
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+/** `virtual:skills-manifest`, `~skills-manifest`, and their sub-paths. */
+export const RESOLVE_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})(?:/.*)?$`)
+export const LOAD_FILTER = new RegExp(`^${escape(RESOLVED_ID)}(?:/.*)?$`)
+
+/** `~skills-manifest/skill/x` → `\0virtual:skills-manifest/skill/x`. */
+export function resolveVirtual(id: string): string {
+  const rest = id.startsWith(ALIAS_ID) ? id.slice(ALIAS_ID.length) : id.slice(VIRTUAL_ID.length)
+  return RESOLVED_ID + rest
+}
+
+export type VirtualModule =
+  | { kind: 'main' }
+  | { kind: 'skill'; name: string }
+  | { kind: 'index' }
+  | { kind: 'unknown' }
+
+export function parseVirtual(resolved: string): VirtualModule {
+  const rest = resolved.slice(RESOLVED_ID.length).replace(/\?.*$/, '')
+  if (rest === '') return { kind: 'main' }
+  if (rest.startsWith(SKILL_PREFIX)) return { kind: 'skill', name: decodeURIComponent(rest.slice(SKILL_PREFIX.length)) }
+  if (rest === INDEX_SUFFIX) return { kind: 'index' }
+  return { kind: 'unknown' }
+}
+
+export const skillModuleId = (name: string): string => `${ALIAS_ID}${SKILL_PREFIX}${encodeURIComponent(name)}`

@@ -1,0 +1,122 @@
+/**
+ * Compact encodings for the discovery index, which ships inside app bundles: base64 of varints
+ * and of int8 / bit vectors. Written out (no Buffer, no atob) so it behaves the same in Node,
+ * browsers and edge workers.
+ */
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+const LOOKUP = new Int16Array(128).fill(-1)
+for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i
+
+export function toBase64(bytes: Uint8Array): string {
+  let out = ''
+  let i = 0
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2]
+    out += ALPHABET[n >> 18] + ALPHABET[(n >> 12) & 63] + ALPHABET[(n >> 6) & 63] + ALPHABET[n & 63]
+  }
+  const rest = bytes.length - i
+  if (rest === 1) {
+    const n = bytes[i] << 16
+    out += `${ALPHABET[n >> 18]}${ALPHABET[(n >> 12) & 63]}==`
+  }
+  else if (rest === 2) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8)
+    out += `${ALPHABET[n >> 18]}${ALPHABET[(n >> 12) & 63]}${ALPHABET[(n >> 6) & 63]}=`
+  }
+  return out
+}
+
+/** Lenient decoder: ignores characters outside the alphabet, so a damaged index decodes to garbage, not an exception. */
+export function fromBase64(text: string): Uint8Array {
+  const out = new Uint8Array(Math.floor((text.length * 3) / 4))
+  let bits = 0
+  let value = 0
+  let o = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    const v = c < 128 ? LOOKUP[c] : -1
+    if (v < 0) continue
+    value = (value << 6) | v
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out[o++] = (value >> bits) & 255
+    }
+  }
+  return out.subarray(0, o)
+}
+
+/** Unsigned LEB128 varints. */
+export function encodeVarints(values: ArrayLike<number>): Uint8Array {
+  const out: number[] = []
+  for (let i = 0; i < values.length; i++) {
+    let v = Math.max(0, Math.floor(values[i]))
+    while (v >= 128) {
+      out.push((v & 127) | 128)
+      v = Math.floor(v / 128)
+    }
+    out.push(v)
+  }
+  return Uint8Array.from(out)
+}
+
+export function decodeVarints(bytes: Uint8Array): number[] {
+  const out: number[] = []
+  let v = 0
+  let scale = 1
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]
+    v += (b & 127) * scale
+    if (b < 128) {
+      out.push(v)
+      v = 0
+      scale = 1
+    }
+    else if (scale < 2 ** 35) {
+      scale *= 128
+    }
+  }
+  return out
+}
+
+/** Vector -> int8 (scaled so the largest component is ±127); direction is what cosine needs. */
+export function quantizeInt8(vector: ArrayLike<number>): Uint8Array {
+  let max = 0
+  for (let i = 0; i < vector.length; i++) max = Math.max(max, Math.abs(vector[i]) || 0)
+  const out = new Int8Array(vector.length)
+  if (max > 0) for (let i = 0; i < vector.length; i++) out[i] = Math.round(((vector[i] || 0) / max) * 127)
+  return new Uint8Array(out.buffer)
+}
+
+/** int8 bytes -> L2-normalised floats (zero vector stays zero). */
+export function dequantizeInt8(bytes: Uint8Array, dim: number): Float32Array {
+  const out = new Float32Array(dim)
+  const n = Math.min(dim, bytes.length)
+  let norm = 0
+  for (let i = 0; i < n; i++) {
+    const v = bytes[i] > 127 ? bytes[i] - 256 : bytes[i]
+    out[i] = v
+    norm += v * v
+  }
+  if (norm > 0) {
+    const inv = 1 / Math.sqrt(norm)
+    for (let i = 0; i < n; i++) out[i] *= inv
+  }
+  return out
+}
+
+/** Sign bits of a vector, packed 8 per byte (SimHash-style 1-bit quantisation). */
+export function packSigns(vector: ArrayLike<number>): Uint8Array {
+  const out = new Uint8Array(Math.ceil(vector.length / 8))
+  for (let i = 0; i < vector.length; i++) if (vector[i] > 0) out[i >> 3] |= 1 << (i & 7)
+  return out
+}
+
+/** Packed signs -> ±1/sqrt(dim) floats, a unit vector that dot-products against a float query. */
+export function unpackSigns(bytes: Uint8Array, dim: number): Float32Array {
+  const out = new Float32Array(dim)
+  const v = 1 / Math.sqrt(dim || 1)
+  for (let i = 0; i < dim; i++) out[i] = ((bytes[i >> 3] ?? 0) >> (i & 7)) & 1 ? v : -v
+  return out
+}

@@ -1,0 +1,318 @@
+import type { ManifestSkill, SkillsManifest } from '../types'
+import { decodeVarints, dequantizeInt8, fromBase64, unpackSigns } from './codec'
+import type { ChunkKind, DiscoveryIndex } from './discovery-index'
+import { CHUNK_KINDS, isDiscoveryIndex } from './discovery-index'
+import { HASH_EMBEDDING_MODEL, hashEmbed, normalize } from './hash-embed'
+import { ANALYZER_VERSION, analyze } from './text'
+
+export interface FindSkillsOptions {
+  /** How many skills to return. @default 5 */
+  k?: number
+  /** Matching chunks returned per skill. @default 3 */
+  chunks?: number
+  /**
+   * Weight of embedding similarity against the (max-normalised) lexical score.
+   * @default 0.25
+   */
+  semanticWeight?: number
+  /** Query embedding, for an index built with a custom `embed` (same model, same dimension). */
+  queryVector?: ArrayLike<number>
+  /** Or a synchronous query embedder for such an index. */
+  embed?: (query: string) => ArrayLike<number>
+}
+
+export interface ChunkMatch {
+  kind: ChunkKind
+  /** `SKILL.md`, `frontmatter`, or the file path inside the skill. */
+  source: string
+  start: number
+  end: number
+  /** The chunk text when the manifest carries it, else null. */
+  text: string | null
+  score: number
+}
+
+export interface SkillMatch {
+  name: string
+  score: number
+  chunks: ChunkMatch[]
+}
+
+/** Longest query analysed; beyond this a "query" is a document and costs time for nothing. */
+const MAX_QUERY_CHARS = 4096
+const DEFAULT_SEMANTIC_WEIGHT = 0.25
+
+interface DecodedChunk {
+  kind: ChunkKind
+  source: string
+  start: number
+  end: number
+  inline: string | undefined
+  length: number
+  ids: number[]
+  tfs: number[]
+  vector: Float32Array | null
+}
+
+/** Structures derived from the index on the first query (lazy: importing the manifest stays free). */
+interface Prepared {
+  index: DiscoveryIndex
+  terms: string[]
+  termIds: Map<string, number>
+  /** CSR postings: skills and weights of term t are at [offsets[t], offsets[t + 1]). */
+  offsets: Uint32Array
+  postSkills: Uint32Array
+  postWeights: Uint8Array
+  idf: Float64Array
+  dim: number
+  vectors: Float32Array
+  chunkBytes: Uint8Array | null
+  chunkOffsets: number[]
+  chunks: Map<number, DecodedChunk[]>
+  skillsByName: Map<string, ManifestSkill> | null
+}
+
+const cache = new WeakMap<object, Prepared | null>()
+
+function prepare(index: DiscoveryIndex): Prepared {
+  const terms = index.terms === '' ? [] : index.terms.split('\n')
+  const nTerms = terms.length
+  const n = index.skills.length
+  const flat = decodeVarints(fromBase64(index.postings))
+  const offsets = new Uint32Array(nTerms + 1)
+  const postSkills: number[] = []
+  const postWeights: number[] = []
+  let at = 0
+  for (let t = 0; t < nTerms; t++) {
+    const count = at < flat.length ? flat[at++] : 0
+    for (let i = 0, skill = 0; i < count && at + 1 < flat.length; i++, at += 2) {
+      skill += flat[at]
+      if (skill < n) {
+        postSkills.push(skill)
+        postWeights.push(flat[at + 1])
+      }
+    }
+    offsets[t + 1] = postSkills.length
+  }
+  const idf = new Float64Array(nTerms)
+  for (let t = 0; t < nTerms; t++) {
+    const df = offsets[t + 1] - offsets[t]
+    idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5))
+  }
+  const dim = Math.max(0, Math.floor(index.embedding.dim)) || 0
+  const vectors = new Float32Array(n * dim)
+  const raw = fromBase64(index.vectors ?? '')
+  for (let s = 0; s < n; s++) vectors.set(dequantizeInt8(raw.subarray(s * dim, (s + 1) * dim), dim), s * dim)
+  const chunkOffsets: number[] = []
+  let sum = 0
+  for (const delta of decodeVarints(fromBase64(index.chunkOffsets ?? ''))) chunkOffsets.push(sum += delta)
+  return {
+    index,
+    terms,
+    termIds: new Map(terms.map((t, i) => [t, i])),
+    offsets,
+    postSkills: Uint32Array.from(postSkills),
+    postWeights: Uint8Array.from(postWeights),
+    idf,
+    dim,
+    vectors,
+    chunkBytes: null,
+    chunkOffsets,
+    chunks: new Map(),
+    skillsByName: null,
+  }
+}
+
+function getPrepared(source: SkillsManifest | DiscoveryIndex): Prepared | null {
+  if (typeof source !== 'object' || source === null) return null
+  if (cache.has(source)) return cache.get(source)!
+  const index = isDiscoveryIndex(source) ? source : (source as SkillsManifest).index
+  let prepared: Prepared | null = null
+  try {
+    prepared = isDiscoveryIndex(index) && index.analyzer === ANALYZER_VERSION ? prepare(index) : null
+  }
+  catch {
+    prepared = null
+  }
+  if (prepared && !isDiscoveryIndex(source)) {
+    const skills = Array.isArray((source as SkillsManifest).skills) ? (source as SkillsManifest).skills : []
+    prepared.skillsByName = new Map(skills.map(s => [s.name, s]))
+  }
+  cache.set(source, prepared)
+  return prepared
+}
+
+/** Builds the derived search structures now instead of on the first query (e.g. at agent startup). */
+export function warmDiscovery(source: SkillsManifest | DiscoveryIndex): boolean {
+  return getPrepared(source) !== null
+}
+
+function queryVector(p: Prepared, terms: Map<number, number>, unknown: string[], query: string, options: FindSkillsOptions): Float32Array | null {
+  if (p.dim === 0) return null
+  let raw: ArrayLike<number> | undefined = options.queryVector
+  if (!raw && options.embed) raw = options.embed(query)
+  if (raw) return raw.length === p.dim ? normalize(Float32Array.from(raw)) : null
+  if (p.index.embedding.model !== HASH_EMBEDDING_MODEL) return null
+  const maxIdf = Math.log(1 + (p.index.skills.length + 0.5) / 0.5)
+  const weighted: Array<[string, number]> = [...terms].map(([id, k]) => [p.terms[id], k * p.idf[id]])
+  for (const t of unknown) weighted.push([t, maxIdf])
+  return hashEmbed(weighted, p.dim)
+}
+
+/** Varint reader over the chunk records, bounded: damaged data ends the record instead of throwing. */
+function reader(bytes: Uint8Array, at: number) {
+  return {
+    get at() { return at },
+    next(): number {
+      let v = 0
+      let scale = 1
+      while (at < bytes.length) {
+        const b = bytes[at++]
+        v += (b & 127) * scale
+        if (b < 128) return v
+        scale *= 128
+      }
+      return 0
+    },
+    skip(count: number): Uint8Array {
+      const out = bytes.subarray(at, at + count)
+      at += count
+      return out
+    },
+  }
+}
+
+function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
+  let list = p.chunks.get(s)
+  if (list) return list
+  list = []
+  p.chunkBytes ??= fromBase64(p.index.chunks)
+  const r = reader(p.chunkBytes, p.chunkOffsets[s] ?? p.chunkBytes.length)
+  const count = r.next()
+  const signBytes = Math.ceil(p.dim / 8)
+  for (let c = 0; c < count && r.at < p.chunkBytes.length; c++) {
+    const kind = CHUNK_KINDS[r.next()] ?? 'instructions'
+    const source = r.next()
+    const start = r.next()
+    const end = r.next()
+    const length = r.next()
+    const nTerms = r.next()
+    const ids: number[] = []
+    const tfs: number[] = []
+    for (let i = 0, id = 0; i < nTerms && r.at < p.chunkBytes.length; i++) {
+      id += r.next()
+      ids.push(id)
+      tfs.push(r.next())
+    }
+    const signs = r.skip(signBytes)
+    list.push({
+      kind,
+      source: source === 0 ? 'frontmatter' : p.index.sources[source] ?? '',
+      start: source === 0 ? 0 : start,
+      end: source === 0 ? (p.index.inline[end] ?? '').length : end,
+      inline: source === 0 ? p.index.inline[end] ?? '' : undefined,
+      length,
+      ids,
+      tfs,
+      vector: p.dim ? unpackSigns(signs, p.dim) : null,
+    })
+  }
+  p.chunks.set(s, list)
+  return list
+}
+
+function chunkText(p: Prepared, skillName: string, source: string, start: number, end: number, inline?: string): string | null {
+  if (typeof inline === 'string') return inline
+  const skill = p.skillsByName?.get(skillName)
+  if (!skill) return null
+  if (source === 'SKILL.md') return typeof skill.body === 'string' ? skill.body.slice(start, end) : null
+  const doc = [...(skill.tree?.references ?? []), ...(skill.tree?.examples ?? [])].find(d => d.path === source)
+  return typeof doc?.text === 'string' ? doc.text.slice(start, end) : null
+}
+
+function matchChunks(p: Prepared, s: number, terms: Map<number, number>, qv: Float32Array | null, semantic: number, limit: number): ChunkMatch[] {
+  if (limit <= 0) return []
+  const { k1, b, avgChunkLength } = p.index.bm25
+  const name = p.index.skills[s]
+  const chunks = decodeChunks(p, s)
+  const scored: Array<{ i: number; score: number }> = []
+  chunks.forEach((c, i) => {
+    let lex = 0
+    for (let j = 0; j < c.ids.length; j++) {
+      const qtf = terms.get(c.ids[j])
+      if (qtf === undefined) continue
+      const tf = c.tfs[j]
+      lex += qtf * p.idf[c.ids[j]] * (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * c.length) / (avgChunkLength || 1)))
+    }
+    let sem = 0
+    if (qv && c.vector) for (let d = 0; d < p.dim; d++) sem += qv[d] * c.vector[d]
+    const score = lex + semantic * 10 * Math.max(0, sem)
+    if (score > 0) scored.push({ i, score })
+  })
+  scored.sort((x, y) => y.score - x.score || x.i - y.i)
+  return scored.slice(0, limit).map(({ i, score }) => {
+    const c = chunks[i]
+    return {
+      kind: c.kind,
+      source: c.source,
+      start: c.start,
+      end: c.end,
+      text: chunkText(p, name, c.source, c.start, c.end, c.inline),
+      score: Math.round(score * 1e4) / 1e4,
+    }
+  })
+}
+
+/**
+ * JIT semantic discovery over the pre-compiled manifest (zero I/O): the best `k` skills for a
+ * natural-language query, best first, each with its matching chunks. Lexical BM25F (field
+ * weighted, stemmed, with build-time bridging vocabulary) fused with embedding similarity.
+ * Returns [] when the manifest has no (compatible) discovery index. Never throws on bad input.
+ */
+export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: string, options: FindSkillsOptions = {}): SkillMatch[] {
+  const p = getPrepared(manifest)
+  if (!p || typeof query !== 'string') return []
+  const k = Math.max(0, Math.floor(options.k ?? 5))
+  const n = p.index.skills.length
+  if (k === 0 || n === 0) return []
+  const semantic = options.semanticWeight ?? DEFAULT_SEMANTIC_WEIGHT
+  const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query
+
+  const terms = new Map<number, number>()
+  const unknown: string[] = []
+  for (const t of analyze(text, p.index.stemming !== false)) {
+    const id = p.termIds.get(t)
+    if (id === undefined) unknown.push(t)
+    else terms.set(id, (terms.get(id) ?? 0) + 1)
+  }
+
+  const lex = new Float64Array(n)
+  const { k1 } = p.index.bm25
+  for (const [id, qtf] of terms) {
+    const w = p.idf[id] * (k1 + 1) * (1 + Math.log(qtf)) / 255
+    for (let at = p.offsets[id]; at < p.offsets[id + 1]; at++) lex[p.postSkills[at]] += w * p.postWeights[at]
+  }
+  let maxLex = 0
+  for (let s = 0; s < n; s++) if (lex[s] > maxLex) maxLex = lex[s]
+
+  const qv = queryVector(p, terms, unknown, text, options)
+  const scores = new Float64Array(n)
+  for (let s = 0; s < n; s++) {
+    let cos = 0
+    if (qv) {
+      const base = s * p.dim
+      for (let d = 0; d < p.dim; d++) cos += qv[d] * p.vectors[base + d]
+    }
+    scores[s] = (maxLex > 0 ? lex[s] / maxLex : 0) + semantic * Math.max(0, cos)
+  }
+
+  const order: number[] = []
+  for (let s = 0; s < n; s++) if (scores[s] > 0) order.push(s)
+  order.sort((a, b) => scores[b] - scores[a] || a - b)
+  const limit = Math.max(0, Math.floor(options.chunks ?? 3))
+  return order.slice(0, k).map(s => ({
+    name: p.index.skills[s],
+    score: Math.round(scores[s] * 1e4) / 1e4,
+    chunks: matchChunks(p, s, terms, qv, semantic, limit),
+  }))
+}

@@ -1,0 +1,19 @@
+import type { RuleModule } from '../types'
+
+/** Process spawning. Shell scripts are processes by nature and are governed by `allowed-tools: Bash`, so only JS and Python are read here. */
+export const childProcess: RuleModule = {
+  meta: {
+    id: 'child_process',
+    severity: 'error',
+    cwe: 'CWE-78',
+    description: 'Process spawning (child_process, subprocess, os.system) can run arbitrary commands and escape the agent sandbox.',
+    hint: 'Declare `capabilities: [process]` (or `allowed-tools: Bash`) if the skill must run commands, and never build command lines from input.',
+  },
+  patterns: [
+    { anchor: 'subprocess', re: /\bsubprocess\b/, langs: ['py'], view: 'code', message: 'Python subprocess spawns processes' },
+    { anchor: 'os', re: /\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?|fork|forkpty)\s*\(/, langs: ['py'], view: 'code', message: 'os-level process spawn' },
+    { anchor: 'pty|commands|create_subprocess', re: /\bpty\s*\.\s*spawn\s*\(|\bcommands\s*\.\s*getoutput\s*\(|\bcreate_subprocess_(?:exec|shell)\b/, langs: ['py'], view: 'code', message: 'process spawn' },
+    { anchor: 'child_process', re: /\bchild_process\b/, langs: ['js'], view: 'noComments', message: 'child_process spawns processes', astCovered: true },
+    { anchor: 'exec|spawn|fork', re: /\b(?:execSync|execFileSync|spawnSync|execFile|spawn|fork)\s*\(/, langs: ['js'], view: 'code', message: 'process spawn call', astCovered: true },
+  ],
+}

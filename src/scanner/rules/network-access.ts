@@ -1,0 +1,21 @@
+import type { RuleModule } from '../types'
+
+/** Outbound network access from code. Prose is never read for this rule ("git fetch" in a sentence is not a request). */
+export const networkAccess: RuleModule = {
+  meta: {
+    id: 'network_access',
+    severity: 'error',
+    cwe: 'CWE-918',
+    description: 'Outbound network access (fetch, http/https/net, requests, curl/wget) can leak data or pull unreviewed content.',
+    hint: 'Declare `capabilities: [network]` (or `allowed-tools: WebFetch`) if the skill needs the network.',
+  },
+  patterns: [
+    { anchor: 'import|from', re: /\b(?:import\s+(?:requests|urllib3?|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websockets?|http\.client|pycurl)\b|from\s+(?:requests|urllib(?:\.request)?|urllib3|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websockets?|http\.client)\s+import\b)/, langs: ['py'], view: 'code', message: 'imports a network client' },
+    { anchor: 'requests|httpx|urlopen|socket|aiohttp', re: /\b(?:(?:requests|httpx)\s*\.\s*(?:get|post|put|patch|delete|head|request|Session|Client|AsyncClient)\b|urlopen\s*\(|socket\s*\.\s*(?:socket|create_connection)\s*\(|aiohttp\s*\.\s*ClientSession\b)/, langs: ['py'], view: 'code', message: 'network request' },
+    { anchor: 'curl|wget|nc|ncat|netcat|socat|telnet|scp|sftp|ssh|rsync|ftp', re: /(?:^|[\s;&|(`$])(?:curl|wget|nc|ncat|netcat|socat|telnet|scp|sftp|ssh|ftp)\s+[^\s#]|(?:^|[\s;&|(`$])rsync\s+[^\n]*\S+:/, langs: ['sh'], view: 'code', message: 'shell network command' },
+    { anchor: 'Invoke-WebRequest|Invoke-RestMethod|iwr|irm|WebClient|BitsTransfer', re: /\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm|Net\.WebClient|Start-BitsTransfer)\b/i, langs: ['sh'], view: 'code', message: 'PowerShell network command' },
+    { anchor: 'fetch', re: /(?<![.\w$])fetch\s*\(/, langs: ['js'], view: 'code', message: 'fetch() makes a network request', astCovered: true },
+    { anchor: 'http|net|dgram|tls|undici|axios|got|ws', re: /\b(?:require\s*\(\s*|from\s+|import\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dgram|tls|undici|axios|got|node-fetch|ws)['"]/, langs: ['js'], view: 'noComments', message: 'imports a network module', astCovered: true },
+    { anchor: 'WebSocket|XMLHttpRequest|EventSource|sendBeacon', re: /\b(?:new\s+(?:WebSocket|XMLHttpRequest|EventSource)\b|sendBeacon\s*\()/, langs: ['js'], view: 'code', message: 'browser network API', astCovered: true },
+  ],
+}

@@ -1,0 +1,29 @@
+import type { RuleModule } from '../types'
+
+const OVERRIDE_VERB = String.raw`(?:ignore|disregard|forget|override|bypass)`
+const PRIOR = String.raw`(?:previous|prior|preceding|above|earlier|former|original|existing|system|safety|developer|other|all)`
+const GUIDANCE = String.raw`(?:instructions?|directions?|rules|guidelines|guardrails|prompts?|messages?|context|constraints|polic(?:y|ies)|restrictions|directives)`
+const ACTION = String.raw`(?:run|ran|execute|executed|send|sent|upload|download|install|delete|remove|copy|exfiltrate|post|transmit|collect|modify|read|forward|access|command|script|file|request|key|credential|token|password)`
+
+/** Instructions that take over the agent or hide what it does from the user (OWASP LLM01). Markdown and text only. */
+export const promptInjection: RuleModule = {
+  meta: {
+    id: 'prompt_injection',
+    severity: 'error',
+    cwe: 'CWE-1427',
+    description: 'Prompt injection: instructions that override the system prompt or earlier rules, fake role markers, or tell the agent to hide actions from the user.',
+    hint: 'Skills describe a task; they never override the system, change the agent\'s role or hide actions from the user. Quote attack strings only inside a clearly marked warning.',
+  },
+  patterns: [
+    { anchor: 'ignore|disregard|forget|override|bypass', re: new RegExp(String.raw`\b${OVERRIDE_VERB}\s+(?:(?:all|any|the|your|every|of|these|those|my)\s+){0,3}${PRIOR}\s+(?:\w+\s+)?${GUIDANCE}`, 'i'), langs: ['prose', 'text'], message: 'tells the agent to override earlier instructions' },
+    { anchor: 'ignore|disregard|forget', re: /\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:above|before|earlier|(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+(?:told|given|instructed))/i, langs: ['prose', 'text'], message: 'tells the agent to forget its instructions' },
+    { anchor: 'im_start|system|INST', re: /<\|im_start\|>\s*system|<\/?system(?:[-_]prompt)?>|\[\/?(?:SYSTEM|INST)\]|^\s*#{1,6}\s*system\s*(?:prompt|message|override)\s*:?\s*$|^\s*(?:\*\*)?system(?:\*\*)?\s*:\s*you\s+are\b/i, langs: ['prose', 'text'], message: 'fake system / role marker' },
+    { anchor: 'you are now|developer mode|jailbr|DAN', re: /\byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|jailbr\w*|an?\s+(?:unrestricted|unfiltered|uncensored)|no\s+longer\s+(?:bound|restricted))|\b(?:developer|god|jailbreak)\s+mode\s+(?:is\s+)?(?:enabled|activated|on)\b/i, langs: ['prose', 'text'], message: 'tries to switch the agent into an unrestricted role' },
+    { anchor: 'tell|inform|notify|alert|mention|reveal|let', re: new RegExp(String.raw`\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it|that)\s+to|reveal\s+(?:this|it|that)\s+to|show\s+(?:this|it|that)\s+to|let)\s+(?:the\s+)?user\b(?=[^\n]{0,160}\b${ACTION})|\b${ACTION}\b[^\n]{0,160}\b(?:do\s+not|don['’]t|never|must\s+not)\s+(?:tell|inform|notify|alert|show|let)\s+(?:the\s+)?user\b`, 'i'), langs: ['prose', 'text'], message: 'tells the agent to hide an action from the user' },
+    { anchor: 'secretly|silently|quietly|covertly|stealthily|discreetly|invisibly', re: /\b(?:secretly|silently|quietly|covertly|stealthily|discreetly|invisibly)\s+(?:\w+\s+){0,2}?(?:run|execute|send|upload|exfiltrate|post|transmit|forward|copy|collect|delete|add|append|include|install|download|read)\b/i, langs: ['prose', 'text'], message: 'tells the agent to act covertly' },
+    { anchor: 'without', re: /\bwithout\s+(?:telling|informing|notifying|alerting|letting)\s+(?:the\s+)?user\b/i, langs: ['prose', 'text'], message: 'tells the agent to act without informing the user' },
+    { anchor: 'hide|conceal|withhold', re: /\b(?:hide|conceal|withhold)\b[^\n.]{0,80}?\bfrom\s+(?:the\s+)?user\b/i, langs: ['prose', 'text'], message: 'tells the agent to hide something from the user' },
+    { anchor: 'precedence|priority|supersede|override', re: /\b(?:these|this|the\s+following|my)\s+instructions?\s+(?:take|takes|have|has)\s+(?:priority|precedence)\s+over\b|\b(?:supersedes?|overrides?)\s+(?:all|any)\s+(?:other|previous|prior|system)\s+instructions?\b/i, langs: ['prose', 'text'], message: 'claims priority over the system instructions' },
+    { anchor: '<!--', re: /<!--(?:(?!-->)[^\n]){0,300}?\b(?:AI|assistant|agent|LLM|model|Claude|GPT|Copilot|Cursor)\b(?:(?!-->)[^\n]){0,300}?\b(?:must|always|never|ignore|instead|secretly|do\s+not|don't)\b/i, langs: ['prose', 'text'], message: 'hidden HTML comment addressed to the agent' },
+  ],
+}

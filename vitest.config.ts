@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config'
+import skills from './plugins/vite'
+
+export default defineConfig({
+  // The plugin itself serves `virtual:skills-manifest` to tests (test/virtual-module.test.ts).
+  plugins: [skills({ roots: ['test/fixtures/vitest-skills'], lock: false, manifest: false, profile: 'agentskills' })],
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/.output/**', 'test/fixtures/**'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // 2-core machines: bundler builds are heavy, keep parallelism modest.
+    maxWorkers: 2,
+    pool: 'forks',
+  },
+})
