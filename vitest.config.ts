@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import skills from './plugins/vite'
+import skills from './dist/vite.mjs'
 
 export default defineConfig({
   // The plugin itself serves `virtual:skills-manifest` to tests (test/virtual-module.test.ts).

@@ -139,7 +139,7 @@ async function main(): Promise<void> {
     try {
       const corpus = await import(String('./corpus')) as { generateCorpus?: (d: string, o: { skills: number; seed: number }) => unknown }
       if (corpus.generateCorpus) {
-        await corpus.generateCorpus(corpusDir, { skills: count, seed: 1 })
+        await corpus.generateCorpus(dir, { skills: count, seed: 1 })
         generated = true
       }
     }

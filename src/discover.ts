@@ -28,7 +28,15 @@ export interface Discovery {
   skills: SkillLocation[]
   /** Directories walked while looking for skills (watch them for new skill folders). */
   dirs: string[]
+  /** Every listing read on the way, so the skill walk needn't read the same directories again. */
+  listings: DirListings
   diagnostics: Diagnostic[]
+}
+
+/** Directory → its entries, as read during discovery; `skillDirs` holds every directory with a SKILL.md. */
+export interface DirListings {
+  entries: Map<string, fs.Dirent[]>
+  skillDirs: Set<string>
 }
 
 const MAX_DEPTH = 8
@@ -36,7 +44,7 @@ const MAX_DIRS = 20_000
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
 
 export async function discover(options: ResolvedOptions): Promise<Discovery> {
-  const result: Discovery = { roots: [], skills: [], dirs: [], diagnostics: [] }
+  const result: Discovery = { roots: [], skills: [], dirs: [], listings: { entries: new Map(), skillDirs: new Set() }, diagnostics: [] }
   const seen = new Set<string>()
   for (const spec of options.roots) {
     const root = await resolveRoot(spec, options, result.diagnostics)
@@ -121,7 +129,11 @@ function findSkillDirs(rootDir: string, result: Discovery): string[] {
     catch {
       continue
     }
-    if (dirents.some(d => d.name === SKILL_FILE && (d.isFile() || d.isSymbolicLink()))) found.push(dir)
+    result.listings.entries.set(dir, dirents)
+    if (dirents.some(d => d.name === SKILL_FILE && (d.isFile() || d.isSymbolicLink()))) {
+      found.push(dir)
+      result.listings.skillDirs.add(dir)
+    }
     if (depth >= MAX_DEPTH) continue
     for (const d of dirents) {
       if (d.isDirectory() && !IGNORED_DIRS.has(d.name)) queue.push([path.join(dir, d.name), depth + 1])

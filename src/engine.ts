@@ -3,7 +3,7 @@ import path from 'node:path'
 import pkg from '../package.json'
 import { compareBytewise, diagnostic, hasErrors, sortDiagnostics } from './diagnostics'
 import { discover } from './discover'
-import type { Discovery } from './discover'
+import type { DirListings, Discovery } from './discover'
 import { isInside, relativePosix, writeFileAtomic } from './fs'
 import { sha256Hex } from './hash'
 import { describeDrift, joinLock, readLock, removedSkill } from './lockfile'
@@ -55,13 +55,19 @@ export interface AuditResult {
 export class SkillsEngine {
   readonly options: ResolvedOptions
   private readonly content: boolean
+  private readonly scan: boolean
   private readonly cache = new Map<string, ProcessedSkill>()
   private discovery: Discovery | null = null
   private lockCache: { stamp: string; read: LockRead } | null = null
 
-  constructor(options: Options = {}, settings: { content?: boolean } = {}) {
+  /**
+   * @param settings.content embed reference/example/scenario texts in the manifest (builds do; `check` needn't).
+   * @param settings.scan run the security scanner (benchmarks switch it off to measure its share).
+   */
+  constructor(options: Options = {}, settings: { content?: boolean; scan?: boolean } = {}) {
     this.options = resolveOptions(options)
     this.content = settings.content ?? true
+    this.scan = settings.scan ?? true
   }
 
   /** Whether a path can affect the audit (inside a skills root, or the lock). */
@@ -89,7 +95,13 @@ export class SkillsEngine {
     const global: Diagnostic[] = []
 
     const rediscover = !this.discovery || !request.changed || request.changed.some(f => this.changesLayout(f))
-    if (rediscover) this.discovery = await discover(options)
+    // Listings from this very discovery are fresh: the skill walk reuses them instead of reading each directory again.
+    let known: DirListings | undefined
+    if (rediscover) {
+      this.discovery = await discover(options)
+      known = this.discovery.listings
+      this.discovery.listings = { entries: new Map(), skillDirs: new Set() }
+    }
     const discovery = this.discovery!
     global.push(...discovery.diagnostics)
     const dirty = request.changed ? new Set(request.changed.map(f => path.resolve(f))) : null
@@ -103,7 +115,7 @@ export class SkillsEngine {
         reused.push(cached)
         continue
       }
-      heads.push(readHead(location, cached && { fingerprint: cached.fingerprint, name: cached.name }))
+      heads.push(readHead(location, cached && { fingerprint: cached.fingerprint, name: cached.name }, known))
     }
     const names = [...reused.map(s => s.name), ...heads.map(h => h.name)].sort(compareBytewise)
     const skillNames = new Set(names)
@@ -140,7 +152,7 @@ export class SkillsEngine {
       }
       const fresh = head.skillMd || head.diagnostics.length ? head : readHead(head.location)
       const context = (names: boolean): string => contextOf(fresh.name, names)
-      processed.set(head.location.dir, processSkill(fresh, { options, skillNames, locked: lockedOf(fresh.name), content: this.content, customSchema, context }))
+      processed.set(head.location.dir, processSkill(fresh, { options, skillNames, locked: lockedOf(fresh.name), content: this.content, scan: this.scan, customSchema, context }))
     }
     this.cache.clear()
     for (const [dir, skill] of processed) this.cache.set(dir, skill)

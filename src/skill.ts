@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { diagnostic } from './diagnostics'
-import type { SkillLocation } from './discover'
+import type { DirListings, SkillLocation } from './discover'
 import { checkEnterprise } from './enterprise'
 import type { ParsedFrontmatter } from './frontmatter'
 import { parseFrontmatter } from './frontmatter'
@@ -11,7 +11,7 @@ import { buildTree, toFinding } from './manifest'
 import type { ResolvedOptions } from './options'
 import { scanSkill } from './scanner'
 import { normalizeFrontmatter, validateFrontmatter } from './schema'
-import type { Diagnostic, LockSkill, ManifestSkill, SkillFile, SkillSource } from './types'
+import type { Diagnostic, LockSkill, ManifestSkill, ScanResult, SkillFile, SkillSource } from './types'
 import type { FileEntry, SkillListing } from './walk'
 import { joinPosix, listSkill, readEntry, SKILL_FILE } from './walk'
 
@@ -51,9 +51,9 @@ export function fingerprintOf(entries: readonly FileEntry[]): string {
   return sha256Hex(text)
 }
 
-export function readHead(location: SkillLocation, reuse?: { fingerprint: string; name: string }): SkillHead {
+export function readHead(location: SkillLocation, reuse?: { fingerprint: string; name: string }, known?: DirListings): SkillHead {
   const dirName = path.basename(location.dir)
-  const listing = listSkill(location.dir, location.relDir, null)
+  const listing = listSkill(location.dir, location.relDir, null, known)
   const fingerprint = fingerprintOf(listing.entries)
   const head: SkillHead = { location, listing, fingerprint, name: dirName, skillMd: null, parsed: null, diagnostics: [] }
   if (reuse && reuse.fingerprint === fingerprint) {
@@ -81,6 +81,7 @@ export interface ProcessContext {
   locked: LockSkill | null | undefined
   /** Embed reference/example/scenario texts in the manifest (the CLI's `check` doesn't need them). */
   content: boolean
+  scan: boolean
   customSchema: Record<string, unknown> | null
   /** Cache context for this skill; `usesNames` says whether the result depends on the set of skill names. */
   context: (usesNames: boolean) => string
@@ -129,7 +130,7 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     bodyLine: parsed?.bodyLine ?? 1,
     locate: key => parsed?.locate(key) ?? null,
   }
-  const scan = scanSkill(source, { ...options.scanner, deny: options.deny })
+  const scan: ScanResult = ctx.scan ? scanSkill(source, { ...options.scanner, deny: options.deny }) : { diagnostics: [], capabilities: { declared: [], detected: [] }, suppressions: [] }
   diagnostics.push(...scan.diagnostics)
   const enterprise = checkEnterprise(source, { options, scan, skillNames: ctx.skillNames })
   diagnostics.push(...enterprise.diagnostics)

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { compareBytewise, diagnostic } from './diagnostics'
 import { isInside } from './fs'
 import { sha256Hex } from './hash'
+import type { DirListings } from './discover'
 import type { Diagnostic, SkillFile } from './types'
 
 export const SKILL_FILE = 'SKILL.md'
@@ -32,6 +33,7 @@ interface Context {
   realSkillDir: string
   relDir: string
   skill: string | null
+  known: DirListings | undefined
 }
 
 // Control characters and backslashes would make the digest text (and `sha256sum` output) ambiguous.
@@ -42,30 +44,32 @@ const BAD_NAME = /[\u0000-\u001F\u007F\\]/
  * skill is an error and its target is never read; loops and dangling links are errors too.
  * Nested skills (a subfolder with its own SKILL.md) are excluded: they are skills of their own.
  */
-export function listSkill(skillDir: string, relDir: string, skill: string | null): SkillListing {
+export function listSkill(skillDir: string, relDir: string, skill: string | null, known?: DirListings): SkillListing {
   const listing: SkillListing = { entries: [], dirs: [], diagnostics: [] }
   let realSkillDir: string
   try {
-    realSkillDir = fs.realpathSync(skillDir)
+    realSkillDir = fs.realpathSync.native(skillDir)
   }
   catch (error) {
     listing.diagnostics.push(fsError(error, relDir, skill))
     return listing
   }
-  walk({ skillDir, realSkillDir, relDir, skill }, skillDir, '', 0, listing)
+  walk({ skillDir, realSkillDir, relDir, skill, known }, skillDir, '', 0, listing)
   listing.entries.sort((a, b) => compareBytewise(a.path, b.path))
   return listing
 }
 
 function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillListing): void {
   out.dirs.push(dir)
-  let dirents: fs.Dirent[]
-  try {
-    dirents = fs.readdirSync(dir, { withFileTypes: true })
-  }
-  catch (error) {
-    out.diagnostics.push(fsError(error, join(ctx.relDir, rel), ctx.skill))
-    return
+  let dirents = ctx.known?.entries.get(dir)
+  if (!dirents) {
+    try {
+      dirents = fs.readdirSync(dir, { withFileTypes: true })
+    }
+    catch (error) {
+      out.diagnostics.push(fsError(error, join(ctx.relDir, rel), ctx.skill))
+      return
+    }
   }
   for (const dirent of dirents) {
     const name = dirent.name
@@ -85,7 +89,7 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
     }
     if (dirent.isDirectory()) {
       if (IGNORED_DIRS.has(name)) continue
-      if (fs.existsSync(path.join(absPath, SKILL_FILE))) continue
+      if (ctx.known ? ctx.known.skillDirs.has(absPath) : fs.existsSync(path.join(absPath, SKILL_FILE))) continue
       if (depth + 1 > MAX_DEPTH) {
         out.diagnostics.push(diagnostic({ code: 'fs/too-deep', severity: 'error', message: `directory nesting exceeds ${MAX_DEPTH} levels`, file: display, skill: ctx.skill, hint: 'Flatten the skill layout.' }))
         continue
@@ -112,7 +116,7 @@ function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: s
   const display = join(ctx.relDir, relPath)
   let target: string
   try {
-    target = fs.realpathSync(absPath)
+    target = fs.realpathSync.native(absPath)
   }
   catch (error) {
     const code = (error as NodeJS.ErrnoException).code

@@ -21,7 +21,7 @@ export interface HitlResult {
 const NON_GET: RegExp[] = [
   /\bmethod\s*[:=]\s*["'`](?:POST|PUT|PATCH|DELETE)["'`]/gi,
   /\b(?:requests|httpx|axios|session|aiohttp|got|ky|superagent|http|https)\.(?:post|put|patch|delete)\s*\(/gi,
-  /\bwget\b[^\n]*?\s--(?:post-data|post-file|method=(?:POST|PUT|PATCH|DELETE))\b/gi,
+  /\bwget\b[^\n]{0,500}?\s--(?:post-data|post-file|method=(?:POST|PUT|PATCH|DELETE))\b/gi,
 ]
 const CURL = /\bcurl\b(?:[^\n]*\\\r?\n)*[^\n]*/g
 const CURL_WRITE = /(?:^|\s)(?:-X\s*["']?(?:POST|PUT|PATCH|DELETE)\b|--request[\s=]["']?(?:POST|PUT|PATCH|DELETE)\b|(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form|--json|-T|--upload-file)(?=[\s=]|$))/i

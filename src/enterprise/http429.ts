@@ -3,7 +3,7 @@ import type { Diagnostic, ScanResult, Severity, SkillFile, SkillSource } from '.
 import { filesUnder, isMarkdown, lineIndex, projectPath } from './text'
 
 /** Code that makes HTTP requests (scripts and examples). */
-const HTTP_CALL = /\bfetch\s*\(|\baxios\b|\brequests\.[A-Za-z_]|\bcurl\b|\bhttps?\.(?:request|get)\s*\(|\bhttpx\.[A-Za-z_]|\burlopen\s*\(|\bwget\b/
+const HTTP_CALL = /\bfetch\s*\(|\baxios\b|\brequests\.[A-Za-z_]+|\bcurl\b|\bhttps?\.(?:request|get)\s*\(|\bhttpx\.[A-Za-z_]+|\burlopen\s*\(|\bwget\b/
 
 /** Evidence of 429 handling: the status, the header, or a backoff. */
 const HANDLES_429 = /(?<![\w.])429(?![\w.])|retry[-_ ]?after|\bback[-_ ]?off|too[-_ ]?many[-_ ]?requests/i

@@ -12,6 +12,7 @@ export interface LinkReport {
 
 /** Per file, past this many link problems the rest are summarised in one diagnostic. */
 const MAX_PER_FILE = 100
+const BASE_DIR = '{baseDir}/'
 
 /** The documents whose links are checked: SKILL.md, references/ and scenarios/ markdown. */
 export function linkedDocuments(skill: SkillSource): SkillFile[] {
@@ -101,9 +102,12 @@ class Resolver {
       // Other schemes (mailto:, tel:, ...) do not point at files; the scanner judges their content.
       return null
     }
+    // Claude's `{baseDir}` placeholder stands for the skill's root directory.
+    if (dest.startsWith(BASE_DIR)) return this.relativeTo(null, dest.slice(BASE_DIR.length), dest)
     if (dest.startsWith('//')) return absolute(dest, 'a protocol-relative URL')
     if (dest.startsWith('/')) return absolute(dest)
-    return this.relative(from, dest, dest)
+    const base = from.path.includes('/') ? from.path.slice(0, from.path.lastIndexOf('/')) : null
+    return this.relativeTo(base, dest, dest)
   }
 
   /** `file:///abs/path` must name a file inside the skill's own directory. */
@@ -139,13 +143,12 @@ class Resolver {
     return this.resolve(null, rel, fragment, dest)
   }
 
-  private relative(from: SkillFile, dest: string, shown: string): Problem | null {
+  /** A relative reference (`dest` has no scheme), resolved against `base` (null: the skill root). */
+  private relativeTo(base: string | null, dest: string, shown: string): Problem | null {
     const { path: encoded, fragment } = splitTarget(dest)
-    if (encoded === '') return fragment === null ? null : this.anchor(from, from.path, fragment, shown)
     const decoded = safeDecode(encoded)
     if (decoded === null || decoded.includes('\0'))
       return { code: 'link/broken', message: `link ${quote(shown)} has invalid percent-encoding`, hint: 'Encode `%` as `%25`, spaces as `%20`.' }
-    const base = from.path.includes('/') ? from.path.slice(0, from.path.lastIndexOf('/')) : null
     return this.resolve(base, decoded, fragment, shown)
   }
 

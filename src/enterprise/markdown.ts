@@ -32,24 +32,45 @@ export interface MdAnalysis {
 const MAX_DEST = 4096
 const MAX_TITLE = 2048
 const MAX_OPENERS = 256
+const MAX_PAREN_DEPTH = 32
 
 export function analyzeMarkdown(text: string): MdAnalysis {
   const prose = maskCode(text)
   const headings = findHeadings(prose)
   const links = findLinks(prose)
-  const anchors = new Set<string>()
-  const seen = new Map<string, number>()
-  for (const h of headings) anchors.add(uniqueSlug(githubSlug(h.text), seen))
-  for (const m of prose.matchAll(/<[A-Za-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*(?:"([^"<>]{0,500})"|'([^'<>]{0,500})')/g))
-    anchors.add(m[1] ?? m[2])
-  return { links, headings, anchors, prose }
+  let anchors: Set<string> | null = null
+  return {
+    links,
+    headings,
+    prose,
+    // Slugs cost a few regex passes per heading: only computed when a link has a fragment.
+    get anchors(): Set<string> {
+      if (anchors) return anchors
+      anchors = new Set<string>()
+      const seen = new Map<string, number>()
+      for (const h of headings) anchors.add(uniqueSlug(githubSlug(h.text), seen))
+      for (const m of prose.matchAll(/<[A-Za-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*(?:"([^"<>]{0,500})"|'([^'<>]{0,500})')/g))
+        anchors.add(m[1] ?? m[2])
+      return anchors
+    },
+  }
 }
 
 // --- blanking ----------------------------------------------------------------------------------
 
-/** Blank a range, keeping newlines so offsets, lines and columns stay those of the original. */
-function blank(chars: string[], from: number, to: number): void {
-  for (let i = from; i < to; i++) if (chars[i] !== '\n') chars[i] = ' '
+/** Blank ranges (sorted, non-overlapping), keeping newlines so offsets, lines and columns hold. */
+function blankRanges(text: string, ranges: Array<[number, number]>): string {
+  if (ranges.length === 0) return text
+  const parts: string[] = []
+  let at = 0
+  for (const [from, to] of ranges) {
+    if (to <= at) continue
+    const start = Math.max(from, at)
+    parts.push(text.slice(at, start), text.slice(start, to).replace(/[^\n]/g, ' '))
+    at = to
+  }
+  parts.push(text.slice(at))
+  return parts.join('')
 }
 
 /**
@@ -58,37 +79,41 @@ function blank(chars: string[], from: number, to: number): void {
  * Indented code blocks are not recognised: telling them from list continuations needs a full parser.
  */
 export function maskCode(text: string): string {
-  const chars = text.replace(/\r/g, ' ').split('')
-  const lines = lineSpans(text)
+  const source = text.includes('\r') ? text.replace(/\r/g, ' ') : text
+  const ranges: Array<[number, number]> = []
 
-  let first = 0
-  if (lines.length > 1 && /^---[ \t]*(?:ya?ml)?[ \t\r]*$/.test(lineText(text, lines[0]))) {
-    const close = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)[ \t\r]*$/.test(lineText(text, l)))
-    if (close !== -1) {
-      blank(chars, 0, lines[close][1])
-      first = close + 1
+  let from = 0
+  const open = /^---[ \t]*(?:ya?ml)?[ \t]*\n/.exec(source)
+  if (open) {
+    const close = /^(?:---|\.\.\.)[ \t]*$/m
+    const rest = source.slice(open[0].length)
+    const m = close.exec(rest)
+    if (m) {
+      const end = open[0].length + m.index + m[0].length
+      ranges.push([0, end])
+      from = end
     }
   }
 
+  // Only lines that look like fences matter; one regex pass finds them all.
   let fence: { char: string; len: number; start: number } | null = null
-  for (let i = first; i < lines.length; i++) {
-    const line = lineText(text, lines[i])
+  const fenceLine = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/gm
+  fenceLine.lastIndex = from
+  for (let m = fenceLine.exec(source); m; m = fenceLine.exec(source)) {
     if (fence) {
-      const m = /^[ \t]*(`+|~+)[ \t\r]*$/.exec(line)
-      if (m && m[1][0] === fence.char && m[1].length >= fence.len) {
-        blank(chars, fence.start, lines[i][1])
+      if (m[1][0] === fence.char && m[1].length >= fence.len && m[2].trim() === '') {
+        ranges.push([fence.start, m.index + m[0].length])
         fence = null
       }
-      continue
     }
-    const open = /^[ \t]*(`{3,}|~{3,})(.*)$/.exec(line)
-    if (open && !(open[1][0] === '`' && open[2].includes('`')))
-      fence = { char: open[1][0], len: open[1].length, start: lines[i][0] }
+    else if (!(m[1][0] === '`' && m[2].includes('`'))) {
+      fence = { char: m[1][0], len: m[1].length, start: m.index }
+    }
   }
   // An unclosed fence runs to the end of the document, as in CommonMark.
-  if (fence) blank(chars, fence.start, text.length)
+  if (fence) ranges.push([fence.start, source.length])
 
-  let masked = chars.join('')
+  let masked = blankRanges(source, ranges)
   masked = masked.replace(/<!--[\s\S]*?-->/g, m => m.replace(/[^\n]/g, ' '))
   return maskCodeSpans(masked)
 }
@@ -98,7 +123,7 @@ export function maskCode(text: string): string {
  * paragraph. The next run of each length is precomputed, so this stays linear.
  */
 function maskCodeSpans(text: string): string {
-  const chars = text.split('')
+  const ranges: Array<[number, number]> = []
   const paragraphs: Array<[number, number]> = []
   let start = 0
   for (const m of text.matchAll(/\n[ \t]*\n/g)) {
@@ -133,11 +158,11 @@ function maskCodeSpans(text: string): string {
         i++
         continue
       }
-      blank(chars, runs[i][0], runs[j][0] + runs[j][1])
+      ranges.push([runs[i][0], runs[j][0] + runs[j][1]])
       i = j + 1
     }
   }
-  return chars.join('')
+  return blankRanges(text, ranges)
 }
 
 /** Whether the character at `i` is itself escaped by an odd run of backslashes. */
@@ -147,50 +172,32 @@ function escaped(text: string, i: number): boolean {
   return n % 2 === 1
 }
 
-function lineSpans(text: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = []
-  let start = 0
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-    spans.push([start, i + 1])
-    start = i + 1
-  }
-  if (start <= text.length) spans.push([start, text.length])
-  return spans
-}
-
-const lineText = (text: string, span: [number, number]): string =>
-  text.slice(span[0], span[1]).replace(/\n$/, '')
-
 // --- headings ----------------------------------------------------------------------------------
+
+// Lines that start another block: they end a paragraph and cannot be setext heading content.
+const BLOCK_START = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}\[[^\]\n]{1,999}\]:|^ {0,3}#{1,6}(?:[ \t]|$)|^ {0,3}(?:=+|-+)[ \t]*$/
 
 function findHeadings(prose: string): MdHeading[] {
   const headings: MdHeading[] = []
-  const lines = lineSpans(prose)
-  let paragraph: number[] = []
-  for (let i = 0; i < lines.length; i++) {
-    const line = lineText(prose, lines[i])
-    const atx = /^ {0,3}(#{1,6})(?=[ \t]|$)/.exec(line)
-    if (atx) {
-      headings.push({ text: atxContent(line.slice(atx[0].length)), level: atx[1].length, offset: lines[i][0] })
-      paragraph = []
-      continue
+  for (const m of prose.matchAll(/^ {0,3}(#{1,6})(?:[ \t]+([^\n]*))?[ \t]*$/gm))
+    headings.push({ text: atxContent(m[2] ?? ''), level: m[1].length, offset: m.index })
+
+  // Setext: an underline below a paragraph; walk back over the paragraph's lines.
+  for (const m of prose.matchAll(/^ {0,3}(=+|-+)[ \t]*$/gm)) {
+    const lines: string[] = []
+    let end = m.index - 1 // the newline before the underline
+    let first = -1
+    while (end > 0) {
+      const start = prose.lastIndexOf('\n', end - 1) + 1
+      const line = prose.slice(start, end)
+      if (line.trim() === '' || BLOCK_START.test(line)) break
+      lines.push(line.trim())
+      first = start
+      end = start - 1
     }
-    if (line.trim() === '') {
-      paragraph = []
-      continue
-    }
-    const setext = /^ {0,3}(=+|-+)[ \t]*$/.exec(line)
-    if (setext && paragraph.length > 0) {
-      const content = paragraph.map(p => lineText(prose, lines[p]).trim()).join(' ')
-      headings.push({ text: content, level: setext[1][0] === '=' ? 1 : 2, offset: lines[paragraph[0]][0] })
-      paragraph = []
-      continue
-    }
-    // Lines that start another block cannot be the content of a setext heading.
-    if (/^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}\[[^\]]{1,999}\]:/.test(line) || setext) paragraph = []
-    else paragraph.push(i)
+    if (first !== -1) headings.push({ text: lines.reverse().join(' '), level: m[1][0] === '=' ? 1 : 2, offset: first })
   }
-  return headings
+  return headings.sort((a, b) => a.offset - b.offset)
 }
 
 /** Drops the optional closing `#` sequence (done by hand: a regex here backtracks on long lines). */
@@ -292,7 +299,7 @@ function findLinks(prose: string): MdLink[] {
         i += m[0].length - 1
       }
     }
-    else if (c === '\n' && /^[ \t]*(?:\n|$)/.test(prose.slice(i + 1, i + 200))) {
+    else if (c === '\n' && openers.length > 0 && blankLineAt(prose, i + 1)) {
       openers.length = 0 // brackets do not pair across paragraphs
     }
   }
@@ -317,6 +324,12 @@ function findLinks(prose: string): MdLink[] {
     add('bare', trimAutolink(m[0]), m.index)
   }
   return links.sort((x, y) => x.offset - y.offset)
+}
+
+const BLANK_LINE = /[ \t]*(?:\n|$)/y
+function blankLineAt(s: string, at: number): boolean {
+  BLANK_LINE.lastIndex = at
+  return BLANK_LINE.test(s)
 }
 
 function trimAutolink(url: string): string {
@@ -362,7 +375,9 @@ function inlineDestination(s: string, start: number): { dest: string; offset: nu
     for (; p < limit; p++) {
       const c = s[p]
       if (c === '\\' && p + 1 < limit) p++
-      else if (c === '(') depth++
+      else if (c === '(') {
+        if (++depth > MAX_PAREN_DEPTH) return null
+      }
       else if (c === ')') {
         if (depth === 0) break
         depth--
@@ -381,7 +396,8 @@ function inlineDestination(s: string, start: number): { dest: string; offset: nu
     for (; q < limit; q++) {
       if (s[q] === '\\') q++
       else if (s[q] === close) break
-      else if (s[q] === '\n' && /^[ \t]*\n/.test(s.slice(q + 1, q + 200))) return null
+      else if (close === ')' && s[q] === '(') return null
+      else if (s[q] === '\n' && blankLineAt(s, q + 1)) return null
     }
     if (q >= limit) return null
     p = skipSpace(s, q + 1)

@@ -59,14 +59,16 @@ export function checkScenarios(skill: SkillSource, skillNames: ReadonlySet<strin
     for (const key of Object.keys(data)) {
       if (!FIELDS.has(key)) report('scenario/unknown-key', `unknown scenario field ${quote(key)} (kept under metadata)`, locate(key), `Scenario fields: ${[...FIELDS].join(', ')}.`, 'warning')
     }
-    if (!valid) continue
-
-    const expected = (data.expected_skills as string[] | undefined) ?? []
-    expected.forEach((name, i) => {
-      if (skillNames.has(name)) return
+    const listed = Array.isArray(data.expected_skills) ? data.expected_skills : []
+    listed.forEach((name, i) => {
+      // Malformed names are the schema's finding already.
+      if (typeof name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name) || skillNames.has(name)) return
       report('scenario/unknown-skill', `expected skill ${quote(name)} is not a skill of this build`, locate(`expected_skills.${i}`), 'List names of skills the build discovers (their `name` field).')
       valid = false
     })
+    if (!valid) continue
+
+    const expected = listed as string[]
     const executes = (data.executes as boolean | undefined) ?? false
     if (executes && expected.length === 0)
       report('scenario/expected-skills', '`executes: true` but `expected_skills` is empty: no tool call is asserted', locate('executes'), 'List the skills the agent must call.', 'warning')

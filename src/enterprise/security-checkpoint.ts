@@ -1,6 +1,6 @@
 import { diagnostic } from '../diagnostics'
 import type { Diagnostic, ScanResult, Severity, SkillSource } from '../types'
-import { findCweMentions } from './cwe'
+import { findCweMentions, isKnownCwe } from './cwe'
 import type { MdAnalysis } from './markdown'
 import { analyzeMarkdown } from './markdown'
 import { isMarkdown, projectPath } from './text'
@@ -8,7 +8,7 @@ import { isMarkdown, projectPath } from './text'
 /**
  * Invariant 3: a skill whose files do something sensitive (any capability the scanner detected)
  * documents its security checkpoint: a heading containing "Security" in SKILL.md or a reference,
- * or CWE references there.
+ * or references to real CWE ids there.
  */
 export function checkSecurityCheckpoint(
   skill: SkillSource,
@@ -27,7 +27,7 @@ export function checkSecurityCheckpoint(
       analyses.set(file.path, doc)
     }
     if (doc.headings.some(h => /security/i.test(h.text))) return []
-    if (findCweMentions(file.text!).length > 0) return []
+    if (findCweMentions(file.text!).some(m => isKnownCwe(m.id))) return []
   }
   return [diagnostic({
     code: 'quality/security-checkpoint',

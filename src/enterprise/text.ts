@@ -43,6 +43,5 @@ export const projectPath = (skill: SkillSource, file: string): string =>
 /** Backquoted, shortened, and with control characters made visible, for messages. */
 export function quote(value: string, max = 120): string {
   const shown = value.length > max ? `${value.slice(0, max - 1)}…` : value
-  // eslint-disable-next-line no-control-regex
   return `\`${shown.replace(/[\u0000-\u001F\u007F]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\``
 }

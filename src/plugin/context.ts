@@ -1,29 +1,35 @@
 import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
-import { sha256Hex } from '../hash'
 import { SkillsEngine } from '../engine'
 import type { AuditResult } from '../engine'
 import { formatDiagnostic, formatReport, PREFIX } from '../format'
-import { writeIfChanged } from '../fs'
+import { isInside, writeIfChanged } from '../fs'
+import { sha256Hex } from '../hash'
 import type { Options } from '../options'
-import type { Diagnostic } from '../types'
 import { indexModule, mainModule, skillModule } from './codegen'
 import { generateDts } from './dts'
-import { parseVirtual, RESOLVED_ID } from './ids'
+import { parseVirtual, RESOLVED_ID, resolvedSkillId } from './ids'
 
 /** An error whose printed form is the report itself: no stack trace under a diagnostics list. */
 export class SkillsAuditError extends Error {
   constructor(report: string) {
     super(report)
     this.name = 'SkillsAuditError'
-    this.stack = report
+    // Hosts print `stack`; Rolldown (and so Vite) strips `name: message` from it and prints the rest.
+    this.stack = `${this.name}: ${report}`
   }
 }
 
 export interface Host {
   warn?: (message: string) => void
   info?: (message: string) => void
+}
+
+/** What one virtual module depends on: its host must watch these to rebuild it. */
+export interface ModuleDeps {
+  files: string[]
+  dirs: string[]
 }
 
 /**
@@ -39,6 +45,8 @@ export function createSkillsContext(options: Options = {}) {
   let full = false
   let dev = false
   let reportedKey = ''
+  // Per audit: each skill's own files and dirs, so a skill module only depends on its skill.
+  const depsByAudit = new WeakMap<AuditResult, Map<string, ModuleDeps>>()
 
   const getEngine = (): SkillsEngine => (engine ??= new SkillsEngine({ ...options, root: root ?? process.cwd() }, { content: true }))
 
@@ -46,12 +54,31 @@ export function createSkillsContext(options: Options = {}) {
     const changed = full || !result ? undefined : pending ? [...pending] : []
     pending = null
     full = false
-    if (result && changed && !changed.length) return result
     const next = await getEngine().audit({ mode: dev ? 'dev' : 'build', changed })
     result = next
     const { dts } = getEngine().options
     if (dts) writeIfChanged(dts, generateDts(next.manifest))
     return next
+  }
+
+  function skillDeps(audit: AuditResult): Map<string, ModuleDeps> {
+    let map = depsByAudit.get(audit)
+    if (map) return map
+    map = new Map()
+    const { root: projectRoot } = getEngine().options
+    const dirs = audit.manifest.skills.map(s => path.resolve(projectRoot, s.path))
+    for (const dir of dirs) map.set(dir, { files: [], dirs: [] })
+    // Walk up from each path to its skill: O(paths x depth), not O(paths x skills).
+    const owner = (p: string): ModuleDeps | undefined => {
+      for (let dir = p; ; dir = path.dirname(dir)) {
+        const deps = map!.get(dir)
+        if (deps || path.dirname(dir) === dir) return deps
+      }
+    }
+    for (const file of audit.watch.files) owner(path.dirname(file))?.files.push(file)
+    for (const dir of audit.watch.dirs) owner(dir)?.dirs.push(dir)
+    depsByAudit.set(audit, map)
+    return map
   }
 
   return {
@@ -87,30 +114,33 @@ export function createSkillsContext(options: Options = {}) {
       ;(pending ??= new Set()).add(abs)
       return true
     },
-    /** The next audit walks every skill again (stat only for unchanged ones). */
+    /** The next audit walks every skill again (stat only for unchanged ones): for hosts that don't say what changed. */
     markAllChanged() {
-      full = true
+      if (result) full = true
     },
     /**
      * Prints warnings (through the host where it has a channel) and, outside dev, throws on errors.
      * Each distinct result is reported once, however often buildStart runs.
      */
     report(audit: AuditResult, host: Host = {}): void {
-      const key = sha256Hex(JSON.stringify(audit.diagnostics))
-      const fresh = key !== reportedKey
-      reportedKey = key
       const errors = audit.diagnostics.filter(d => d.severity === 'error')
-      if (errors.length && !dev) throw new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(audit.diagnostics.filter(d => d.severity !== 'info'), audit.stats.skills, { sources: audit.sources })}`)
-      if (!fresh) return
+      if (errors.length && !dev) {
+        reportedKey = ''
+        throw new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(audit.diagnostics.filter(d => d.severity !== 'info'), audit.stats.skills, { sources: audit.sources })}`)
+      }
+      const key = sha256Hex(JSON.stringify(audit.diagnostics))
+      if (key === reportedKey) return
+      reportedKey = key
       const warn = host.warn ?? ((m: string) => console.warn(`${PREFIX} ${m}`))
+      const info = host.info ?? ((m: string) => console.info(`${PREFIX} ${m}`))
       for (const d of audit.diagnostics) {
         if (d.severity === 'warning' || (d.severity === 'error' && dev)) warn(formatDiagnostic(d, { sources: audit.sources }))
-        else if (d.code === 'lock/created' || d.code === 'lock/updated') (host.info ?? ((m: string) => console.info(`${PREFIX} ${m}`)))(d.message)
+        else if (d.code === 'lock/created' || d.code === 'lock/updated') info(d.message)
       }
     },
     /** The dev-time error for the virtual module: the overlay shows it; the server keeps running. */
     devError(audit: AuditResult): SkillsAuditError | null {
-      const errors = audit.diagnostics.filter((d: Diagnostic) => d.severity === 'error')
+      const errors = audit.diagnostics.filter(d => d.severity === 'error')
       return errors.length ? new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(errors, audit.stats.skills, { sources: audit.sources })}`) : null
     },
     /** Source of a resolved virtual id, or null when it isn't one of ours. */
@@ -124,12 +154,25 @@ export function createSkillsContext(options: Options = {}) {
       }
       return null
     },
-    /** Ids of the modules to invalidate after `files` changed (the entry and the touched skills). */
-    affectedModules(audit: AuditResult | null, files: readonly string[]): string[] {
+    /** The files and dirs a virtual module is built from: a skill module depends on its skill only. */
+    moduleDeps(id: string, audit: AuditResult): ModuleDeps {
+      const mod = parseVirtual(id)
+      const lock = getEngine().options.lockFile
+      if (mod.kind === 'skill') {
+        const skill = audit.manifest.skills.find(s => s.name === mod.name)
+        const own = skill && skillDeps(audit).get(path.resolve(getEngine().options.root, skill.path))
+        // An unknown name still watches the roots: the skill may appear later.
+        return own ? { files: [...own.files, lock], dirs: own.dirs } : { files: [lock], dirs: audit.watch.dirs }
+      }
+      return audit.watch
+    },
+    /** Resolved ids of the modules to invalidate after `files` changed: the entry and the touched skills. */
+    affectedModules(files: readonly string[]): string[] {
       const ids = [RESOLVED_ID]
-      for (const skill of audit?.manifest.skills ?? []) {
-        const dir = path.resolve(getEngine().options.root, skill.path)
-        if (files.some(f => path.resolve(f).startsWith(dir + path.sep))) ids.push(`${RESOLVED_ID}/skill/${encodeURIComponent(skill.name)}`)
+      const { root: projectRoot } = getEngine().options
+      for (const skill of result?.manifest.skills ?? []) {
+        const dir = path.resolve(projectRoot, skill.path)
+        if (files.some(f => isInside(dir, path.resolve(f)))) ids.push(resolvedSkillId(skill.name))
       }
       return ids
     },

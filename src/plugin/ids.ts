@@ -36,3 +36,6 @@ export function parseVirtual(resolved: string): VirtualModule {
 }
 
 export const skillModuleId = (name: string): string => `${ALIAS_ID}${SKILL_PREFIX}${encodeURIComponent(name)}`
+export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_PREFIX}${encodeURIComponent(name)}`
+/** The browser runtime, imported lazily by `findSkills`: a real file, not a virtual module. */
+export const RUNTIME_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})${escape(RUNTIME_SUFFIX)}$`)

@@ -1,80 +1,110 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { createRequire } from 'node:module'
 import { createUnplugin } from 'unplugin'
-import type { UnpluginFactory } from 'unplugin'
+import type { UnpluginFactory, UnpluginOptions } from 'unplugin'
 import type { Options } from '../options'
 import { createSkillsContext, runtimeEntry, SkillsAuditError } from './context'
-import { ALIAS_ID, LOAD_FILTER, PLUGIN_NAME, RESOLVE_FILTER, resolveVirtual, RUNTIME_SUFFIX, VIRTUAL_ID } from './ids'
+import type { SkillsContext } from './context'
+import { ALIAS_ID, LOAD_FILTER, PLUGIN_NAME, RESOLVE_FILTER, RESOLVED_ID, resolveVirtual, RUNTIME_FILTER, VIRTUAL_ID } from './ids'
 
 type NativeContext = { framework: string; compiler?: any; compilation?: any; loaderContext?: any } | undefined
+const nativeOf = (self: unknown): NativeContext => (self as { getNativeBuildContext?: () => NativeContext }).getNativeBuildContext?.()
+
+/** webpack ids of unplugin's own placeholder files; they show up as spurious changes. */
+const isPlaceholder = (id: string): boolean => id.includes('_virtual_') || id.includes(`${path.sep}.virtual${path.sep}`)
+
+/** `\0virtual:skills-manifest…` from whatever form the host hands to `load`. */
+const toResolved = (id: string): string => {
+  const at = id.indexOf(RESOLVED_ID)
+  return at === -1 ? id : id.slice(at)
+}
 
 export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = {}, meta) => {
   const ctx = createSkillsContext(options)
   let viteCommand: 'serve' | 'build' | undefined
   let esbuildOutdir: string | undefined
+  let started = false
 
-  return {
+  const plugin: UnpluginOptions = {
     name: PLUGIN_NAME,
     enforce: 'pre',
 
     async buildStart() {
-      const native = (this as { getNativeBuildContext?: () => NativeContext }).getNativeBuildContext?.()
+      // esbuild never says what changed: walk again on rebuilds (unchanged skills cost a stat per file).
+      if (meta.framework === 'esbuild' && started) ctx.markAllChanged()
+      started = true
       const audit = await ctx.audit()
-      const warn = (this as { warn?: (m: string) => void }).warn
+      const native = nativeOf(this)
       const compilation = native?.compilation
-      if (compilation && native?.compiler?.webpack?.WebpackError) {
+      const WebpackError = native?.compiler?.webpack?.WebpackError
+      if (compilation && WebpackError) {
         // webpack/Rspack: no this.warn here; the compilation's lists are the host's channel.
-        const { WebpackError } = native.compiler.webpack
         try {
           ctx.report(audit, { warn: m => compilation.warnings.push(new WebpackError(`[${PLUGIN_NAME}] ${m}`)) })
         }
         catch (error) {
-          // In watch mode a fatal throw would end the watcher: fail this compilation instead.
+          // A throw ends a watcher: in watch mode fail this compilation instead, and recover on the next.
           if (!native.compiler.watchMode) throw error
-          compilation.errors.push(new WebpackError((error as Error).message))
+          const failure = new WebpackError((error as Error).message)
+          failure.stack = ''
+          compilation.errors.push(failure)
         }
         return
       }
-      ctx.report(audit, { warn: warn ? (m: string) => warn.call(this, m) : undefined })
+      if (meta.framework === 'esbuild') {
+        // esbuild's onStart has no this.warn, but takes warnings from the callback's result.
+        const warnings: Array<{ text: string }> = []
+        ctx.report(audit, { warn: text => warnings.push({ text }) })
+        const { manifest } = ctx.options
+        if (manifest !== false && !esbuildOutdir) warnings.push({ text: `${manifest} is not written: esbuild emits files only with \`outdir\` (this build has \`outfile\` or none). Set \`outdir\`, or run \`unplugin-skills build\`.` })
+        return { warnings } as unknown as void
+      }
+      const warn = (this as { warn?: (m: string) => void }).warn
+      ctx.report(audit, { warn: warn && ((m: string) => warn.call(this, m)) })
     },
 
     resolveId: {
       filter: { id: RESOLVE_FILTER },
       handler(id) {
-        if (id === ALIAS_ID + RUNTIME_SUFFIX || id === VIRTUAL_ID + RUNTIME_SUFFIX) return runtimeEntry()
+        // esbuild would put the runtime in the plugin's namespace, where nothing loads files: see esbuild.setup.
+        if (RUNTIME_FILTER.test(id)) return meta.framework === 'esbuild' ? null : runtimeEntry()
         return resolveVirtual(id)
       },
     },
 
     load: {
       filter: { id: LOAD_FILTER },
-      async handler(id) {
+      async handler(rawId) {
+        const id = toResolved(rawId)
         const audit = await ctx.audit()
-        for (const file of audit.watch.files) this.addWatchFile(file)
-        const native = (this as { getNativeBuildContext?: () => NativeContext }).getNativeBuildContext?.()
-        // webpack/Rspack only see new skill folders through context (directory) dependencies.
-        if (native?.loaderContext?.addContextDependency) for (const dir of audit.watch.dirs) native.loaderContext.addContextDependency(dir)
-        if (ctx.dev) {
-          const error = ctx.devError(audit)
-          if (error) this.error(error.message)
+        // Vite dev invalidates through hotUpdate; watch edges there would add every skill file to the module graph.
+        if (viteCommand !== 'serve') {
+          const deps = ctx.moduleDeps(id, audit)
+          for (const file of deps.files) this.addWatchFile(file)
+          const loaderContext = nativeOf(this)?.loaderContext
+          // webpack/Rspack see new skill folders only through context (directory) dependencies; Rollup's watcher takes dirs.
+          if (loaderContext?.addContextDependency) for (const dir of deps.dirs) loaderContext.addContextDependency(dir)
+          else for (const dir of deps.dirs) this.addWatchFile(dir)
         }
-        return ctx.moduleCode(id.replace(/^.*?(\0virtual:)/, '$1'), audit)
+        if (ctx.dev) {
+          ctx.report(audit, { warn: m => this.warn(m) })
+          const error = ctx.devError(audit)
+          if (error) this.error(error)
+        }
+        return ctx.moduleCode(id, audit)
       },
     },
 
     watchChange(id) {
-      // webpack-virtual-modules reports its own placeholder files as changes: ignore them.
-      if (!id.includes('_virtual_') && !id.includes(`${path.sep}.virtual${path.sep}`)) ctx.markChanged(id)
+      if (!isPlaceholder(id)) ctx.markChanged(id)
     },
 
     buildEnd() {
       const audit = ctx.last
       const { manifest } = ctx.options
-      if (!audit || !audit.ok || manifest === false || viteCommand === 'serve') return
-      if (meta.framework === 'esbuild' && !esbuildOutdir) {
-        console.warn(`[${PLUGIN_NAME}] ${manifest} was not written: esbuild's emitFile needs \`outdir\` (this build uses \`outfile\` or writes nothing). Set \`outdir\`, or run \`unplugin-skills build\`.`)
-        return
-      }
+      if (!audit?.ok || manifest === false || viteCommand === 'serve') return
+      if (meta.framework === 'esbuild' && !esbuildOutdir) return
       this.emitFile({ type: 'asset', fileName: manifest, source: audit.manifestJson })
     },
 
@@ -85,31 +115,29 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         ctx.setDev(config.command === 'serve' && !config.isProduction)
       },
       configureServer(server) {
-        for (const root of ctx.options.roots) {
-          const dir = path.resolve(ctx.options.root, root)
-          if (fs.existsSync(dir)) server.watcher.add(dir)
-        }
-        const name = ctx.options.manifest
-        if (name === false) return
-        const url = `${server.config.base.replace(/\/?$/, '/')}${name}`
-        server.middlewares.use(async (req, res, next) => {
-          if (req.url?.split('?')[0] !== url) return next()
-          const audit = await ctx.audit()
-          res.setHeader('Content-Type', 'application/json; charset=utf-8')
-          res.setHeader('Cache-Control', 'no-store')
-          res.end(audit.manifestJson)
-        })
+        serveManifest(server, ctx)
       },
-      async hotUpdate({ type, file }) {
+      hotUpdate({ file, modules }) {
         if (!ctx.markChanged(file)) return
-        // A new or deleted file (a whole new skill folder included) has no import edge to invalidate through.
+        // Created and deleted files (a whole new skill folder included) have no import edge: invalidate by hand.
         const graph = this.environment.moduleGraph
-        const modules = ctx.affectedModules(ctx.last, [file]).flatMap((id) => {
-          const mod = graph.getModuleById(id)
-          return mod ? [mod] : []
-        })
-        for (const mod of modules) graph.invalidateModule(mod)
-        if (type !== 'update' || modules.length) return modules
+        const ours = ctx.affectedModules([file]).flatMap(id => graph.getModuleById(id) ?? [])
+        for (const mod of ours) graph.invalidateModule(mod)
+        return [...new Set([...ours, ...modules])]
+      },
+      writeBundle(output, bundle) {
+        // SSR builds drop emitted assets (build.emitAssets is off there): write the manifest ourselves.
+        const audit = ctx.last
+        const { manifest } = ctx.options
+        if (!audit?.ok || manifest === false || manifest in bundle || !output.dir) return
+        fs.mkdirSync(output.dir, { recursive: true })
+        fs.writeFileSync(path.join(output.dir, manifest), audit.manifestJson)
+      },
+    },
+
+    rolldown: {
+      options(input) {
+        ctx.setRoot(input.cwd)
       },
     },
 
@@ -120,21 +148,86 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
     rspack(compiler) {
       ctx.setRoot(compiler.context)
     },
+
     esbuild: {
       onResolveFilter: RESOLVE_FILTER,
+      onLoadFilter: LOAD_FILTER,
       config(initialOptions) {
         ctx.setRoot(initialOptions.absWorkingDir)
         esbuildOutdir = initialOptions.outdir
       },
+      setup(build) {
+        build.onResolve({ filter: RUNTIME_FILTER }, () => ({ path: runtimeEntry() }))
+        // Registered before unplugin's generic onLoad, so it wins: unplugin can't return `watchDirs`,
+        // and without them esbuild's watch mode misses new skill folders.
+        build.onLoad({ filter: LOAD_FILTER, namespace: PLUGIN_NAME }, async (args) => {
+          const id = toResolved(args.path)
+          const audit = await ctx.audit()
+          const contents = ctx.moduleCode(id, audit)
+          if (contents === null) return undefined
+          const deps = ctx.moduleDeps(id, audit)
+          return { contents, loader: 'js', resolveDir: ctx.options.root, watchFiles: deps.files, watchDirs: deps.dirs }
+        })
+      },
     },
   }
+  // Plain Rollup has no node_modules resolution: without this the runtime's own imports end up external.
+  return meta.framework === 'rollup' ? [plugin, runtimeDependencies()] : plugin
+}
+
+/** Resolves bare imports of the runtime (e.g. `@noble/hashes`) from where the runtime is installed. */
+function runtimeDependencies(): UnpluginOptions {
+  const runtime = runtimeEntry()
+  const require = createRequire(runtime)
+  return {
+    name: `${PLUGIN_NAME}:runtime-dependencies`,
+    resolveId: {
+      filter: { id: /^[^./\0~][^:]*$/ },
+      handler(id, importer) {
+        if (!importer || path.dirname(importer) !== path.dirname(runtime)) return null
+        try {
+          return require.resolve(id)
+        }
+        catch {
+          return null
+        }
+      },
+    },
+  }
+}
+
+/** The part of Vite's dev server used here (typed locally: vite is an optional peer). */
+interface DevServer {
+  watcher: { add: (path: string) => unknown }
+  config: { base: string }
+  middlewares: { use: (fn: (req: { url?: string }, res: { setHeader: (k: string, v: string) => unknown; end: (body: string) => unknown }, next: (error?: unknown) => void) => void) => unknown }
+}
+
+/** Dev: watch the roots (they may sit outside Vite's root) and serve the current manifest JSON. */
+function serveManifest(server: DevServer, ctx: SkillsContext): void {
+  for (const root of ctx.options.roots) {
+    const dir = path.resolve(ctx.options.root, root)
+    if (fs.existsSync(dir)) server.watcher.add(dir)
+  }
+  const name = ctx.options.manifest
+  if (name === false) return
+  const url = `${server.config.base.replace(/\/?$/, '/')}${name}`
+  server.middlewares.use((req, res, next) => {
+    if (req.url?.split('?')[0] !== url) return next()
+    ctx.audit().then((audit) => {
+      res.setHeader('Content-Type', 'application/json; charset=utf-8')
+      res.setHeader('Cache-Control', 'no-store')
+      res.end(audit.manifestJson)
+    }, next)
+  })
 }
 
 /** webpack treats `virtual:` as a URI scheme and never asks resolvers: rewrite it to the alias first. */
 function rewriteVirtualScheme(compiler: any): void {
   compiler.hooks.normalModuleFactory.tap(PLUGIN_NAME, (factory: any) => {
     factory.hooks.beforeResolve.tap(PLUGIN_NAME, (data: { request?: string }) => {
-      if (data.request?.startsWith(VIRTUAL_ID)) data.request = ALIAS_ID + data.request.slice(VIRTUAL_ID.length)
+      const request = data.request
+      if (request === VIRTUAL_ID || request?.startsWith(`${VIRTUAL_ID}/`)) data.request = ALIAS_ID + request.slice(VIRTUAL_ID.length)
     })
   })
 }

@@ -61,23 +61,26 @@ export function encodeVarints(values: ArrayLike<number>): Uint8Array {
   return Uint8Array.from(out)
 }
 
-export function decodeVarints(bytes: Uint8Array): number[] {
-  const out: number[] = []
+/** Varints -> numbers (values beyond 2^32 are clamped: the index never holds such values). */
+export function decodeVarints(bytes: Uint8Array): Uint32Array {
+  const out = new Uint32Array(bytes.length)
+  let n = 0
   let v = 0
-  let scale = 1
+  let shift = 0
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]
-    v += (b & 127) * scale
+    if (shift < 28) v |= (b & 127) << shift
+    else if (shift === 28) v = (v >>> 0) + (b & 15) * 2 ** 28
     if (b < 128) {
-      out.push(v)
+      out[n++] = v >>> 0
       v = 0
-      scale = 1
+      shift = 0
     }
-    else if (scale < 2 ** 35) {
-      scale *= 128
+    else {
+      shift += 7
     }
   }
-  return out
+  return out.subarray(0, n)
 }
 
 /** Vector -> int8 (scaled so the largest component is ±127); direction is what cosine needs. */

@@ -41,6 +41,11 @@ export interface SkillMatch {
 /** Longest query analysed; beyond this a "query" is a document and costs time for nothing. */
 const MAX_QUERY_CHARS = 4096
 const DEFAULT_SEMANTIC_WEIGHT = 0.25
+/**
+ * Cosines below this are noise: two unrelated texts hashed into 256 dimensions still get about
+ * ±0.06 (one standard deviation), and a skill must not be "found" through hash collisions alone.
+ */
+const MIN_COSINE = 0.12
 
 interface DecodedChunk {
   kind: ChunkKind
@@ -69,6 +74,8 @@ interface Prepared {
   chunkBytes: Uint8Array | null
   chunkOffsets: number[]
   chunks: Map<number, DecodedChunk[]>
+  /** Per-query scratch buffers, reused: no garbage per query, no GC pauses in the tail latency. */
+  lex: Float64Array
   skillsByName: Map<string, ManifestSkill> | null
 }
 
@@ -80,19 +87,21 @@ function prepare(index: DiscoveryIndex): Prepared {
   const n = index.skills.length
   const flat = decodeVarints(fromBase64(index.postings))
   const offsets = new Uint32Array(nTerms + 1)
-  const postSkills: number[] = []
-  const postWeights: number[] = []
+  const postSkills = new Uint32Array(flat.length >>> 1)
+  const postWeights = new Uint8Array(flat.length >>> 1)
   let at = 0
+  let count = 0
   for (let t = 0; t < nTerms; t++) {
-    const count = at < flat.length ? flat[at++] : 0
-    for (let i = 0, skill = 0; i < count && at + 1 < flat.length; i++, at += 2) {
+    const listed = at < flat.length ? flat[at++] : 0
+    let skill = 0
+    for (let i = 0; i < listed && at + 1 < flat.length; i++, at += 2) {
       skill += flat[at]
       if (skill < n) {
-        postSkills.push(skill)
-        postWeights.push(flat[at + 1])
+        postSkills[count] = skill
+        postWeights[count++] = flat[at + 1]
       }
     }
-    offsets[t + 1] = postSkills.length
+    offsets[t + 1] = count
   }
   const idf = new Float64Array(nTerms)
   for (let t = 0; t < nTerms; t++) {
@@ -111,14 +120,15 @@ function prepare(index: DiscoveryIndex): Prepared {
     terms,
     termIds: new Map(terms.map((t, i) => [t, i])),
     offsets,
-    postSkills: Uint32Array.from(postSkills),
-    postWeights: Uint8Array.from(postWeights),
+    postSkills: postSkills.subarray(0, count),
+    postWeights: postWeights.subarray(0, count),
     idf,
     dim,
     vectors,
     chunkBytes: null,
     chunkOffsets,
     chunks: new Map(),
+    lex: new Float64Array(n),
     skillsByName: null,
   }
 }
@@ -286,7 +296,7 @@ export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
     else terms.set(id, (terms.get(id) ?? 0) + 1)
   }
 
-  const lex = new Float64Array(n)
+  const lex = p.lex.fill(0)
   const { k1 } = p.index.bm25
   for (const [id, qtf] of terms) {
     const w = p.idf[id] * (k1 + 1) * (1 + Math.log(qtf)) / 255
@@ -295,24 +305,33 @@ export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
   let maxLex = 0
   for (let s = 0; s < n; s++) if (lex[s] > maxLex) maxLex = lex[s]
 
+  // Top-k by insertion into a small sorted list: O(n k), no full sort, ties by index order.
   const qv = queryVector(p, terms, unknown, text, options)
-  const scores = new Float64Array(n)
+  const top: number[] = []
+  const topScores: number[] = []
+  const dim = p.dim
+  const vectors = p.vectors
   for (let s = 0; s < n; s++) {
     let cos = 0
     if (qv) {
-      const base = s * p.dim
-      for (let d = 0; d < p.dim; d++) cos += qv[d] * p.vectors[base + d]
+      const base = s * dim
+      for (let d = 0; d < dim; d++) cos += qv[d] * vectors[base + d]
     }
-    scores[s] = (maxLex > 0 ? lex[s] / maxLex : 0) + semantic * Math.max(0, cos)
+    const score = (maxLex > 0 ? lex[s] / maxLex : 0) + semantic * (cos > MIN_COSINE ? cos : 0)
+    if (!(score > 0) || (top.length === k && score <= topScores[k - 1])) continue
+    let i = top.length === k ? k - 1 : top.length
+    while (i > 0 && topScores[i - 1] < score) {
+      top[i] = top[i - 1]
+      topScores[i] = topScores[i - 1]
+      i--
+    }
+    top[i] = s
+    topScores[i] = score
   }
-
-  const order: number[] = []
-  for (let s = 0; s < n; s++) if (scores[s] > 0) order.push(s)
-  order.sort((a, b) => scores[b] - scores[a] || a - b)
   const limit = Math.max(0, Math.floor(options.chunks ?? 3))
-  return order.slice(0, k).map(s => ({
+  return top.map((s, i) => ({
     name: p.index.skills[s],
-    score: Math.round(scores[s] * 1e4) / 1e4,
+    score: Math.round(topScores[i] * 1e4) / 1e4,
     chunks: matchChunks(p, s, terms, qv, semantic, limit),
   }))
 }

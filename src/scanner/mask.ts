@@ -91,7 +91,8 @@ function hashRanges(t: string, lang: 'py' | 'sh'): Ranges {
         if (x === c || (x === 10 && lang === 'py')) break
         j++
       }
-      strings.push(i + 1, Math.min(j, n))
+      // Shell double quotes still expand `$(...)` and backticks: their content stays code.
+      if (!(lang === 'sh' && c === 34)) strings.push(i + 1, Math.min(j, n))
       i = j + 1
       continue
     }

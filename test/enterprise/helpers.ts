@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { compareBytewise } from '../../src/diagnostics'
+import { parseFrontmatter } from '../../src/frontmatter'
 import { resolveOptions } from '../../src/options'
 import type { Options, ResolvedOptions } from '../../src/options'
 import type { Capability, Diagnostic, ScanResult, SkillFile, SkillSource } from '../../src/types'
 
-export const FIXTURES = path.resolve(__dirname, '../fixtures/enterprise')
+export const FIXTURES = fileURLToPath(new URL('../fixtures/enterprise', import.meta.url))
 
 const temps: string[] = []
 
@@ -98,3 +100,19 @@ export function scanWith(detected: Capability[], declared: Capability[] = []): S
 /** The fields tests compare, in a compact form: `code severity file:line:column`. */
 export const brief = (list: Diagnostic[]): string[] =>
   list.map(d => `${d.code} ${d.severity} ${d.file}:${d.line}:${d.column}`)
+
+/** A fixture skill of test/fixtures/enterprise/skills, its frontmatter parsed by the engine's parser. */
+export function loadFixture(name: string): SkillSource {
+  const dir = path.join(FIXTURES, 'skills', name)
+  const skill = loadSkill(dir, `skills/${name}`)
+  const parsed = parseFrontmatter(skill.skillMd.text ?? '')
+  return {
+    ...skill,
+    name: typeof parsed.data?.name === 'string' ? parsed.data.name : name,
+    frontmatter: parsed.data ?? {},
+    frontmatterOk: parsed.data !== null,
+    body: parsed.body,
+    bodyLine: parsed.bodyLine,
+    locate: parsed.locate,
+  }
+}

@@ -64,7 +64,7 @@ describe('link resolution (invariant 5)', () => {
     ])
     const [missing, caseHint] = report.diagnostics
     expect(missing.message).toBe('link `references/nope.md`: no file `references/nope.md` in the skill')
-    expect(caseHint.hint).toBe('Paths are case-sensitive: did you mean `references/Guide.md`?'.replace('Guide', 'guide'))
+    expect(caseHint.hint).toBe('Paths are case-sensitive: did you mean `references/guide.md`?')
     expect(report.diagnostics[7].hint).toBe('Anchors in references/guide.md: #guide, #legacy, #setup, #setup-1, #status-codes--what-to-do')
     expect(report.diagnostics.every(d => d.skill === 'demo-skill')).toBe(true)
   })
@@ -91,6 +91,14 @@ describe('link resolution (invariant 5)', () => {
     const report = checkLinks(skill, 'error')
     expect(brief(report.diagnostics)).toEqual(['link/broken error skills/demo-skill/SKILL.md:7:10'])
     expect(report.links).toEqual(['https://site.example'])
+  })
+
+  it('resolves Claude\'s {baseDir} placeholder against the skill root', () => {
+    const skill = makeSkill({
+      ...files,
+      'references/deep/nested.md': 'See [guide]({baseDir}/references/guide.md#setup) and [gone]({baseDir}/references/gone.md).\n',
+    })
+    expect(brief(checkLinks(skill, 'error').diagnostics)).toEqual(['link/broken error skills/demo-skill/references/deep/nested.md:1:61'])
   })
 
   it('ignores links in code', () => {

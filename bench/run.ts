@@ -1,0 +1,113 @@
+/**
+ * `npm run bench`: figures and ratios against baselines measured in the same process and run.
+ * Nothing here asserts: it prints. Targets are shown next to each figure.
+ */
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import process from 'node:process'
+import { fileURLToPath } from 'node:url'
+import { SkillsEngine } from '../src/engine'
+import { generateCorpus } from './corpus'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const corpusRoot = path.join(here, '.corpus')
+const args = new Set(process.argv.slice(2))
+const only = (name: string): boolean => ![...args].some(a => a.startsWith('--only')) || args.has(`--only=${name}`)
+
+const ms = (n: number): string => `${n.toFixed(n < 10 ? 2 : 0)} ms`
+const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+async function time(fn: () => unknown | Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  await fn()
+  return performance.now() - start
+}
+const rows: Array<[string, string, string]> = []
+const row = (name: string, value: string, target = ''): void => {
+  rows.push([name, value, target])
+  console.log(`  ${name.padEnd(58)} ${value.padStart(14)}  ${target}`)
+}
+
+async function engineBench(): Promise<void> {
+  console.log('\n# Engine (1,000 skills)')
+  const corpus = generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 })
+  row('corpus', `${corpus.files} files, ${mb(corpus.bytes)}`)
+  const options = { root: corpus.dir, lock: 'verify' as const, ci: false }
+  await new SkillsEngine(options, { content: false }).audit() // writes the lock once; warms the page cache
+  // The floor: the same files, read and SHA-256-hashed in this process, nothing else.
+  const floor = (): void => {
+    for (const file of corpus.paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+  }
+  const floors: number[] = []
+  const audits: number[] = []
+  const unscanned: number[] = []
+  for (let i = 0; i < 5; i++) {
+    floors.push(await time(floor))
+    audits.push(await time(() => new SkillsEngine(options, { content: false }).audit()))
+    unscanned.push(await time(() => new SkillsEngine(options, { content: false, scan: false }).audit()))
+  }
+  const f = median(floors)
+  row('floor: read + SHA-256 every file', ms(f))
+  row('audit without the scanner (cold engine)', ms(median(unscanned)), `${(median(unscanned) / f).toFixed(2)}x floor (target <= 2x)`)
+  row('full check: audit + scanner (cold engine)', ms(median(audits)), `${(median(audits) / f).toFixed(2)}x floor (target <= 3x)`)
+  row('scanner share of the check', ms(median(audits) - median(unscanned)))
+  const warm = new SkillsEngine(options, { content: true })
+  await warm.audit()
+  row('re-audit, nothing changed (stat walk only)', ms(median(await Promise.all([0, 1, 2].map(async () => time(() => warm.audit()))))))
+  const edited = path.join(corpus.dir, 'skills/skill-00500/references/guide.md')
+  const original = fs.readFileSync(edited)
+  const edits: number[] = []
+  for (let i = 0; i < 5; i++) {
+    fs.writeFileSync(edited, Buffer.concat([original, Buffer.from(`\nedit ${i}\n`)]))
+    edits.push(await time(() => warm.audit({ changed: [edited], mode: 'dev' })))
+  }
+  fs.writeFileSync(edited, original)
+  await warm.audit({ changed: [edited] })
+  row('re-audit after editing one file (changed path known)', ms(median(edits)), 'target <= 50 ms')
+}
+
+function rssBench(): void {
+  console.log('\n# Memory (10,000 skills)')
+  const corpus = generateCorpus(path.join(corpusRoot, 's10000'), { skills: 10_000, seed: 7 })
+  row('corpus', `${corpus.files} files, ${mb(corpus.bytes)}`)
+  const script = `import { SkillsEngine } from ${JSON.stringify(path.join(here, '../dist/index.mjs'))}
+const r = await new SkillsEngine({ root: ${JSON.stringify(corpus.dir)}, lock: false }, { content: process.argv[2] === 'build' }).audit()
+if (process.argv[2] === 'build') r.manifestJson.length
+console.log(JSON.stringify({ skills: r.stats.skills, maxRSS: process.resourceUsage().maxRSS * 1024 }))`
+  for (const mode of ['check', 'build']) {
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, mode], { encoding: 'utf8', maxBuffer: 1 << 20 }).trim().split('\n').at(-1)!)
+    row(`peak RSS, ${mode === 'check' ? '`check` (no embedded texts)' : '`build` (manifest with embedded texts)'}`, mb(out.maxRSS), mode === 'check' ? 'target < 300 MB' : '')
+  }
+}
+
+async function optional(name: string, file: string, run: (mod: any) => Promise<void>): Promise<void> {
+  if (!only(name)) return
+  if (!fs.existsSync(path.join(here, file))) {
+    console.log(`\n# ${name}: ${file} not present, skipped`)
+    return
+  }
+  await run(await import(`./${file}`))
+}
+
+if (only('engine')) await engineBench()
+if (only('rss') && !args.has('--no-rss')) rssBench()
+await optional('plugin', 'plugin.ts', async (mod) => {
+  console.log('\n# Plugin (1,000 skills)')
+  const figures = await mod.runPluginBench({ corpusDir: generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 }).dir })
+  for (const [name, value] of Object.entries(figures)) row(name, String(value))
+})
+await optional('startup', 'startup.ts', async (mod) => {
+  console.log('\n# Agent startup (1,000 skills)')
+  const corpus = generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 })
+  const manifestPath = path.join(corpusRoot, 's1000-manifest.json')
+  const result = await new SkillsEngine({ root: corpus.dir, lock: false }, { content: true }).audit()
+  fs.writeFileSync(manifestPath, result.manifestJson)
+  const figures = await mod.runStartupBench({ corpusDir: corpus.dir, manifestPath })
+  for (const [name, value] of Object.entries(figures)) row(name, String(value))
+})
+console.log('')

@@ -1,0 +1,239 @@
+import { compareBytewise, diagnostic, sortDiagnostics } from '../diagnostics'
+import type { ResolvedOptions } from '../options'
+import type { Capability, Diagnostic, ScanResult, Severity, SkillSource, Suppression } from '../types'
+import { DETECTABLE, RULE_CAPABILITY, declaredCapabilities, sortCapabilities } from './capabilities'
+import { classify } from './classify'
+import { compileCustom, scanCustom } from './custom'
+import { excerptAt } from './excerpt'
+import { scanJs } from './js/scan-js'
+import type { JsFlavor } from './js/scan-js'
+import { LineIndex } from './lines'
+import { findFences, markCautionary } from './markdown'
+import { META_RULES, RULES, RULE_MODULES } from './rules/index'
+import { findDirectives } from './suppress'
+import type { Directive } from './suppress'
+import { scanSegment } from './text-scan'
+import type { Lang, RawFinding, RuleMeta } from './types'
+
+export { RULES, META_RULES } from './rules/index'
+export { declaredCapabilities, CAPABILITIES } from './capabilities'
+export type { RuleMeta } from './types'
+
+export type ScanOptions = ResolvedOptions['scanner'] & { deny?: Capability[] }
+
+const META_BY_ID = new Map<string, RuleMeta>([...RULES, ...META_RULES].map(r => [r.id, r]))
+/** Oversized files are read in chunks of this many characters (bounded memory, no AST). */
+const CHUNK = 1 << 20
+
+/** Built-in and meta rule metadata by id (custom rules are not included). */
+export const ruleMeta = (id: string): RuleMeta | undefined => META_BY_ID.get(id)
+
+interface Ctx {
+  skill: SkillSource
+  options: ScanOptions
+  raw: RawFinding[]
+  meta: Diagnostic[]
+  directives: Directive[]
+  /** The skill ships shell scripts or shell blocks. */
+  shellUse: boolean
+}
+
+const relFile = (skill: SkillSource, path: string): string => (skill.relDir ? `${skill.relDir}/${path}` : path)
+
+function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, lineOffset: number, colOffset: number, isFile: boolean): void {
+  const res = scanJs(text, flavor)
+  let index: LineIndex | undefined
+  if (res.ok) {
+    if (res.findings.length) {
+      index = new LineIndex(text)
+      for (const f of res.findings) {
+        const line = index.lineOf(f.start)
+        const lineText = index.line(line)
+        const col = f.start - index.start(line)
+        ctx.raw.push({ rule: f.rule, path, line: lineOffset + line + 1, column: col + 1 + colOffset, message: f.message, excerpt: excerptAt(lineText, col, Math.min(f.end - f.start, lineText.length - col)) })
+      }
+    }
+  } else if (isFile) {
+    ctx.meta.push(metaDiagnostic(ctx, 'parse-fallback', `${path} was read with token patterns: ${res.reason}`, path, null, null))
+  }
+  scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index }, ctx.raw)
+}
+
+function scanMarkdown(ctx: Ctx, path: string, text: string): void {
+  const index = new LineIndex(text)
+  const fences = findFences(index)
+  const inFence = new Uint8Array(index.count)
+  for (const f of fences) inFence.fill(1, f.open, f.close + 1)
+  const start = ctx.raw.length
+  scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false, skip: l => inFence[l] === 1, index }, ctx.raw)
+  for (const f of fences) {
+    if (f.close <= f.open + 1 && f.close !== index.count - 1) continue
+    const first = f.open + 1
+    const last = f.close === index.count - 1 && !/^\s*(?:`{3,}|~{3,})\s*$/.test(index.line(f.close)) ? f.close : f.close - 1
+    if (last < first) continue
+    const lines: string[] = []
+    for (let i = first; i <= last; i++) {
+      const l = index.line(i)
+      const strip = Math.min(f.indent, l.length - l.trimStart().length)
+      lines.push(l.slice(strip))
+    }
+    const body = lines.join('\n')
+    if (f.lang === 'js' || f.lang === 'ts' || f.lang === 'jsx' || f.lang === 'tsx') scanJsSegment(ctx, path, body, f.lang, first, f.indent, false)
+    else {
+      if (f.lang === 'sh') ctx.shellUse = true
+      scanSegment({ path, text: body, lang: f.lang as Lang, lineOffset: first, colOffset: f.indent, astDone: false }, ctx.raw)
+    }
+  }
+  markCautionary(ctx.raw.slice(start), index, fences, path)
+}
+
+/** Files over maxTextSize: fixed-size chunks cut at line ends, line patterns only. */
+function scanOversized(ctx: Ctx, path: string, text: string, lang: Lang): void {
+  let pos = 0
+  let line = 0
+  let col = 0
+  while (pos < text.length) {
+    let end = Math.min(text.length, pos + CHUNK)
+    if (end < text.length) {
+      const nl = text.lastIndexOf('\n', end)
+      if (nl > pos) end = nl + 1
+    }
+    const chunk = text.slice(pos, end)
+    scanSegment({ path, text: chunk, lang: lang === 'prose' ? 'text' : lang, lineOffset: line, colOffset: col, astDone: false }, ctx.raw)
+    let nls = 0
+    let i = chunk.indexOf('\n')
+    let lastNl = -1
+    while (i !== -1) { nls++; lastNl = i; i = chunk.indexOf('\n', i + 1) }
+    line += nls
+    col = lastNl === -1 ? col + chunk.length : chunk.length - lastNl - 1
+    pos = end
+  }
+}
+
+function metaDiagnostic(ctx: Ctx, id: string, message: string, path: string | null, line: number | null, column: number | null, severity?: Severity): Diagnostic {
+  const m = META_BY_ID.get(id)!
+  return diagnostic({
+    code: `scan/${id}`, severity: severity ?? m.severity, message, file: path === null ? null : relFile(ctx.skill, path), line, column,
+    skill: ctx.skill.name, hint: m.hint, rule: id, cwe: m.cwe,
+  })
+}
+
+/**
+ * Scans one skill. Pure (reads only `skill.files[].text`), deterministic, never throws:
+ * every problem, including internal failures, comes back as a diagnostic.
+ */
+export function scanSkill(skill: SkillSource, options: ScanOptions): ScanResult {
+  try {
+    return scanSkillUnsafe(skill, options)
+  } catch (error) {
+    // Defensive: a scanner bug must not take the build down with a stack trace, nor pass silently.
+    const declared = safeDeclared(skill)
+    return {
+      diagnostics: [diagnostic({ code: 'scan/internal-error', severity: 'error', message: `scanner failed on this skill: ${(error as Error)?.message ?? String(error)}`.slice(0, 300), file: null, line: null, column: null, skill: skill?.name ?? null, hint: 'Report this as a bug of unplugin-skills.' })],
+      capabilities: { declared, detected: [] },
+      suppressions: [],
+    }
+  }
+}
+
+function safeDeclared(skill: SkillSource): Capability[] {
+  try { return declaredCapabilities(skill.frontmatter ?? {}).capabilities } catch { return [] }
+}
+
+function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
+  const ctx: Ctx = { skill, options, raw: [], meta: [], directives: [], shellUse: false }
+  const overrides = options.rules ?? {}
+  const deny = new Set(options.deny ?? [])
+  const maxText = options.maxTextSize ?? 1024 * 1024
+  const custom = compileCustom(options.custom)
+  const customMeta = new Map(custom.map(c => [c.rule.id, c.rule]))
+  const skillMdPath = skill.skillMd?.path ?? 'SKILL.md'
+  for (const c of custom) if (c.error) ctx.meta.push(diagnostic({ code: 'scan/custom-rule-invalid', severity: 'error', message: `custom rule ${c.rule.id} has an invalid pattern: ${c.error}`, file: null, line: null, column: null, skill: skill.name, hint: 'Fix the regular expression in scanner.custom.' }))
+
+  const { capabilities: declared, unknown } = declaredCapabilities(skill.frontmatter ?? {})
+  const capLoc = safeLocate(skill, 'capabilities')
+  for (const word of unknown) ctx.meta.push(metaDiagnostic(ctx, 'unknown-capability', `unknown capability "${word}" (known: network, fs:write, process, env, secrets)`, skillMdPath, capLoc?.line ?? null, capLoc?.column ?? null))
+
+  const known = (rule: string): boolean => META_BY_ID.has(rule) || customMeta.has(rule)
+  for (const file of skill.files) {
+    const text = file.text
+    if (text === null || text === undefined) continue
+    const kind = classify(file.path, text)
+    if (file.size > maxText || text.length > maxText) {
+      ctx.meta.push(metaDiagnostic(ctx, 'file-too-large', `${file.path} is ${file.size} bytes (maxTextSize ${maxText}): scanned in windows, without the parser`, file.path, null, null))
+      scanOversized(ctx, file.path, text, kind.lang)
+      continue
+    }
+    if (kind.lang === 'sh') ctx.shellUse = true
+    if (kind.markdown) scanMarkdown(ctx, file.path, text)
+    else if (kind.lang === 'js') scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true)
+    else scanSegment({ path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false }, ctx.raw)
+    const index = custom.length || text.includes('skills-ignore-next-line') ? new LineIndex(text) : null
+    if (index && custom.length) scanCustom(custom, file.path, index, ctx.raw)
+    if (index) ctx.directives.push(...findDirectives(text, file.path, known, o => index.lineOf(o), l => index.start(l)))
+  }
+
+  // First finding per rule per line.
+  ctx.raw.sort((a, b) => compareBytewise(a.path, b.path) || a.line - b.line || a.column - b.column || compareBytewise(a.rule, b.rule))
+  const seen = new Set<string>()
+  const findings = ctx.raw.filter(f => {
+    const key = `${f.path}\0${f.line}\0${f.rule}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+
+  const detected = sortCapabilities(findings.flatMap(f => (RULE_CAPABILITY[f.rule] && !f.cautionary ? [RULE_CAPABILITY[f.rule]!] : [])))
+  const declaredSet = new Set(declared)
+  const valid = new Map<string, Directive>()
+  for (const d of ctx.directives) {
+    if (d.valid) valid.set(`${d.file}\0${d.target}\0${d.rule}`, d)
+    else ctx.meta.push(metaDiagnostic(ctx, 'suppression-invalid', `skills-ignore-next-line ${d.problem}; nothing is suppressed`, d.file, d.line, d.column))
+  }
+
+  const diagnostics: Diagnostic[] = []
+  for (const f of findings) {
+    const builtin = META_BY_ID.get(f.rule)
+    const cust = customMeta.get(f.rule)
+    const override = overrides[f.rule]
+    if (override === 'off') continue
+    let severity: Severity = override ?? f.severity ?? builtin?.severity ?? cust?.severity ?? 'warning'
+    let message = f.message
+    if (f.cautionary) { severity = 'info'; message += ' (quoted in a markdown warning; reported for review)' }
+    const cap = RULE_CAPABILITY[f.rule]
+    let denied = false
+    if (cap && !f.cautionary) {
+      if (deny.has(cap)) { severity = 'error'; denied = true; message += ` (capability "${cap}" is denied by the project)` }
+      else if (declaredSet.has(cap)) { severity = 'info'; message += ` (declared capability "${cap}")` }
+    }
+    if (!denied && valid.has(`${f.path}\0${f.line}\0${f.rule}`)) continue
+    diagnostics.push(diagnostic({
+      code: `scan/${f.rule}`, severity, message, file: relFile(skill, f.path), line: f.line, column: f.column, skill: skill.name,
+      hint: builtin?.hint ?? cust?.hint ?? null, rule: f.rule, cwe: builtin?.cwe ?? cust?.cwe ?? undefined, excerpt: f.excerpt,
+    }))
+  }
+  for (const cap of declared) {
+    // Shell scripts and shell blocks run through the agent's shell tool: that is a use of `process`.
+    if (cap === 'process' && ctx.shellUse) continue
+    if (DETECTABLE.includes(cap) && !detected.includes(cap))
+      ctx.meta.push(metaDiagnostic(ctx, 'unused-capability', `capability "${cap}" is declared but the scanner found no use of it (over-broad declaration)`, skillMdPath, capLoc?.line ?? null, capLoc?.column ?? null))
+  }
+  for (const d of ctx.meta) {
+    const override = d.rule ? overrides[d.rule] : undefined
+    if (override === 'off') continue
+    if (override) d.severity = override
+    diagnostics.push(d)
+  }
+
+  const suppressions: Suppression[] = ctx.directives.filter(d => d.valid)
+    .map(d => ({ file: relFile(skill, d.file), line: d.line, rule: d.rule, reason: d.reason }))
+    .sort((a, b) => compareBytewise(a.file, b.file) || a.line - b.line || compareBytewise(a.rule, b.rule))
+  return { diagnostics: sortDiagnostics(diagnostics), capabilities: { declared, detected }, suppressions }
+}
+
+function safeLocate(skill: SkillSource, key: string): { line: number; column: number } | null {
+  try { return skill.locate?.(key) ?? null } catch { return null }
+}
+
+/** For docs and SARIF: every rule id the scanner can emit, built-in first. */
+export const ALL_RULE_IDS: readonly string[] = [...RULE_MODULES.map(m => m.meta.id), ...META_RULES.map(m => m.id)]

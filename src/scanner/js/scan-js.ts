@@ -1,0 +1,35 @@
+import { parseSync } from 'oxc-parser'
+import { analyzeProgram } from './analyze'
+import type { AstFinding, Node } from './analyze'
+import { nestingWithin } from './depth-guard'
+import { AST_TRIGGER } from './trigger'
+
+export type JsFlavor = 'js' | 'jsx' | 'ts' | 'tsx'
+
+export type JsResult =
+  | { ok: true; findings: AstFinding[] }
+  | { ok: false; reason: string }
+
+function parse(text: string, flavor: JsFlavor): { program: Node; errors: number } {
+  const r = parseSync(`skill.${flavor}`, text, { sourceType: 'unambiguous' })
+  if (r.errors.length) return { program: null as unknown as Node, errors: r.errors.length }
+  return { program: r.program as unknown as Node, errors: 0 }
+}
+
+/**
+ * Reads JS/TS with the real parser when it can matter: a text without trigger tokens has nothing
+ * for the AST rules to find. `ok: false` means "fall back to token patterns".
+ */
+export function scanJs(text: string, flavor: JsFlavor): JsResult {
+  if (!AST_TRIGGER.test(text)) return { ok: true, findings: [] }
+  if (!nestingWithin(text)) return { ok: false, reason: 'nesting too deep for the parser' }
+  try {
+    let r = parse(text, flavor)
+    // Plain .js files often hold JSX; TS files sometimes hold TSX.
+    if (r.errors && (flavor === 'js' || flavor === 'ts')) r = parse(text, flavor === 'js' ? 'jsx' : 'tsx')
+    if (r.errors) return { ok: false, reason: `syntax error${r.errors > 1 ? 's' : ''}` }
+    return { ok: true, findings: analyzeProgram(r.program) }
+  } catch (error) {
+    return { ok: false, reason: `parser failure: ${(error as Error)?.message ?? String(error)}`.slice(0, 160) }
+  }
+}

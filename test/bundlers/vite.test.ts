@@ -1,0 +1,3 @@
+import { bundlerSuite } from './suite'
+
+bundlerSuite('vite')

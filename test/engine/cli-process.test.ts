@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import process from 'node:process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { makeTree, skill } from '../helpers'
+
+const CLI = fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url))
+const NOBODY = 65534
+
+function run(args: string[], options: { cwd?: string; uid?: number; env?: NodeJS.ProcessEnv } = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env }, cwd: options.cwd, uid: options.uid, gid: options.uid })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe('the built CLI, as a real process', () => {
+  it('is the package bin and prints its version', () => {
+    expect(fs.existsSync(CLI)).toBe(true)
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+    expect(pkg.bin['unplugin-skills']).toBe('./dist/cli.mjs')
+    expect(run(['--version'])).toEqual({ status: 0, stdout: `${pkg.version}\n`, stderr: '' })
+  })
+
+  it('fails in CI without a lock, passes once it is committed', () => {
+    const root = makeTree({ ...skill('alpha') })
+    const missing = run(['check', '--cwd', root, '--format', 'json'])
+    expect(missing.status).toBe(1)
+    expect(JSON.parse(missing.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('lock/missing')
+    expect(run(['lock', '--cwd', root]).status).toBe(0)
+    expect(run(['check', '--cwd', root]).status).toBe(0)
+  })
+
+  it('reports an unreadable file as a diagnostic, not a crash', () => {
+    if (process.getuid?.() !== 0) throw new Error('this test drops privileges to uid 65534 and must run as root (it does in CI)')
+    // The project must be reachable by `nobody`: a world-readable temp tree.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-eacces-'))
+    try {
+      fs.chmodSync(root, 0o755)
+      for (const [rel, content] of Object.entries(skill('locked'))) {
+        const file = path.join(root, rel)
+        fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 })
+        fs.writeFileSync(file, content as string, { mode: 0o644 })
+      }
+      fs.chmodSync(path.join(root, 'skills/locked/references/guide.md'), 0o000)
+      const result = run(['check', '--cwd', root, '--format', 'json'], { uid: NOBODY, env: { CI: '' } })
+      expect(result.stderr).toBe('')
+      expect(result.status).toBe(1)
+      const unreadable = JSON.parse(result.stdout).diagnostics.find((d: { code: string }) => d.code === 'fs/unreadable')
+      expect(unreadable).toMatchObject({ severity: 'error', file: 'skills/locked/references/guide.md', message: 'skills/locked/references/guide.md could not be read (EACCES)', hint: 'Check the file permissions.' })
+    }
+    finally {
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it('writes SARIF 2.1.0 for code scanning', () => {
+    const root = makeTree({ ...skill('sarif', { files: { 'scripts/run.js': 'const cp = require("child_process")\ncp.execSync("ls")\n' } }) })
+    const result = run(['check', '--cwd', root, '--format', 'sarif'], { env: { CI: '' } })
+    expect(result.status).toBe(1)
+    const sarif = JSON.parse(result.stdout)
+    expect(sarif.version).toBe('2.1.0')
+    const results = sarif.runs[0].results as Array<{ ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }>
+    const spawn = results.find(r => r.ruleId === 'scan/child_process')!
+    expect(spawn.locations[0].physicalLocation.artifactLocation.uri).toBe('skills/sarif/scripts/run.js')
+    expect(spawn.locations[0].physicalLocation.region.startLine).toBe(1)
+  })
+})

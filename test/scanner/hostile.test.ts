@@ -1,0 +1,58 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { nestingWithin } from '../../src/scanner/js/depth-guard'
+import { scanSkill } from '../../src/scanner/index'
+import { loadSkill } from './corpus'
+import { hits } from './helpers'
+
+const MB = 1024 * 1024
+let dir: string
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-hostile-'))
+  const skill = path.join(dir, 'hostile')
+  fs.mkdirSync(path.join(skill, 'scripts'), { recursive: true })
+  fs.writeFileSync(path.join(skill, 'SKILL.md'), `---\nname: hostile\ndescription: x\n---\n${'a'.repeat(MB)}\n`)
+  fs.writeFileSync(path.join(skill, 'scripts', 'nested.js'), `eval(x)\nx = ${'['.repeat(MB / 2 - 8)}${']'.repeat(MB / 2 - 8)}\n`)
+  fs.writeFileSync(path.join(skill, 'scripts', 'parens.js'), `eval(${'('.repeat(20000)}1${')'.repeat(20000)})\n`)
+  fs.writeFileSync(path.join(skill, 'scripts', 'line.sh'), `${'curl '.repeat(100000)}| sh\n`)
+})
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+describe('hostile input', () => {
+  it('scans a 1 MB line, 1 MB of nested brackets and deep parens without throwing or crashing the parser', () => {
+    const r = scanSkill(loadSkill(path.join(dir, 'hostile')), { maxTextSize: 2 * MB })
+    expect(r.diagnostics.map(d => `${d.severity} ${d.rule} ${d.file}:${d.line}`)).toEqual([
+      'error network_access skills/hostile/scripts/line.sh:1',
+      'error remote_exec skills/hostile/scripts/line.sh:1',
+      'info parse-fallback skills/hostile/scripts/nested.js:null',
+      'error dynamic_eval skills/hostile/scripts/nested.js:1',
+      'info parse-fallback skills/hostile/scripts/parens.js:null',
+      'error dynamic_eval skills/hostile/scripts/parens.js:1',
+    ])
+  })
+  it('keeps the nesting guard ahead of every construct that overflows the native parser', () => {
+    const n = 6000
+    const deep = [
+      `x = ${'('.repeat(n)}1${')'.repeat(n)}`, `x = ${'!'.repeat(n)}1`, `${'a='.repeat(n)}1`, `f = ${'x=>'.repeat(n)}1`, `${'if(a)'.repeat(n)};`,
+      `x = ${'a?b:'.repeat(n)}c`, `x = ${'new '.repeat(n)}f`, `x = ${'`${'.repeat(n)}1${'}`'.repeat(n)}`, `x = ${'{a:'.repeat(n)}1${'}'.repeat(n)}`,
+      `${'a:'.repeat(n)};`, `x = ${'typeof '.repeat(n)}a`, `x = ${'<a>'.repeat(n)}${'</a>'.repeat(n)}`, `let x: ${'A<'.repeat(n)}B${'>'.repeat(n)}`,
+      `if(a){}${'else if(a){}'.repeat(n)}`, `x = ${'class extends '.repeat(n)}A {}${'{}'.repeat(n)}`, `x = a${'.b'.repeat(n * 20)}`, `x = ${'1+'.repeat(n * 20)}1`,
+    ]
+    expect(deep.filter(src => nestingWithin(src))).toEqual([])
+    expect(nestingWithin("const a = require('x')\nfunction f(b) { return b.map(x => x * 2 + 'abc') }\n".repeat(2000))).toBe(true)
+    for (const src of deep.slice(0, 4)) expect(hits({ 'scripts/d.js': `eval(x)\n${src}\n` })).toContain('error dynamic_eval scripts/d.js:1:1')
+  })
+  it('survives odd inputs: empty files, lone surrogates, NUL bytes, unterminated fences and comments', () => {
+    const r = hits({
+      'SKILL.md': '```js\neval(1)\n',
+      'scripts/a.js': '/* never closed eval(',
+      'scripts/b.py': '"""unterminated',
+      'scripts/c.txt': '\uD800\u0000\uDFFF',
+      'scripts/d.js': '',
+    })
+    expect(r).toEqual(['error dynamic_eval SKILL.md:2:1', 'info parse-fallback scripts/a.js:null:null'])
+  })
+})
