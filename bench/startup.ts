@@ -87,6 +87,8 @@ function gc(): boolean {
 
 /** Heap retained by what `load` returns (bytes), or null when gc is not exposed. */
 function retained(load: () => Registry): number | null {
+  // Drop gray-matter's memo of the previous run first, or freeing it would hide the new registry.
+  ;(matter as unknown as { clearCache?: () => void }).clearCache?.()
   if (!gc()) return null
   const before = process.memoryUsage().heapUsed
   const kept = load()
@@ -128,7 +130,7 @@ export async function runStartupBench({ corpusDir, manifestPath, runs = 5 }: Sta
   }
 }
 
-/** CLI: builds a corpus of `--skills N` (default 1000) in a temp dir, its manifest, and runs the bench. */
+/** CLI: builds a corpus of `--skills N` (default 1000) in a temp dir, its manifest, and runs the bench (`--strip-content`, `--json`). */
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
   const count = args.includes('--skills') ? Number(args[args.indexOf('--skills') + 1]) : 1000
@@ -146,7 +148,12 @@ async function main(): Promise<void> {
     catch {}
     if (!generated) copyFixtures(corpusDir, count)
     const manifestPath = path.join(dir, 'skills_manifest.json')
-    fs.writeFileSync(manifestPath, JSON.stringify(await buildManifest(dir)))
+    const manifest = await buildManifest(dir)
+    // --strip-content: a manifest without embedded file texts (metadata, bodies and the index only).
+    if (args.includes('--strip-content')) {
+      for (const s of manifest.skills) for (const docs of [s.tree.references, s.tree.examples, s.tree.scenarios]) for (const d of docs) delete d.text
+    }
+    fs.writeFileSync(manifestPath, JSON.stringify(manifest))
     const result = await runStartupBench({ corpusDir, manifestPath })
     if (args.includes('--json')) console.log(JSON.stringify(result, null, 2))
     else {

@@ -191,7 +191,15 @@ async function build(options: Options, out: string | undefined, color: boolean, 
   }
   if (shown.length) io.stderr.write(formatReport(shown, result.stats.skills, { sources: result.sources, color }))
   const target = path.resolve(engine.options.root, out ?? (engine.options.manifest || 'skills_manifest.json'))
-  const changed = writeIfChanged(target, result.manifestJson)
-  io.stdout.write(`${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), target) || target} (${result.stats.skills} skill(s), ${result.manifestJson.length} bytes)\n`)
+  let json: string
+  try {
+    ({ json } = await result.complete())
+  }
+  catch (error) {
+    io.stderr.write(`${PREFIX} the discovery index could not be built: ${(error as Error).message}\n${PREFIX} nothing written\n`)
+    return 1
+  }
+  const changed = writeIfChanged(target, json)
+  io.stdout.write(`${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), target) || target} (${result.stats.skills} skill(s), ${json.length} bytes)\n`)
   return 0
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pkg from '../package.json'
 import { compareBytewise, diagnostic, hasErrors, sortDiagnostics } from './diagnostics'
+import { buildDiscoveryIndex } from './discovery'
 import { discover } from './discover'
 import type { DirListings, Discovery } from './discover'
 import { isInside, relativePosix, writeFileAtomic } from './fs'
@@ -37,8 +38,13 @@ export interface AuditResult {
   ok: boolean
   diagnostics: Diagnostic[]
   manifest: SkillsManifest
-  /** `skills_manifest.json` bytes (computed on first access). */
+  /** The manifest without the discovery index, serialised (computed on first access). */
   readonly manifestJson: string
+  /**
+   * The complete manifest, JIT discovery index included, and its `skills_manifest.json` bytes.
+   * Built on first call and cached by content: `check` and dev re-audits never pay for it.
+   */
+  complete: () => Promise<{ manifest: SkillsManifest; json: string }>
   /** The `.manifest.lock` text that describes the tree as it is now. */
   lockText: string
   lock: { status: LockStatus; file: string; drift: SkillDrift[] }
@@ -59,6 +65,7 @@ export class SkillsEngine {
   private readonly cache = new Map<string, ProcessedSkill>()
   private discovery: Discovery | null = null
   private lockCache: { stamp: string; read: LockRead } | null = null
+  private indexCache: { key: string; index: Promise<SkillsManifest['index']> } | null = null
 
   /**
    * @param settings.content embed reference/example/scenario texts in the manifest (builds do; `check` needn't).
@@ -176,7 +183,13 @@ export class SkillsEngine {
     if (lockRead?.status === 'ok') sources.set(lockDisplay, lockRead.text)
 
     let manifestJson: string | undefined
+    let completed: Promise<{ manifest: SkillsManifest; json: string }> | undefined
+    const complete = (): Promise<{ manifest: SkillsManifest; json: string }> => (completed ??= this.index(manifest).then((index) => {
+      const full: SkillsManifest = { ...manifest, index }
+      return { manifest: full, json: serializeManifest(full) }
+    }))
     return {
+      complete,
       ok: !hasErrors(diagnostics),
       diagnostics,
       manifest,
@@ -197,6 +210,17 @@ export class SkillsEngine {
         reused: reusedCount,
       },
     }
+  }
+
+  /** The discovery index of a manifest, rebuilt only when the skills' content (the lock digest) changes. */
+  private index(manifest: SkillsManifest): Promise<SkillsManifest['index']> {
+    const key = manifest.lockDigest
+    if (this.indexCache?.key !== key) {
+      const index = buildDiscoveryIndex(manifest.skills, { embed: this.options.embed })
+      this.indexCache = { key, index }
+      index.catch(() => (this.indexCache = null))
+    }
+    return this.indexCache.index
   }
 
   /** A created/deleted SKILL.md or a path under a root but outside every known skill changes the skill set. */

@@ -1,6 +1,5 @@
 import matter from 'gray-matter'
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml'
-import type { Document, Node } from 'yaml'
+import { CORE_SCHEMA, load, YAMLException } from 'js-yaml'
 import type { Severity } from './types'
 
 /** A frontmatter problem, positioned in the file it came from (1-based). */
@@ -25,14 +24,15 @@ export interface ParsedFrontmatter {
 }
 
 /** Bounds on what one YAML document may cost: size, aliases, nesting. */
-export const FRONTMATTER_LIMITS = { maxBytes: 64 * 1024, maxAliasCount: 50, maxDepth: 32 } as const
+export const FRONTMATTER_LIMITS = { maxBytes: 64 * 1024, maxNodes: 10_000, maxDepth: 32 } as const
 
 const EXECUTABLE = new Set(['js', 'javascript', 'coffee', 'coffeescript', 'cson'])
 
 /**
- * Parses `---` YAML frontmatter. gray-matter finds the block; YAML is parsed by `yaml` with
- * bounded aliases. gray-matter's JavaScript/CoffeeScript engines (which `eval`) are replaced by
- * engines that refuse: frontmatter never executes code.
+ * Parses `---` YAML frontmatter. gray-matter finds the block; js-yaml parses it with the core schema
+ * (no timestamps or custom tags; duplicate keys rejected), bounded in size, nesting and alias expansion.
+ * gray-matter's JavaScript/CoffeeScript engines (which `eval`) are replaced by engines that refuse:
+ * frontmatter never executes code.
  */
 export function parseFrontmatter(input: string): ParsedFrontmatter {
   const text = input.charCodeAt(0) === 0xFEFF ? input.slice(1) : input
@@ -65,10 +65,16 @@ export function parseFrontmatter(input: string): ParsedFrontmatter {
   if (flowDepth(src, firstLine.length, closing.index) > FRONTMATTER_LIMITS.maxDepth)
     return fail('frontmatter/too-deep', `frontmatter nests deeper than ${FRONTMATTER_LIMITS.maxDepth} levels`, 2, 1, 'Flatten the structure.')
 
-  let doc: Document.Parsed | null = null
-  const lineCounter = new LineCounter()
+  let data: unknown
+  let yamlError: YAMLException | null = null
   const yamlEngine = (raw: string): object => {
-    doc = parseDocument(raw, { lineCounter, maxAliasCount: FRONTMATTER_LIMITS.maxAliasCount, uniqueKeys: true, prettyErrors: false, strict: true })
+    try {
+      data = load(raw, { schema: CORE_SCHEMA, json: false })
+    }
+    catch (error) {
+      if (!(error instanceof YAMLException)) throw error
+      yamlError = error
+    }
     return {}
   }
   const refuse = (): never => {
@@ -82,51 +88,32 @@ export function parseFrontmatter(input: string): ParsedFrontmatter {
     return fail('frontmatter/yaml', `frontmatter could not be parsed: ${(error as Error).message}`, 1, 1)
   }
   // gray-matter closes at the first line that merely starts with `---`; such a line inside the block is ambiguous.
-  if (parsed.matter !== src.slice(firstLine.length, closing.index)) {
+  const block = src.slice(firstLine.length, closing.index)
+  if (parsed.matter !== block) {
     const line = countLines(src, firstLine.length + (parsed.matter?.length ?? 0) + 1)
     return fail('frontmatter/delimiter', 'a line starting with `---` inside the frontmatter makes its end ambiguous', line, 1, 'Indent or quote that line, or make the closing delimiter the first line that starts with `---`.')
   }
   const bodyStart = closing.index + closing[0].length
   const result: ParsedFrontmatter = { data: null, body: src.slice(bodyStart), bodyLine: countLines(src, bodyStart), diagnostics, locate: () => null }
 
-  const document = doc as Document.Parsed | null
-  if (!document) {
-    // gray-matter skips the engine for a block of only blank lines or comments.
+  const error = yamlError as YAMLException | null
+  if (error) {
+    // The block starts right after the opening `---`, so its line N (0-based) is the file's line N + 1.
+    diagnostics.push(yamlIssue(error.reason ?? error.message, (error.mark?.line ?? 0) + 1, (error.mark?.column ?? 0) + 1))
+    return result
+  }
+  if (data === undefined || data === null) {
     diagnostics.push({ code: 'frontmatter/empty', severity: 'error', message: 'the frontmatter block is empty', line: 2, column: 1, hint: 'Add the required fields, e.g. `name:` and `description:`.' })
     return result
   }
-  // matter starts right after the opening `---`, so its line N is the file's line N.
-  const position = (offset: number): { line: number; column: number } => {
-    const p = lineCounter.linePos(offset)
-    return { line: p.line, column: p.col }
-  }
-  // Later YAML errors are nearly always cascades of the first one.
-  const [error] = document.errors
-  if (error) {
-    const { line, column } = position(error.pos[0])
-    diagnostics.push(yamlIssue(error.code, error.message, line, column))
-    return result
-  }
-
-  let data: unknown
-  try {
-    data = document.toJS({ maxAliasCount: FRONTMATTER_LIMITS.maxAliasCount })
-  }
-  catch (error) {
-    const message = (error as Error).message
-    const alias = /alias/i.test(message)
-    diagnostics.push({
-      code: alias ? 'frontmatter/alias-limit' : 'frontmatter/yaml',
-      severity: 'error',
-      message: alias ? `YAML aliases expand beyond the limit (${FRONTMATTER_LIMITS.maxAliasCount}): ${message}` : `frontmatter could not be read: ${message}`,
-      line: 2,
-      column: 1,
-      hint: alias ? 'Write the values out instead of using `&anchor`/`*alias` references.' : null,
-    })
-    return result
-  }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+  if (typeof data !== 'object' || Array.isArray(data)) {
     diagnostics.push({ code: 'frontmatter/not-a-map', severity: 'error', message: 'frontmatter must be a mapping of `key: value` fields', line: 2, column: 1, hint: 'Write the fields as `name: my-skill` lines.' })
+    return result
+  }
+  // Aliases load as shared references: bound the size they would expand to before anything walks or serialises it.
+  const size = expandedSize(data)
+  if (size > FRONTMATTER_LIMITS.maxNodes) {
+    diagnostics.push({ code: 'frontmatter/alias-limit', severity: 'error', message: `YAML aliases expand the frontmatter beyond ${FRONTMATTER_LIMITS.maxNodes} values`, line: 2, column: 1, hint: 'Write the values out instead of using `&anchor`/`*alias` references.' })
     return result
   }
   if (depthOf(data, 0) > FRONTMATTER_LIMITS.maxDepth) {
@@ -134,49 +121,86 @@ export function parseFrontmatter(input: string): ParsedFrontmatter {
     return result
   }
   result.data = data as Record<string, unknown>
-  result.locate = (path: string) => {
-    const node = keyNode(document.contents, path.split('.'))
-    return node?.range ? position(node.range[0]) : null
-  }
+  result.locate = (path: string) => locateKey(block, path.split('.'))
   return result
 }
 
-function yamlIssue(code: string, message: string, line: number, column: number): FrontmatterIssue {
-  const first = message.split('\n')[0]
-  if (code === 'DUPLICATE_KEY')
-    return { code: 'frontmatter/duplicate-key', severity: 'error', message: first, line, column, hint: 'Each field may appear once; remove or merge the duplicate.' }
-  const compact = /compact mapping|Nested mappings|Implicit map keys/i.test(message)
+function yamlIssue(reason: string, line: number, column: number): FrontmatterIssue {
+  if (/duplicated mapping key/.test(reason))
+    return { code: 'frontmatter/duplicate-key', severity: 'error', message: 'a key appears twice in the frontmatter', line, column, hint: 'Each field may appear once; remove or merge the duplicate.' }
+  const compact = /mapping entry|mapping pair|implicit key/i.test(reason)
   return {
     code: 'frontmatter/yaml',
     severity: 'error',
-    message: `YAML syntax error: ${first}`,
+    message: `YAML syntax error: ${reason}`,
     line,
     column,
     hint: compact ? 'A value containing `: ` must be quoted, e.g. `description: "Use when: ..."`.' : null,
   }
 }
 
-function keyNode(node: unknown, path: string[]): Node | null {
-  let current = node
-  let found: Node | null = null
+/**
+ * Line/column of a (dotted) key in block-style YAML: `name`, `metadata.owner`, `tags.1`.
+ * A cheap line scan; keys inside flow mappings resolve to their nearest located parent.
+ */
+function locateKey(block: string, path: string[]): { line: number; column: number } | null {
+  const lines = block.split('\n')
+  let found: { line: number; column: number } | null = null
+  let from = 0
+  let parentIndent = -1
   for (const segment of path) {
-    if (isMap(current)) {
-      const pair = current.items.find(p => isScalar(p.key) && String(p.key.value) === segment)
-      if (!pair) return found
-      found = pair.key as Node
-      current = pair.value
+    let hit = -1
+    let indent = 0
+    let seq = 0
+    for (let i = from; i < lines.length; i++) {
+      const text = lines[i]
+      const current = text.length - text.trimStart().length
+      if (text.trim() === '' || text.trimStart().startsWith('#')) continue
+      if (i > from && current <= parentIndent) break
+      if (/^\d+$/.test(segment) && text.trimStart().startsWith('- ')) {
+        if (seq++ === Number(segment)) {
+          hit = i
+          // A sequence item is located at its value, after `- `.
+          indent = current + 2 + (text.length - current - 2 - text.slice(current + 2).trimStart().length)
+          break
+        }
+        continue
+      }
+      const key = /^(\s*)(?:"([^"]*)"|'([^']*)'|([^\s:#][^:#]*?))\s*:(?:\s|$)/.exec(text)
+      if (key && (key[2] ?? key[3] ?? key[4]) === segment && (parentIndent < 0 ? current === 0 : current > parentIndent)) {
+        hit = i
+        indent = current
+        break
+      }
     }
-    else if (isSeq(current) && /^\d+$/.test(segment)) {
-      const item = current.items[Number(segment)]
-      if (!item) return found
-      found = item as Node
-      current = item
-    }
-    else {
-      return found
-    }
+    if (hit < 0) return found
+    found = { line: hit + 1, column: indent + 1 }
+    from = hit + 1
+    parentIndent = indent
   }
   return found
+}
+
+/** The number of values `data` would have with every alias expanded, counted without expanding (memoised per node). */
+function expandedSize(data: unknown): number {
+  const memo = new Map<object, number>()
+  const visiting = new Set<object>()
+  const size = (value: unknown): number => {
+    if (value === null || typeof value !== 'object') return 1
+    const known = memo.get(value)
+    if (known !== undefined) return known
+    if (visiting.has(value)) return Number.POSITIVE_INFINITY
+    visiting.add(value)
+    let total = 1
+    for (const child of Object.values(value)) {
+      total += size(child)
+      if (total > FRONTMATTER_LIMITS.maxNodes) break
+    }
+    visiting.delete(value)
+    memo.set(value, total)
+    return total
+  }
+  return size(data)
 }
 
 function depthOf(value: unknown, depth: number): number {

@@ -38,9 +38,12 @@ export function skillRelativeTarget(href: string): string | null {
 /** Only web links leave the page; `javascript:`, `data:` and friends render as text. */
 export const isWebLink = (href: string): boolean => /^(?:https?:\/\/|mailto:)/i.test(href)
 
+/** Words too common to say anything about a skill. */
+const STOP_WORDS = new Set('a an and are as at be by can do for from how i in is it its my of on or our should so that the this to too was what when why with you your'.split(' '))
+
 /** Fallback search over the summaries: share of query words found in name, description, tags, triggers. */
 export function textMatches<T extends { name: string; description: string; frontmatter: Record<string, unknown> }>(skills: readonly T[], query: string, k: number): Array<{ name: string; score: number }> {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])]
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter(w => !STOP_WORDS.has(w))
   if (!words.length) return []
   const scored = skills.map((skill) => {
     const fm = skill.frontmatter

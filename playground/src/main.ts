@@ -58,9 +58,12 @@ async function openSkill(name: string, { focus = true } = {}): Promise<void> {
     const skill = await handle.load()
     if (seq !== openSeq) return // a later click won
     detail.replaceChildren(skillDetail(skill, openSkill))
+    detail.scrollTop = 0
     if (focus) {
       detail.querySelector<HTMLElement>('#detail-title')?.focus({ preventScroll: true })
-      detail.scrollIntoView({ block: 'start', behavior: 'smooth' })
+      // Side by side the panel is already in view; stacked (narrow screens) it sits below the list.
+      const { top } = detail.getBoundingClientRect()
+      if (top < 0 || top > window.innerHeight * 0.6) detail.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' })
     }
   }
   catch (error) {

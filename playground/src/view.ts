@@ -150,7 +150,7 @@ export function skillDetail(skill: Skill, open: OpenSkill): HTMLElement {
 
   return h('article', { 'class': 'detail-body', 'data-skill': skill.name, 'aria-labelledby': 'detail-title' },
     h('header', { class: 'detail-head' },
-      h('p', { class: 'eyebrow' }, skill.source),
+      h('p', { class: 'detail-source' }, h('code', { title: 'source' }, skill.source)),
       h('h2', { id: 'detail-title', tabindex: '-1' }, skill.name, ' ', h('span', { class: 'skill-version' }, versionText(skill))),
       h('p', { class: 'lede' }, skill.description),
       badges(skill),

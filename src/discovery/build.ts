@@ -50,6 +50,18 @@ export interface BuildDiscoveryOptions {
 
 const EMBED_BATCH = 64
 
+/** The stemmed table per tier weighting, built once per process (stemming 70k lemmas is not free). */
+const stemmedCache = new Map<string, SynonymTable>()
+async function stemmedSynonyms(tierWeights: readonly number[]): Promise<SynonymTable> {
+  const key = tierWeights.join(',')
+  let table = stemmedCache.get(key)
+  if (!table) {
+    table = stemSynonyms(await loadSynonymData(), tierWeights)
+    stemmedCache.set(key, table)
+  }
+  return table
+}
+
 interface PreparedChunk {
   chunk: SkillChunk
   tf: Map<string, number>
@@ -92,7 +104,7 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
   const expand = tuning.tierWeights.some(w => w > 0) && tuning.expansionWeight > 0
   const synonyms = !expand
     ? new Map() as SynonymTable
-    : options.synonyms ?? stemSynonyms(await loadSynonymData(), tuning.tierWeights)
+    : options.synonyms ?? await stemmedSynonyms(tuning.tierWeights)
 
   // 1. Chunk and analyse every skill.
   const prepared: PreparedChunk[][] = skills.map(skill => chunkSkill(skill).map((chunk) => {

@@ -5,8 +5,8 @@ import type { ChunkKind } from '../runtime/discovery-index'
 export const CHUNK_MAX = 900
 export const CHUNK_OVERLAP = 80
 /** Bounds for hostile skills: a huge reference must not blow up the index that ships in bundles. */
-export const MAX_SOURCE_CHARS = 32_000
-export const MAX_CHUNKS_PER_SKILL = 128
+export const MAX_SOURCE_CHARS = 16_000
+export const MAX_CHUNKS_PER_SKILL = 48
 
 export interface SkillChunk {
   kind: ChunkKind

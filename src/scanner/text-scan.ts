@@ -4,32 +4,79 @@ import { maskViews } from './mask'
 import { RULE_MODULES } from './rules/index'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 
-interface Compiled { rule: string; p: LinePattern; re: RegExp }
+interface Compiled { rule: string; p: LinePattern; re: RegExp; anchor: RegExp }
+
+// Short tokens that must be whole words to be worth a look (`rm`, not `rmdir`... nor `format`).
+const WHOLE = new Set(['rm', 'dd', 'nc', 'DAN', 'iex', 'iwr', 'irm', 'ssh', 'scp', 'ftp', 'net', 'got', 'ws', 'tls', 'ufw', 'pwd', 'env', 'cat', 'tar', 'zip', 'os', 'xxd', 'sftp', 'ncat'])
+
+/** Top-level alternatives of an anchor fragment, each with a leading word boundary when it starts with a word character. */
+export function anchorTokens(anchor: string): string[] {
+  const parts: string[] = []
+  let depth = 0
+  let cls = false
+  let cur = ''
+  for (let i = 0; i < anchor.length; i++) {
+    const ch = anchor[i]!
+    if (ch === '\\') { cur += ch + (anchor[i + 1] ?? ''); i++; continue }
+    if (cls) { if (ch === ']') cls = false; cur += ch; continue }
+    if (ch === '[') cls = true
+    else if (ch === '(') depth++
+    else if (ch === ')') depth--
+    if (ch === '|' && depth === 0) { parts.push(cur); cur = ''; continue }
+    cur += ch
+  }
+  parts.push(cur)
+  return parts.filter(Boolean).map(a => (/^\w/.test(a) ? '\\b' : '') + a + (WHOLE.has(a) ? '\\b' : ''))
+}
+
+/** Per language: its patterns, the combined anchor (longest tokens first), and the same without AST-covered patterns. */
+interface LangTable { patterns: Compiled[]; anchor: RegExp; anchorAst: RegExp; memo: Map<string, number[]> }
 
 const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
 /** Long lines are read in windows around anchor hits, so a 1 MB line costs a bounded amount per hit. */
 const WINDOW = 4096
 const OVERLAP = 512
 
-function compile(): Record<Lang, { patterns: Compiled[]; anchor: RegExp }> {
-  const out = {} as Record<Lang, { patterns: Compiled[]; anchor: RegExp }>
+function combine(tokens: Iterable<string>): RegExp {
+  const list = [...new Set(tokens)].sort((a, b) => b.length - a.length)
+  return new RegExp(list.join('|') || '(?!)', 'gi')
+}
+
+function compile(): Record<Lang, LangTable> {
+  const out = {} as Record<Lang, LangTable>
   for (const lang of LANGS) {
     const patterns: Compiled[] = []
-    const anchors: string[] = []
+    const all: string[] = []
+    const noAst: string[] = []
     for (const mod of RULE_MODULES) {
       for (const p of mod.patterns) {
         if (!p.langs.includes(lang)) continue
+        const tokens = anchorTokens(p.anchor)
         const flags = p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`
-        patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags) })
-        anchors.push(`(?:${p.anchor})`)
+        patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags), anchor: new RegExp(tokens.join('|'), 'i') })
+        all.push(...tokens)
+        if (!p.astCovered) noAst.push(...tokens)
       }
     }
-    out[lang] = { patterns, anchor: new RegExp(anchors.join('|'), 'gi') }
+    out[lang] = { patterns, anchor: combine(all), anchorAst: combine(noAst), memo: new Map() }
   }
   return out
 }
 
 export const COMPILED = compile()
+
+/** Which patterns an anchor hit can belong to (memoised on the hit text: few distinct words fire). */
+function patternsFor(table: LangTable, hit: string): number[] {
+  const key = hit.toLowerCase()
+  let list = table.memo.get(key)
+  if (!list) {
+    list = []
+    for (let i = 0; i < table.patterns.length; i++) if (table.patterns[i]!.anchor.test(hit)) list.push(i)
+    if (table.memo.size > 20_000) table.memo.clear()
+    table.memo.set(key, list)
+  }
+  return list
+}
 
 /** A piece of a file read in one language: a whole file, or a fenced block of a markdown file. */
 export interface Segment {
@@ -47,10 +94,13 @@ export interface Segment {
   index?: LineIndex
 }
 
-/** Runs the line patterns of a segment: one anchor pass over the text, full patterns only on hit lines. */
+interface Window { line: number; lineStart: number; lineEnd: number; from: number; to: number; pats: Set<number> }
+
+/** Runs the line patterns of a segment: one anchor pass over the text, full patterns only where their anchor hit. */
 export function scanSegment(seg: Segment, out: RawFinding[]): void {
-  const { patterns, anchor } = COMPILED[seg.lang]
-  if (!patterns.length) return
+  const table = COMPILED[seg.lang]
+  if (!table.patterns.length) return
+  const anchor = seg.astDone ? table.anchorAst : table.anchor
   const text = seg.text
   const index = seg.index ?? new LineIndex(text)
   let views: { noComments: string; code: string } | null = null
@@ -59,40 +109,50 @@ export function scanSegment(seg: Segment, out: RawFinding[]): void {
     views ??= maskViews(text, seg.lang)
     return views[view]
   }
-  anchor.lastIndex = 0
-  let lastLine = -1
-  let lineText = ''
   // Rules already reported on the current line: later windows of a long line skip them.
   const done = new Set<string>()
+  let doneLine = -1
+  let cur: Window | null = null
+  const flush = (w: Window): void => {
+    if (w.line !== doneLine) { done.clear(); doneLine = w.line }
+    scanLine(seg, table.patterns, w, viewText, index, out, done)
+  }
+  anchor.lastIndex = 0
   let m: RegExpExecArray | null
   while ((m = anchor.exec(text))) {
     if (m[0] === '') { anchor.lastIndex++; continue }
-    const line = index.lineOf(m.index)
-    const lineStart = index.start(line)
-    const firstOfLine = line !== lastLine
-    if (firstOfLine) { lineText = index.line(line); done.clear() }
-    lastLine = line
-    const lineEnd = lineStart + lineText.length
-    if (seg.skip?.(line)) { anchor.lastIndex = lineEnd + 1; continue }
-    let from = 0
-    let to = lineText.length
-    if (lineText.length > WINDOW) {
-      from = Math.max(0, m.index - lineStart - OVERLAP)
-      to = Math.min(lineText.length, from + WINDOW)
+    const pos = m.index
+    if (cur && pos < cur.lineStart + cur.to && (cur.to === cur.lineEnd - cur.lineStart || pos < cur.lineStart + cur.to - OVERLAP)) {
+      for (const i of patternsFor(table, m[0])) cur.pats.add(i)
+      continue
     }
-    scanLine(seg, patterns, line, lineStart, from, to, viewText, index, out, done)
-    // Skip the anchors the window already covered; long lines continue with an overlapping window.
-    anchor.lastIndex = to >= lineText.length ? lineEnd + 1 : Math.max(m.index + 1, lineStart + to - OVERLAP)
+    if (cur) flush(cur)
+    const line: number = cur && pos < cur.lineEnd ? cur.line : index.lineOf(pos)
+    const lineStart = index.start(line)
+    const lineEnd = line + 1 < index.count ? index.start(line + 1) - 1 : text.length
+    if (seg.skip?.(line)) { cur = null; anchor.lastIndex = lineEnd + 1; continue }
+    let from = 0
+    let to = lineEnd - lineStart
+    if (to > WINDOW) {
+      from = Math.max(0, pos - lineStart - OVERLAP)
+      to = Math.min(to, from + WINDOW)
+    }
+    cur = { line, lineStart, lineEnd, from, to, pats: new Set(patternsFor(table, m[0])) }
   }
+  if (cur) flush(cur)
 }
 
-function scanLine(seg: Segment, patterns: Compiled[], line: number, lineStart: number, from: number, to: number,
-  viewText: (v: View) => string, index: LineIndex, out: RawFinding[], done: Set<string>): void {
+function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewText: (v: View) => string, index: LineIndex, out: RawFinding[], done: Set<string>): void {
+  const { line, lineStart, from } = w
+  let to = w.to
+  // CRLF: keep the CR out of the line.
+  if (lineStart + to === w.lineEnd && seg.text.charCodeAt(w.lineEnd - 1) === 13) to--
   const best = new Map<string, RawFinding>()
   const raw = seg.text.slice(lineStart + from, lineStart + to)
   let nextLine: string | null = null
   const next = (): string => (nextLine ??= line + 1 < index.count ? index.line(line + 1) : '')
-  for (const c of patterns) {
+  for (const i of [...w.pats].sort((a, b) => a - b)) {
+    const c = patterns[i]!
     if ((seg.astDone && c.p.astCovered) || done.has(c.rule)) continue
     const already = best.get(c.rule)
     const view = c.p.view ?? 'raw'

@@ -30,7 +30,7 @@ describe('frontmatter', () => {
     const root = makeTree(skill('colon', { frontmatter: 'name: colon\ndescription: Use when: things happen\nversion: 1.0.0\ndomain: a\ncategory: b' }))
     const r = await run(root)
     const d = find(r, 'frontmatter/yaml')!
-    expect(d).toMatchObject({ file: 'skills/colon/SKILL.md', line: 3, column: 14 })
+    expect(d).toMatchObject({ file: 'skills/colon/SKILL.md', line: 3, column: 22, message: 'YAML syntax error: bad indentation of a mapping entry' })
     expect(d.hint).toMatch(/quoted/)
   })
 

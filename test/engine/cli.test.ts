@@ -44,8 +44,8 @@ describe('unplugin-skills CLI', () => {
     const root = project(skill('colon', { frontmatter: 'name: colon\ndescription: Use when: it rains\nversion: 1.0.0\ndomain: a\ncategory: b' }))
     const { code, stdout } = await cli(['check', '--cwd', root, '--no-color'])
     expect(code).toBe(1)
-    expect(stdout).toContain('error frontmatter/yaml skills/colon/SKILL.md:3:14\n  YAML syntax error: Nested mappings are not allowed in compact mappings\n')
-    expect(stdout).toContain('  > 3 | description: Use when: it rains\n      |              ^')
+    expect(stdout).toContain('error frontmatter/yaml skills/colon/SKILL.md:3:22\n  YAML syntax error: bad indentation of a mapping entry\n')
+    expect(stdout).toContain('  > 3 | description: Use when: it rains\n      |                      ^')
     expect(stdout).toContain('  hint: A value containing `: ` must be quoted, e.g. `description: "Use when: ..."`.')
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^✖ \d+ errors?, /)
   })
@@ -95,7 +95,7 @@ describe('unplugin-skills CLI', () => {
     await cli(['lock', '--cwd', root])
     const built = await cli(['build', '--cwd', root])
     expect(built.code).toBe(0)
-    const expected = (await audit({ root, ci: false })).manifestJson
+    const expected = (await (await audit({ root, ci: false })).complete()).json
     expect(read(root, 'skills_manifest.json')).toBe(expected)
     expect((await cli(['build', '--cwd', root, '--out', 'out/m.json'])).code).toBe(0)
     expect(read(root, 'out/m.json')).toBe(expected)

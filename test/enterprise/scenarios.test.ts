@@ -96,7 +96,7 @@ describe('scenarios/*.md', () => {
 
   it('reports frontmatter problems through the engine parser', () => {
     expect(brief(check('No frontmatter here.\n').diagnostics)).toEqual(['scenario/missing error skills/demo-skill/scenarios/case.md:1:1'])
-    expect(brief(check('---\nprompt: a: b\n---\nx\n').diagnostics)).toEqual(['scenario/yaml error skills/demo-skill/scenarios/case.md:2:9'])
+    expect(brief(check('---\nprompt: a: b\n---\nx\n').diagnostics)).toEqual(['scenario/yaml error skills/demo-skill/scenarios/case.md:2:10'])
     expect(brief(check('---\nprompt: a\nprompt: b\n---\nx\n').diagnostics)).toEqual(['scenario/duplicate-key error skills/demo-skill/scenarios/case.md:3:1'])
     expect(check('No frontmatter here.\n').diagnostics[0].message).toBe('scenarios/case.md does not start with a `---` frontmatter block')
     expect(brief(check(new Uint8Array([0xFF, 0xFE, 0, 1])).diagnostics)).toEqual(['scenario/encoding error skills/demo-skill/scenarios/case.md:null:null'])

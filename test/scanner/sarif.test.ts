@@ -12,7 +12,8 @@ const schema = structuredClone(require('@microsoft/jest-sarif/lib/schemas/sarif-
 // Draft-04 header: the keywords this schema uses mean the same in Ajv's default draft.
 delete schema.$schema
 delete schema.id
-const ajv = new Ajv({ strict: false, allErrors: true })
+// unicodeRegExp off: the published schema has a pattern (language tags) that is invalid in /u mode.
+const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false })
 addFormats(ajv)
 const validate = ajv.compile(schema)
 

@@ -11,7 +11,8 @@ export const childProcess: RuleModule = {
   },
   patterns: [
     { anchor: 'subprocess', re: /\bsubprocess\b/, langs: ['py'], view: 'code', message: 'Python subprocess spawns processes' },
-    { anchor: 'os', re: /\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?|fork|forkpty)\s*\(/, langs: ['py'], view: 'code', message: 'os-level process spawn' },
+    { anchor: String.raw`os\s*\.\s*(?:system|popen|exec|spawn|posix_spawn|fork)`, re: /\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?|fork|forkpty)\s*\(/, langs: ['py'], view: 'code', message: 'os-level process spawn' },
+    { anchor: '__import__', re: /\b__import__\s*\(\s*['"](?:os|subprocess|pty|commands)['"]\s*\)/, langs: ['py'], view: 'noComments', message: 'imports a process module dynamically' },
     { anchor: 'pty|commands|create_subprocess', re: /\bpty\s*\.\s*spawn\s*\(|\bcommands\s*\.\s*getoutput\s*\(|\bcreate_subprocess_(?:exec|shell)\b/, langs: ['py'], view: 'code', message: 'process spawn' },
     { anchor: 'child_process', re: /\bchild_process\b/, langs: ['js'], view: 'noComments', message: 'child_process spawns processes', astCovered: true },
     { anchor: 'exec|spawn|fork', re: /\b(?:execSync|execFileSync|spawnSync|execFile|spawn|fork)\s*\(/, langs: ['js'], view: 'code', message: 'process spawn call', astCovered: true },

@@ -16,6 +16,6 @@ export const obfuscation: RuleModule = {
     { anchor: 'marshal', re: /\bmarshal\s*\.\s*loads\s*\(/, langs: ['py'], view: 'code', message: 'loads marshalled bytecode' },
     { anchor: 'base64|xxd|openssl', re: /\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:enc\s+)?(?:-d\s+)?-?base64\s+-d)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/, langs: ['sh', 'prose', 'text'], view: 'noComments', message: 'decodes a payload and pipes it to a shell' },
     { anchor: 'base64', re: /\becho\s+['"]?[A-Za-z0-9+/=]{24,}['"]?\s*\|\s*base64\s+(?:-d|--decode|-D)\b/, langs: ['sh', 'prose', 'text'], view: 'noComments', message: 'decodes an embedded base64 payload' },
-    { anchor: 'enc|FromBase64String', re: /\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}|\bFromBase64String\s*\(/i, langs: ['sh', 'prose', 'text'], view: 'noComments', message: 'PowerShell encoded command' },
+    { anchor: String.raw`\s-(?:e|ec|enc|encodedcommand)\s|FromBase64String`, re: /\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}|\bFromBase64String\s*\(/i, langs: ['sh', 'prose', 'text'], view: 'noComments', message: 'PowerShell encoded command' },
   ],
 }

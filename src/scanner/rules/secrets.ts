@@ -40,7 +40,7 @@ export const secrets: RuleModule = {
     key(':AA', /\b(\d{8,10}:AA[A-Za-z0-9_-]{33})\b/, 'Telegram bot token'),
     key('discord', /(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{16,}\/[\w-]{60,})/, 'Discord webhook URL'),
     {
-      anchor: 'password|passwd|pwd|secret|api_key|api-key|apikey|token|private_key',
+      anchor: String.raw`(?:password|passwd|pwd|secret|api[_-]?key|apikey|token|private[_-]?key)["']?\s*[:=]`,
       re: /\b(?:[A-Za-z0-9]{1,20}_)?(?:password|passwd|pwd|secret|client_secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|private[_-]?key)\b["']?\s*[:=]\s*["']([^"'\s]{12,})["']/i,
       langs: ['js', 'py', 'sh', 'prose', 'text'],
       message: 'hard-coded credential',

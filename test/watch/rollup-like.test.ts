@@ -1,0 +1,5 @@
+import { watchSuite } from './suite'
+
+watchSuite('rollup')
+watchSuite('rolldown')
+watchSuite('esbuild')

@@ -1,0 +1,4 @@
+import { watchSuite } from './suite'
+
+watchSuite('webpack')
+watchSuite('rspack')
