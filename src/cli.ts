@@ -104,9 +104,9 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
   }
   const spec = COMMANDS[command as keyof typeof COMMANDS]
   try {
-    let values: Record<string, string | string[] | boolean | undefined>
+    let values: Record<string, unknown>
     try {
-      ({ values } = parseArgs({ args: rest, options: spec.options, allowPositionals: false, strict: true }))
+      values = parseArgs({ args: rest, options: spec.options, allowPositionals: false, strict: true }).values
     }
     catch (error) {
       throw new UsageError((error as Error).message)

@@ -73,6 +73,60 @@ function blankRanges(text: string, ranges: Array<[number, number]>): string {
   return parts.join('')
 }
 
+const blank = (s: string): string => s.replace(/[^\n]/g, ' ')
+
+/** HTML comments blanked; an unclosed `<!--` stays (and so does every later one: none can close). */
+function blankComments(text: string): string {
+  let at = text.indexOf('<!--')
+  if (at === -1) return text
+  const parts: string[] = []
+  let last = 0
+  while (at !== -1) {
+    const close = text.indexOf('-->', at + 4)
+    if (close === -1) break
+    parts.push(text.slice(last, at), blank(text.slice(at, close + 3)))
+    last = close + 3
+    at = text.indexOf('<!--', last)
+  }
+  parts.push(text.slice(last))
+  return parts.join('')
+}
+
+/** Where `^` of a multiline regex matches: after \n, \r, U+2028, U+2029, or at 0. */
+function atLineStart(text: string, p: number): boolean {
+  if (p === 0) return true
+  const c = text.charCodeAt(p - 1)
+  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029
+}
+
+/**
+ * What `text.matchAll()` of the global form of `sticky` (flags `my`, pattern `^[ \t]*<anchor>...`)
+ * returns from `from` on: in order and non-overlapping. Only lines whose first non-blank text is an
+ * anchor are tried, and indexOf finds those, so prose with few anchors costs next to nothing.
+ */
+function lineStartMatches(text: string, anchors: readonly string[], sticky: RegExp, from = 0): RegExpExecArray[] {
+  const out: RegExpExecArray[] = []
+  const next = anchors.map(a => text.indexOf(a, from))
+  let end = from
+  for (;;) {
+    let k = -1
+    for (let j = 0; j < next.length; j++) if (next[j] !== -1 && (k === -1 || next[j] < next[k])) k = j
+    if (k === -1) return out
+    const q = next[k]
+    next[k] = text.indexOf(anchors[k], q + 1)
+    let p = q
+    for (let c = text.charCodeAt(p - 1); p > 0 && (c === 32 || c === 9); c = text.charCodeAt(--p - 1));
+    if (p < end || !atLineStart(text, p)) continue
+    sticky.lastIndex = p
+    const m = sticky.exec(text)
+    if (!m) continue
+    out.push(m)
+    end = p + m[0].length
+  }
+}
+
+const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/my
+
 /**
  * Frontmatter, fenced code blocks, HTML comments and code spans are not prose: nothing in them is
  * a link. Fences are recognised at any indentation (skills put them inside list items).
@@ -95,11 +149,9 @@ export function maskCode(text: string): string {
     }
   }
 
-  // Only lines that look like fences matter; one regex pass finds them all.
+  // Only lines that look like fences matter: visit the ``` and ~~~ runs, not every line.
   let fence: { char: string; len: number; start: number } | null = null
-  const fenceLine = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/gm
-  fenceLine.lastIndex = from
-  for (let m = fenceLine.exec(source); m; m = fenceLine.exec(source)) {
+  for (const m of lineStartMatches(source, ['```', '~~~'], FENCE_LINE, from)) {
     if (fence) {
       if (m[1][0] === fence.char && m[1].length >= fence.len && m[2].trim() === '') {
         ranges.push([fence.start, m.index + m[0].length])
@@ -113,8 +165,7 @@ export function maskCode(text: string): string {
   // An unclosed fence runs to the end of the document, as in CommonMark.
   if (fence) ranges.push([fence.start, source.length])
 
-  let masked = blankRanges(source, ranges)
-  masked = masked.replace(/<!--[\s\S]*?-->/g, m => m.replace(/[^\n]/g, ' '))
+  const masked = blankComments(blankRanges(source, ranges))
   return maskCodeSpans(masked)
 }
 
@@ -123,46 +174,50 @@ export function maskCode(text: string): string {
  * paragraph. The next run of each length is precomputed, so this stays linear.
  */
 function maskCodeSpans(text: string): string {
+  if (!text.includes('`')) return text
   const ranges: Array<[number, number]> = []
-  const paragraphs: Array<[number, number]> = []
-  let start = 0
-  for (const m of text.matchAll(/\n[ \t]*\n/g)) {
-    paragraphs.push([start, m.index])
-    start = m.index + m[0].length
-  }
-  paragraphs.push([start, text.length])
-
+  // One pass over the backtick runs; the paragraph breaks are found as far as the runs need them.
+  const separator = /\n[ \t]*\n/g
+  const nextBreak = (): number => separator.exec(text)?.index ?? text.length
+  let paragraphEnd = nextBreak()
+  let runs: Array<[number, number]> = []
   const backticks = /`+/g
-  for (const [from, to] of paragraphs) {
-    const runs: Array<[number, number]> = []
-    backticks.lastIndex = from
-    for (let m = backticks.exec(text); m && m.index < to; m = backticks.exec(text)) {
-      let at = m.index
-      let len = m[0].length
-      // A backslash escapes the first backtick of a run only.
-      if (escaped(text, at)) {
-        at++
-        len--
-      }
-      if (len > 0) runs.push([at, len])
+  for (let m = backticks.exec(text); m; m = backticks.exec(text)) {
+    while (m.index >= paragraphEnd) {
+      pairRuns(runs, ranges)
+      runs = []
+      paragraphEnd = paragraphEnd === text.length ? paragraphEnd : nextBreak()
     }
-    const next = new Array<number>(runs.length).fill(-1)
-    const lastOfLength = new Map<number, number>()
-    for (let i = runs.length - 1; i >= 0; i--) {
-      next[i] = lastOfLength.get(runs[i][1]) ?? -1
-      lastOfLength.set(runs[i][1], i)
+    let at = m.index
+    let len = m[0].length
+    // A backslash escapes the first backtick of a run only.
+    if (escaped(text, at)) {
+      at++
+      len--
     }
-    for (let i = 0; i < runs.length;) {
-      const j = next[i]
-      if (j === -1) {
-        i++
-        continue
-      }
-      ranges.push([runs[i][0], runs[j][0] + runs[j][1]])
-      i = j + 1
-    }
+    if (len > 0) runs.push([at, len])
   }
+  pairRuns(runs, ranges)
   return blankRanges(text, ranges)
+}
+
+/** Pairs the runs of one paragraph: each opener with the next run of the same length. */
+function pairRuns(runs: Array<[number, number]>, ranges: Array<[number, number]>): void {
+  const next = new Array<number>(runs.length).fill(-1)
+  const lastOfLength = new Map<number, number>()
+  for (let i = runs.length - 1; i >= 0; i--) {
+    next[i] = lastOfLength.get(runs[i][1]) ?? -1
+    lastOfLength.set(runs[i][1], i)
+  }
+  for (let i = 0; i < runs.length;) {
+    const j = next[i]
+    if (j === -1) {
+      i++
+      continue
+    }
+    ranges.push([runs[i][0], runs[j][0] + runs[j][1]])
+    i = j + 1
+  }
 }
 
 /** Whether the character at `i` is itself escaped by an odd run of backslashes. */
@@ -177,13 +232,16 @@ function escaped(text: string, i: number): boolean {
 // Lines that start another block: they end a paragraph and cannot be setext heading content.
 const BLOCK_START = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}\[[^\]\n]{1,999}\]:|^ {0,3}#{1,6}(?:[ \t]|$)|^ {0,3}(?:=+|-+)[ \t]*$/
 
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+([^\n]*))?[ \t]*$/my
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/my
+
 function findHeadings(prose: string): MdHeading[] {
   const headings: MdHeading[] = []
-  for (const m of prose.matchAll(/^ {0,3}(#{1,6})(?:[ \t]+([^\n]*))?[ \t]*$/gm))
+  for (const m of lineStartMatches(prose, ['#'], ATX))
     headings.push({ text: atxContent(m[2] ?? ''), level: m[1].length, offset: m.index })
 
   // Setext: an underline below a paragraph; walk back over the paragraph's lines.
-  for (const m of prose.matchAll(/^ {0,3}(=+|-+)[ \t]*$/gm)) {
+  for (const m of lineStartMatches(prose, ['=', '-'], SETEXT)) {
     const lines: string[] = []
     let end = m.index - 1 // the newline before the underline
     let first = -1
