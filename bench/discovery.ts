@@ -3,7 +3,8 @@
  * Labelled queries over the discovery corpus: MRR, top-1, top-3 and p95 latency of `findSkills`,
  * next to a plain BM25 over name + description + body in the same run, and an ablation table.
  * Tuning used the odd-numbered queries of each overlap class only (see tuningHalf); both halves are reported.
- * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery).
+ * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery),
+ * --synthetic (index build CPU against a read+hash floor, and latency, on the 1,000-skill synthetic corpus).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -102,6 +103,11 @@ function quality(ranks: number[]): QualityFigures {
   }
 }
 
+function percentile(samples: number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] * 1e4) / 1e4
+}
+
 function p95(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b)
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] * 1e4) / 1e4
@@ -139,9 +145,12 @@ export const ABLATIONS: Array<{ name: string; tuning?: Partial<DiscoveryTuning>;
   { name: 'findSkills (shipped)' },
   { name: '- stemming', tuning: { stemming: false } },
   { name: '- field weighting (all kinds 1)', tuning: { fieldWeights: { summary: 1, trigger: 1, instructions: 1, reference: 1, example: 1 } } },
-  { name: '- bridging vocabulary', tuning: { tierWeights: [0, 0, 0] } },
-  { name: '- gloss tier only', tuning: { tierWeights: [DEFAULT_TUNING.tierWeights[0], DEFAULT_TUNING.tierWeights[1], 0] } },
-  { name: '- embedding', find: { semanticWeight: 0 } },
+  { name: '- WordNet', tuning: { tierWeights: [0, 0, 0] } },
+  { name: '- WordNet gloss tier', tuning: { tierWeights: [DEFAULT_TUNING.tierWeights[0], DEFAULT_TUNING.tierWeights[1], 0] } },
+  { name: '+ GloVe neighbours (cos >= 0.65)', tuning: { neighbourWeight: 1 } },
+  { name: '+ GloVe neighbours (cos >= 0.55)', tuning: { neighbourWeight: 1, neighbourMinCos: 0.55 } },
+  { name: '- WordNet + GloVe neighbours', tuning: { tierWeights: [0, 0, 0], neighbourWeight: 1 } },
+  { name: '- hash embedding', find: { semanticWeight: 0 } },
   { name: '- references & examples', tuning: { fieldWeights: { ...DEFAULT_TUNING.fieldWeights, reference: 0, example: 0 } } },
 ]
 
@@ -160,7 +169,7 @@ export interface DiscoveryBench {
   skills: number
   queries: number
   systems: SystemFigures[]
-  scale: { skills: number; p95Ms: number; buildMs: number; indexBytesPerSkill: number; firstQueryMs: number }
+  scale: { skills: number; p50Ms: number; p95Ms: number; buildMs: number; indexBytesPerSkill: number; firstQueryMs: number }
   indexBytesPerSkill: number
 }
 
@@ -198,6 +207,7 @@ export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS): Promise<Dis
     indexBytesPerSkill,
     scale: {
       skills: big.length,
+      p50Ms: percentile(times, 0.5),
       p95Ms: p95(times),
       buildMs: Math.round(buildMs),
       firstQueryMs: Math.round(firstQueryMs * 100) / 100,
@@ -223,11 +233,73 @@ function printTable(bench: DiscoveryBench): void {
   for (const s of bench.systems) console.log(row(s))
   const sc = bench.scale
   console.log(`index: ${bench.indexBytesPerSkill} bytes/skill (JSON)`)
-  console.log(`at ${sc.skills} skills: findSkills p95 ${sc.p95Ms} ms, first query (lazy init) ${sc.firstQueryMs} ms, index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`)
+  console.log(`real corpus replicated to ${sc.skills} skills: findSkills p50 ${sc.p50Ms} ms, p95 ${sc.p95Ms} ms, first query (lazy init) ${sc.firstQueryMs} ms, index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`)
+}
+
+export interface SyntheticFigures {
+  skills: number
+  files: number
+  /** CPU ms (user + system) of buildDiscoveryIndex, and of reading + hashing every corpus file; medians of 3. */
+  buildCpuMs: number
+  floorCpuMs: number
+  buildOverFloor: number
+  p50Ms: number
+  p95Ms: number
+}
+
+/** Index build cost and query latency on the 1,000-skill synthetic corpus (bench/corpus.ts), against a read+hash floor. */
+export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000')): Promise<SyntheticFigures> {
+  const { createHash } = await import('node:crypto')
+  const { generateCorpus } = await import('./corpus')
+  const { SkillsEngine } = await import('../src/engine')
+  const corpus = generateCorpus(root, { skills: 1000 })
+  const skills = (await new SkillsEngine({ root: corpus.dir, lock: false }, { content: true }).audit()).manifest.skills
+  const cpu = async (fn: () => unknown) => {
+    const start = process.cpuUsage()
+    await fn()
+    const used = process.cpuUsage(start)
+    return (used.user + used.system) / 1000
+  }
+  const floor = () => {
+    for (const file of corpus.paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+  }
+  let index = await buildDiscoveryIndex(skills)
+  const builds: number[] = []
+  const floors: number[] = []
+  for (let i = 0; i < 3; i++) {
+    floors.push(await cpu(floor))
+    builds.push(await cpu(async () => { index = await buildDiscoveryIndex(skills) }))
+  }
+  const queries = ['rotate the signing keys', 'retry the failed payment webhook', 'schema migration rollback plan', 'alert on queue latency budget', 'export the audit report to a file', 'scan container image for vulnerability']
+  findSkills(index, 'warm up', { k: 5 })
+  const times: number[] = []
+  for (let round = 0; round < 50; round++) {
+    for (const q of queries) {
+      const t = performance.now()
+      findSkills(index, q, { k: 5 })
+      times.push(performance.now() - t)
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]
+  return {
+    skills: skills.length,
+    files: corpus.files,
+    buildCpuMs: Math.round(median(builds)),
+    floorCpuMs: Math.round(median(floors)),
+    buildOverFloor: Math.round((median(builds) / median(floors)) * 100) / 100,
+    p50Ms: percentile(times, 0.5),
+    p95Ms: p95(times),
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2)
+  if (args.includes('--synthetic')) {
+    const f = await runSyntheticBench()
+    console.log(args.includes('--json') ? JSON.stringify(f, null, 2)
+      : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms`)
+    process.exit(0)
+  }
   const corpus = args.includes('--corpus') ? path.resolve(args[args.indexOf('--corpus') + 1]) : DEFAULT_CORPUS
   const bench = await runDiscoveryBench(corpus)
   if (args.includes('--json')) console.log(JSON.stringify(bench, null, 2))

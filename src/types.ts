@@ -97,16 +97,8 @@ export interface ManifestDoc extends ManifestFile {
   text?: string
 }
 
-export interface ManifestFinding {
-  code: string
-  severity: Severity
-  message: string
-  file: string | null
-  line: number | null
-  column: number | null
-  rule?: string
-  cwe?: string
-}
+/** A diagnostic as the manifest records it: without the skill (implied) and the hint. */
+export type ManifestFinding = Pick<Diagnostic, 'code' | 'severity' | 'message' | 'file' | 'line' | 'column' | 'rule' | 'cwe'>
 
 /** The scenario object of spec §scenarios, as carried by the manifest and scored by the runtime. */
 export interface Scenario {

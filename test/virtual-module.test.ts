@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import manifest, { getSkill, loadManifest, skills } from 'virtual:skills-manifest'
 import * as alias from '~skills-manifest'
-import { SkillsEngine } from '../src/engine'
+import { engineModule } from './bundlers/helpers'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SKILL_MD = path.join(ROOT, 'test/fixtures/vitest-skills/hello-world/SKILL.md')
@@ -35,9 +35,13 @@ describe('virtual:skills-manifest inside Vitest', () => {
   })
 
   it('equals what the engine computes, once loaded', async () => {
+    // The built engine: vitest.config.ts runs the built plugin.
+    const { SkillsEngine } = await engineModule()
     const engine = new SkillsEngine({ root: ROOT, roots: ['test/fixtures/vitest-skills'], lock: false, manifest: false, profile: 'agentskills' })
     const audit = await engine.audit()
-    expect(await loadManifest()).toEqual(audit.manifest)
+    const full = await loadManifest()
+    expect(full.index).toBeDefined()
+    expect(full).toEqual((await audit.complete()).manifest)
   })
 
   it('serves the same module under ~skills-manifest', () => {

@@ -1,13 +1,13 @@
 import type { Options } from '../options'
 import type { ManifestSkill } from '../types'
 import { compareBytewise } from '../diagnostics'
-import { encodeVarints, packSigns, quantizeInt8, toBase64 } from '../runtime/codec'
+import { packSigns, quantizeInt8, toBase64 } from '../runtime/codec'
 import type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'
 import { CHUNK_KINDS, DISCOVERY_FORMAT } from '../runtime/discovery-index'
-import { HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, hashEmbed, normalize } from '../runtime/hash-embed'
+import { addFeatures, features, type Features, HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, normalize } from '../runtime/hash-embed'
 import { ANALYZER_VERSION, analyze } from '../runtime/text'
 import { chunkSkill, type SkillChunk } from './chunk'
-import { DEFAULT_TIER_WEIGHTS, loadSynonymData, stemSynonyms, type SynonymTable } from './synonyms'
+import { bridgingTable, DEFAULT_TIER_WEIGHTS, type SynonymTable } from './synonyms'
 
 /** Knobs of the build-time ranking model; the defaults were tuned (coordinate search) on the tuning half of bench/discovery.ts only. */
 export interface DiscoveryTuning {
@@ -20,6 +20,10 @@ export interface DiscoveryTuning {
   expandFrom: Partial<Record<ChunkKind, number>>
   /** Weight of the three synonym tiers (synonyms, related forms, gloss words); all 0 disables expansion. */
   tierWeights: readonly [number, number, number]
+  /** Weight of GloVe nearest neighbours (data/discovery-neighbours.json), times their cosine; 0 disables them. */
+  neighbourWeight: number
+  /** Neighbours below this cosine are ignored. */
+  neighbourMinCos: number
   /** Overall weight of expansion terms against direct terms. */
   expansionWeight: number
   /** Most expansion terms kept per skill (index size bound). */
@@ -34,6 +38,10 @@ export const DEFAULT_TUNING: DiscoveryTuning = {
   k1: 1.2,
   expandFrom: { summary: 1, trigger: 0.8, instructions: 0.3, reference: 0.6 },
   tierWeights: DEFAULT_TIER_WEIGHTS,
+  // GloVe neighbours measured +0.006 MRR on the tuning half, -0.007 held out: noise, at a build-time
+  // cost, so off by default (bench/discovery.ts reports them as an addition).
+  neighbourWeight: 0,
+  neighbourMinCos: 0.65,
   expansionWeight: 0.15,
   maxExpansion: 160,
   stemming: true,
@@ -44,34 +52,116 @@ export interface BuildDiscoveryOptions {
   embed?: Options['embed'] | null
   /** Ranking knobs (benchmarks and ablations); the defaults are the shipped model. */
   tuning?: Partial<DiscoveryTuning>
-  /** Pre-stemmed synonym table (tests); default: data/discovery-synonyms.json. */
+  /** Pre-stemmed bridging table (tests); default: data/discovery-synonyms.json merged with data/discovery-neighbours.json. */
   synonyms?: SynonymTable
 }
 
 const EMBED_BATCH = 64
-
-/** The stemmed table per tier weighting, built once per process (stemming 70k lemmas is not free). */
-const stemmedCache = new Map<string, SynonymTable>()
-async function stemmedSynonyms(tierWeights: readonly number[]): Promise<SynonymTable> {
-  const key = tierWeights.join(',')
-  let table = stemmedCache.get(key)
-  if (!table) {
-    table = stemSynonyms(await loadSynonymData(), tierWeights)
-    stemmedCache.set(key, table)
-  }
-  return table
-}
+/** Above any chunk's distinct term count (a 900-character chunk has at most 450 terms). */
+const POSITIONS = 1 << 16
 
 interface PreparedChunk {
   chunk: SkillChunk
-  tf: Map<string, number>
+  /** Provisional term ids (see Vocabulary) and their counts in the chunk. */
+  ids: Uint32Array
+  tfs: Uint32Array
   length: number
 }
 
-const countTerms = (terms: string[]): Map<string, number> => {
-  const tf = new Map<string, number>()
-  for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1)
-  return tf
+/** Term interning: provisional ids in order of first sight; the index's ids are the bytewise order. */
+class Vocabulary {
+  readonly ids = new Map<string, number>()
+  readonly terms: string[] = []
+  id(term: string): number {
+    let id = this.ids.get(term)
+    if (id === undefined) {
+      id = this.terms.length
+      this.ids.set(term, id)
+      this.terms.push(term)
+    }
+    return id
+  }
+}
+
+/** Sparse accumulator over term ids: dense values plus the list of touched ids, reset in O(touched). */
+class Accumulator {
+  values = new Float64Array(1024)
+  seen = new Uint8Array(1024)
+  touched: number[] = []
+  add(id: number, value: number): void {
+    if (id >= this.values.length) {
+      const size = Math.max(id + 1, this.values.length * 2)
+      const values = new Float64Array(size)
+      values.set(this.values)
+      const seen = new Uint8Array(size)
+      seen.set(this.seen)
+      this.values = values
+      this.seen = seen
+    }
+    if (!this.seen[id]) {
+      this.seen[id] = 1
+      this.touched.push(id)
+    }
+    this.values[id] += value
+  }
+  get(id: number): number {
+    return id < this.values.length ? this.values[id] : 0
+  }
+  reset(): void {
+    for (const id of this.touched) {
+      this.values[id] = 0
+      this.seen[id] = 0
+    }
+    this.touched.length = 0
+  }
+}
+
+/** Growable varint (unsigned LEB128) writer: one buffer for a whole section, no per-record arrays. */
+class VarintWriter {
+  bytes = new Uint8Array(1 << 16)
+  length = 0
+  private room(extra: number): void {
+    if (this.length + extra <= this.bytes.length) return
+    const grown = new Uint8Array(Math.max(this.length + extra, this.bytes.length * 2))
+    grown.set(this.bytes.subarray(0, this.length))
+    this.bytes = grown
+  }
+  write(value: number): void {
+    this.room(10)
+    let v = Math.max(0, Math.floor(value))
+    while (v >= 128) {
+      this.bytes[this.length++] = (v & 127) | 128
+      v = Math.floor(v / 128)
+    }
+    this.bytes[this.length++] = v
+  }
+  raw(part: Uint8Array): void {
+    this.room(part.length)
+    this.bytes.set(part, this.length)
+    this.length += part.length
+  }
+  result(): Uint8Array {
+    return this.bytes.subarray(0, this.length)
+  }
+}
+
+/**
+ * The `limit` strongest expansion candidates, strongest first, ties bytewise by term: a numeric
+ * threshold first, so only the survivors are sorted with string comparisons.
+ */
+function topExpansions(added: Accumulator, terms: string[], limit: number): Array<[number, number]> {
+  const ids = added.touched
+  if (ids.length === 0 || limit <= 0) return []
+  let threshold = -Infinity
+  if (ids.length > limit) {
+    const weights = Float64Array.from(ids, id => added.values[id]).sort()
+    threshold = weights[weights.length - limit]
+  }
+  const out: Array<[number, number]> = []
+  for (const id of ids) if (added.values[id] >= threshold) out.push([id, added.values[id]])
+  out.sort((a, b) => b[1] - a[1] || compareBytewise(terms[a[0]], terms[b[0]]))
+  if (out.length > limit) out.length = limit
+  return out
 }
 
 async function embedAll(embed: NonNullable<Options['embed']>, texts: string[]): Promise<number[][]> {
@@ -101,15 +191,22 @@ async function embedAll(embed: NonNullable<Options['embed']>, texts: string[]): 
 export async function buildDiscoveryIndex(skills: ManifestSkill[], options: BuildDiscoveryOptions = {}): Promise<DiscoveryIndex> {
   const tuning: DiscoveryTuning = { ...DEFAULT_TUNING, ...options.tuning }
   const analyse = (text: string) => analyze(text, tuning.stemming)
-  const expand = tuning.tierWeights.some(w => w > 0) && tuning.expansionWeight > 0
+  const expand = (tuning.tierWeights.some(w => w > 0) || tuning.neighbourWeight > 0) && tuning.expansionWeight > 0
   const synonyms = !expand
     ? new Map() as SynonymTable
-    : options.synonyms ?? await stemmedSynonyms(tuning.tierWeights)
+    : options.synonyms ?? await bridgingTable(tuning.tierWeights, tuning.neighbourWeight, tuning.neighbourMinCos)
 
-  // 1. Chunk and analyse every skill.
+  // 1. Chunk and analyse every skill; terms become integer ids at once (no per-chunk maps kept).
+  const vocab = new Vocabulary()
+  const counts = new Accumulator()
   const prepared: PreparedChunk[][] = skills.map(skill => chunkSkill(skill).map((chunk) => {
-    const terms = analyse(chunk.text)
-    return { chunk, tf: countTerms(terms), length: terms.length }
+    const tokens = analyse(chunk.text)
+    for (const t of tokens) counts.add(vocab.id(t), 1)
+    const ids = Uint32Array.from(counts.touched)
+    const tfs = new Uint32Array(ids.length)
+    for (let i = 0; i < ids.length; i++) tfs[i] = counts.values[ids[i]]
+    counts.reset()
+    return { chunk, ids, tfs, length: tokens.length }
   }))
 
   // 2. Per-skill, per-kind lengths, and their averages over the skills that have the kind.
@@ -127,42 +224,73 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
   }
 
   // 3. BM25F pseudo term frequencies per skill, then bridging vocabulary.
-  const skillTf = prepared.map((chunks, i) => {
-    const tf = new Map<string, number>()
-    const rawByKind = new Map<string, number>()
+  const acc = new Accumulator()
+  const sourceOf = new Accumulator()
+  const added = new Accumulator()
+  // A term's bridges resolved to ids once per build, not once per skill that uses the term.
+  const bridges = new Map<number, { ids: Uint32Array; weights: Float64Array }>()
+  const bridgesOf = (t: number) => {
+    let b = bridges.get(t)
+    if (!b) {
+      const related = [...synonyms.get(vocab.terms[t]) ?? []]
+      b = { ids: Uint32Array.from(related, ([r]) => vocab.id(r)), weights: Float64Array.from(related, ([, w]) => w) }
+      bridges.set(t, b)
+    }
+    return b
+  }
+  const skillTerms: Array<{ ids: Uint32Array; weights: Float64Array }> = prepared.map((chunks, i) => {
     for (const c of chunks) {
       const k = c.chunk.kind
       const norm = 1 - tuning.fieldB[k] + tuning.fieldB[k] * (lengths[i][k] / avg[k])
       const w = tuning.fieldWeights[k] / norm
-      for (const [t, n] of c.tf) {
-        tf.set(t, (tf.get(t) ?? 0) + w * n)
-        const source = tuning.expandFrom[k] ?? 0
-        if (source > 0) rawByKind.set(t, Math.max(rawByKind.get(t) ?? 0, source))
+      const source = tuning.expandFrom[k] ?? 0
+      for (let j = 0; j < c.ids.length; j++) {
+        acc.add(c.ids[j], w * c.tfs[j])
+        // Max over kinds: the accumulator only adds, so add the difference.
+        if (source > sourceOf.get(c.ids[j])) sourceOf.add(c.ids[j], source - sourceOf.get(c.ids[j]))
       }
     }
+    // Terms with weight 0 (a kind weighted 0) still count as present, as they did with maps.
+    const direct = acc.touched.slice()
+    const present = new Set(direct)
+    const ranked: Array<[number, number]> = []
     if (expand) {
-      const added = new Map<string, number>()
-      for (const [t, source] of rawByKind) {
-        for (const [related, weight] of synonyms.get(t) ?? []) {
-          if (tf.has(related)) continue
-          added.set(related, (added.get(related) ?? 0) + source * weight)
-        }
+      for (const t of sourceOf.touched) {
+        const source = sourceOf.values[t]
+        const { ids, weights } = bridgesOf(t)
+        for (let j = 0; j < ids.length; j++) if (!present.has(ids[j])) added.add(ids[j], source * weights[j])
       }
-      const ranked = [...added].sort((a, b) => b[1] - a[1] || compareBytewise(a[0], b[0])).slice(0, tuning.maxExpansion)
-      for (const [t, w] of ranked) tf.set(t, tuning.expansionWeight * Math.min(w, 2))
+      ranked.push(...topExpansions(added, vocab.terms, tuning.maxExpansion))
+      added.reset()
     }
-    return tf
+    const ids = new Uint32Array(direct.length + ranked.length)
+    const weights = new Float64Array(ids.length)
+    direct.forEach((t, j) => {
+      ids[j] = t
+      weights[j] = acc.values[t]
+    })
+    ranked.forEach(([t, w], j) => {
+      ids[direct.length + j] = t
+      weights[direct.length + j] = tuning.expansionWeight * Math.min(w, 2)
+    })
+    acc.reset()
+    sourceOf.reset()
+    return { ids, weights }
   })
 
-  // 4. Vocabulary and document frequencies (over skills).
-  const vocab = new Set<string>()
-  for (const tf of skillTf) for (const t of tf.keys()) vocab.add(t)
-  const terms = [...vocab].sort(compareBytewise)
-  const termId = new Map(terms.map((t, i) => [t, i]))
-  const df = new Map<string, number>()
-  for (const tf of skillTf) for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
+  // 4. Index ids are the bytewise order of terms; document frequencies over skills.
+  const nVocab = vocab.terms.length
+  const df = new Uint32Array(nVocab)
+  for (const { ids } of skillTerms) for (const t of ids) df[t]++
+  const used: number[] = []
+  for (let t = 0; t < nVocab; t++) if (df[t] > 0) used.push(t)
+  used.sort((a, b) => compareBytewise(vocab.terms[a], vocab.terms[b]))
+  const rank = new Int32Array(nVocab).fill(-1)
+  used.forEach((t, i) => { rank[t] = i })
+  const terms = used.map(t => vocab.terms[t])
   const n = skills.length
-  const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))
+  const idf = new Float64Array(nVocab)
+  for (let t = 0; t < nVocab; t++) idf[t] = Math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
 
   // 5. Embeddings: built-in hashing from the term bags, or the user's model on the chunk texts.
   let dim = HASH_EMBEDDING_DIM
@@ -185,22 +313,42 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     })
   }
   else {
-    chunkVectors = prepared.map(chunks => chunks.map(c =>
-      hashEmbed([...c.tf].map(([t, k]) => [t, (1 + Math.log(k)) * idf(t)] as const))))
-    skillVectors = skillTf.map(tf => hashEmbed([...tf].map(([t, w]) => [t, (w / (tuning.k1 + w)) * idf(t)] as const)))
+    // Features per term id, looked up once per build rather than once per chunk.
+    const feats: Array<Features | undefined> = []
+    const featuresOf = (t: number) => feats[t] ??= features(vocab.terms[t], dim)
+    chunkVectors = prepared.map(chunks => chunks.map((c) => {
+      const v = new Float32Array(dim)
+      for (let j = 0; j < c.ids.length; j++) addFeatures(v, featuresOf(c.ids[j]), (1 + Math.log(c.tfs[j])) * idf[c.ids[j]])
+      return normalize(v)
+    }))
+    skillVectors = skillTerms.map(({ ids, weights }) => {
+      const v = new Float32Array(dim)
+      for (let j = 0; j < ids.length; j++) addFeatures(v, featuresOf(ids[j]), (weights[j] / (tuning.k1 + weights[j])) * idf[ids[j]])
+      return normalize(v)
+    })
   }
 
-  // 6. Encode: a few long strings (see DiscoveryIndex).
-  const postingLists: number[][] = terms.map(() => [])
-  skillTf.forEach((tf, s) => {
-    for (const [t, w] of tf) postingLists[termId.get(t)!].push(s, Math.max(1, Math.min(255, Math.round((w / (tuning.k1 + w)) * 255))))
+  // 6. Encode: a few long strings (see DiscoveryIndex). Postings in CSR form, skills ascending.
+  const start = new Uint32Array(terms.length + 1)
+  for (const { ids } of skillTerms) for (const t of ids) start[rank[t] + 1]++
+  for (let i = 0; i < terms.length; i++) start[i + 1] += start[i]
+  const fill = start.slice(0, terms.length)
+  const postSkill = new Uint32Array(start[terms.length])
+  const postWeight = new Uint8Array(start[terms.length])
+  skillTerms.forEach(({ ids, weights }, s) => {
+    for (let j = 0; j < ids.length; j++) {
+      const at = fill[rank[ids[j]]]++
+      postSkill[at] = s
+      postWeight[at] = Math.max(1, Math.min(255, Math.round((weights[j] / (tuning.k1 + weights[j])) * 255)))
+    }
   })
-  const postings: number[] = []
-  for (const list of postingLists) {
-    postings.push(list.length / 2)
-    for (let i = 0, prev = 0; i < list.length; i += 2) {
-      postings.push(list[i] - prev, list[i + 1])
-      prev = list[i]
+  const postings = new VarintWriter()
+  for (let t = 0; t < terms.length; t++) {
+    postings.write(start[t + 1] - start[t])
+    for (let at = start[t], prev = 0; at < start[t + 1]; at++) {
+      postings.write(postSkill[at] - prev)
+      postings.write(postWeight[at])
+      prev = postSkill[at]
     }
   }
   const vectorBytes = new Uint8Array(n * dim)
@@ -209,14 +357,14 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
   const sources: string[] = ['']
   const sourceId = new Map<string, number>([['', 0]])
   const inline: string[] = []
-  const chunkParts: Uint8Array[] = []
-  const offsets: number[] = []
-  let byteOffset = 0
+  const chunkOut = new VarintWriter()
+  const offsets = new VarintWriter()
   let chunkTerms = 0
   let chunkCount = 0
+  let lastBegin = 0
   prepared.forEach((chunks, s) => {
-    const record: number[] = [chunks.length]
-    const parts: Uint8Array[] = []
+    const begin = chunkOut.length
+    chunkOut.write(chunks.length)
     chunks.forEach((c, j) => {
       chunkTerms += c.length
       chunkCount++
@@ -235,27 +383,23 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
         }
         source = sourceId.get(c.chunk.source)!
       }
-      const pairs = [...c.tf].map(([t, k]) => [termId.get(t)!, k] as const).sort((a, b) => a[0] - b[0])
-      record.push(CHUNK_KINDS.indexOf(c.chunk.kind), source, start, end, c.length, pairs.length)
-      for (let i = 0, prev = 0; i < pairs.length; i++) {
-        record.push(pairs[i][0] - prev, pairs[i][1])
-        prev = pairs[i][0]
+      // Pairs in index-id order: a numeric sort of (rank, position) keys, no comparator calls.
+      const order = new Float64Array(c.ids.length)
+      for (let i = 0; i < c.ids.length; i++) order[i] = rank[c.ids[i]] * POSITIONS + i
+      order.sort()
+      for (const v of [CHUNK_KINDS.indexOf(c.chunk.kind), source, start, end, c.length, order.length]) chunkOut.write(v)
+      for (let i = 0, prev = 0; i < order.length; i++) {
+        const at = order[i] % POSITIONS
+        const id = rank[c.ids[at]]
+        chunkOut.write(id - prev)
+        chunkOut.write(c.tfs[at])
+        prev = id
       }
-      parts.push(encodeVarints(record.splice(0)), packSigns(chunkVectors[s][j]))
+      chunkOut.raw(packSigns(chunkVectors[s][j]))
     })
-    if (chunks.length === 0) parts.push(encodeVarints(record))
-    offsets.push(byteOffset)
-    for (const part of parts) {
-      chunkParts.push(part)
-      byteOffset += part.length
-    }
+    offsets.write(s === 0 ? begin : begin - lastBegin)
+    lastBegin = begin
   })
-  const chunkBytes = new Uint8Array(byteOffset)
-  let at = 0
-  for (const part of chunkParts) {
-    chunkBytes.set(part, at)
-    at += part.length
-  }
 
   return {
     format: DISCOVERY_FORMAT,
@@ -265,11 +409,11 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     embedding: { model: options.embed ? 'custom' : HASH_EMBEDDING_MODEL, dim },
     skills: skills.map(s => s.name),
     terms: terms.join('\n'),
-    postings: toBase64(encodeVarints(postings)),
+    postings: toBase64(postings.result()),
     vectors: toBase64(vectorBytes),
     sources,
     inline,
-    chunks: toBase64(chunkBytes),
-    chunkOffsets: toBase64(encodeVarints(offsets.map((o, i) => o - (i ? offsets[i - 1] : 0)))),
+    chunks: toBase64(chunkOut.result()),
+    chunkOffsets: toBase64(offsets.result()),
   }
 }

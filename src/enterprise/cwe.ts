@@ -23,7 +23,21 @@ export interface CweMention {
 
 const MENTION = /\bCWE-(\d{1,9})\b/gi
 
+/**
+ * Whether `text` contains `cwe-` in any case: what /cwe-/i tests, found from the (rare) hyphens
+ * with indexOf instead of a case-insensitive scan of every character.
+ */
+export function mentionsCwe(text: string): boolean {
+  for (let i = text.indexOf('-', 3); i !== -1; i = text.indexOf('-', i + 1)) {
+    // `| 32` lowercases ASCII letters; /i without `u` folds no other character onto c, w or e.
+    if ((text.charCodeAt(i - 1) | 32) === 0x65 && (text.charCodeAt(i - 2) | 32) === 0x77 && (text.charCodeAt(i - 3) | 32) === 0x63)
+      return true
+  }
+  return false
+}
+
 export function findCweMentions(text: string): CweMention[] {
+  if (!mentionsCwe(text)) return []
   return [...text.matchAll(MENTION)].map(m => ({ id: Number(m[1]), text: m[0], offset: m.index }))
 }
 
@@ -36,7 +50,7 @@ const MAX_PER_FILE = 100
 export function checkCweMentions(skill: SkillSource, severity: Severity): Diagnostic[] {
   const out: Diagnostic[] = []
   for (const file of skill.files) {
-    if (file.text === null || !/cwe-/i.test(file.text)) continue
+    if (file.text === null || !mentionsCwe(file.text)) continue
     let at: ReturnType<typeof lineIndex> | null = null
     let count = 0
     for (const m of findCweMentions(file.text)) {

@@ -18,21 +18,78 @@ export interface HitlResult {
 }
 
 // Requests that change state: an explicit method, a client's post/put/patch/delete, curl/wget options.
-const NON_GET: RegExp[] = [
-  /\bmethod\s*[:=]\s*["'`](?:POST|PUT|PATCH|DELETE)["'`]/gi,
-  /\b(?:requests|httpx|axios|session|aiohttp|got|ky|superagent|http|https)\.(?:post|put|patch|delete)\s*\(/gi,
-  /\bwget\b[^\n]{0,500}?\s--(?:post-data|post-file|method=(?:POST|PUT|PATCH|DELETE))\b/gi,
+// Each pattern comes with a test of characters every match must contain: most files (prose, data)
+// fail it after a few indexOf calls and never see the regex.
+const NON_GET: Array<{ pattern: RegExp; possible: (text: string) => boolean }> = [
+  {
+    pattern: /\bmethod\s*[:=]\s*["'`](?:POST|PUT|PATCH|DELETE)["'`]/gi,
+    possible: t => (t.includes(':') || t.includes('=')) && (t.includes('"') || t.includes('\'') || t.includes('`')),
+  },
+  {
+    pattern: /\b(?:requests|httpx|axios|session|aiohttp|got|ky|superagent|http|https)\.(?:post|put|patch|delete)\s*\(/gi,
+    possible: t => t.includes('(') && methodCall(t),
+  },
+  {
+    pattern: /\bwget\b[^\n]{0,500}?\s--(?:post-data|post-file|method=(?:POST|PUT|PATCH|DELETE))\b/gi,
+    possible: t => t.includes('--') && wgetBeforeDashes(t),
+  },
 ]
 const CURL = /\bcurl\b(?:[^\n]*\\\r?\n)*[^\n]*/g
+// Every write option starts with `-`: a text without one has curl calls, but no writing ones.
 const CURL_WRITE = /(?:^|\s)(?:-X\s*["']?(?:POST|PUT|PATCH|DELETE)\b|--request[\s=]["']?(?:POST|PUT|PATCH|DELETE)\b|(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form|--json|-T|--upload-file)(?=[\s=]|$))/i
+
+// By last letter, the client methods of the pattern: `(` must follow one of them.
+const WRITE_METHODS: Record<number, string[]> = { 0x74: ['post', 'put'], 0x68: ['patch'], 0x65: ['delete'] }
+
+/** Whether `text` holds `word` (lowercase ASCII letters) at `at`, in any case, as /i compares them. */
+function wordAt(text: string, at: number, word: string): boolean {
+  if (at < 0) return false
+  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false
+  return true
+}
+
+/**
+ * Whether some `(` follows `.post`, `.put`, `.patch` or `.delete` (any case) and only whitespace:
+ * what a client call needs. Skipping every control, space and non-ASCII character covers `\s`.
+ */
+function methodCall(text: string): boolean {
+  for (let i = text.indexOf('('); i !== -1; i = text.indexOf('(', i + 1)) {
+    let end = i
+    for (let c = text.charCodeAt(end - 1); end > 0 && (c <= 0x20 || c >= 0x7F); c = text.charCodeAt(--end - 1));
+    const words = WRITE_METHODS[text.charCodeAt(end - 1) | 32]
+    if (!words) continue
+    for (const word of words) {
+      if (text.charCodeAt(end - word.length - 1) === 0x2E && wordAt(text, end - word.length, word)) return true
+    }
+  }
+  return false
+}
+
+/** Whether some `--` has `wget` (any case) before it on its line, within the pattern's reach. */
+function wgetBeforeDashes(text: string): boolean {
+  let scanned = 0 // every position before this one is known not to start `wget`
+  let lineStart = 0
+  let newline = text.indexOf('\n')
+  for (let i = text.indexOf('--'); i !== -1; i = text.indexOf('--', i + 1)) {
+    // Forward only (lastIndexOf per `--` would go quadratic on one long line).
+    for (; newline !== -1 && newline < i; newline = text.indexOf('\n', newline + 1)) lineStart = newline + 1
+    for (let w = Math.max(lineStart, i - 520, scanned); w + 4 <= i; w++) if (wordAt(text, w, 'wget')) return true
+    scanned = Math.max(scanned, i - 3)
+  }
+  return false
+}
 
 /** Every non-GET request in a text, with its offset. */
 export function findWriteRequests(text: string): Array<{ what: string; offset: number }> {
   const found: Array<{ what: string; offset: number }> = []
-  for (const pattern of NON_GET) for (const m of text.matchAll(pattern)) found.push({ what: m[0].trim(), offset: m.index })
-  for (const m of text.matchAll(CURL)) {
-    const opt = CURL_WRITE.exec(m[0])
-    if (opt) found.push({ what: `curl ${opt[0].trim()}`, offset: m.index })
+  for (const { pattern, possible } of NON_GET) {
+    if (possible(text)) for (const m of text.matchAll(pattern)) found.push({ what: m[0].trim(), offset: m.index })
+  }
+  if (text.includes('-') && text.includes('curl')) {
+    for (const m of text.matchAll(CURL)) {
+      const opt = CURL_WRITE.exec(m[0])
+      if (opt) found.push({ what: `curl ${opt[0].trim()}`, offset: m.index })
+    }
   }
   return found.sort((a, b) => a.offset - b.offset)
 }

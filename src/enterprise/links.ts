@@ -32,7 +32,7 @@ export function checkLinks(skill: SkillSource, severity: Severity, analyses = ne
   for (const file of linkedDocuments(skill)) {
     const doc = resolver.analysis(file)
     if (!doc) continue
-    const at = lineIndex(file.text!)
+    let at: ReturnType<typeof lineIndex> | null = null
     let problems = 0
     for (const link of doc.links) {
       const problem = resolver.check(file, link, external)
@@ -42,7 +42,7 @@ export function checkLinks(skill: SkillSource, severity: Severity, analyses = ne
         ...problem,
         severity,
         file: projectPath(skill, file.path),
-        ...at(link.offset),
+        ...(at ??= lineIndex(file.text!))(link.offset),
         skill: skill.name,
       }))
     }

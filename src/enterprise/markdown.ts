@@ -36,27 +36,35 @@ const MAX_PAREN_DEPTH = 32
 
 export function analyzeMarkdown(text: string): MdAnalysis {
   const prose = maskCode(text)
-  const headings = findHeadings(prose)
   const links = findLinks(prose)
+  // Headings and slugs are only needed for fragment links and the security checkpoint: on demand.
+  let headings: MdHeading[] | null = null
   let anchors: Set<string> | null = null
+  const allHeadings = (): MdHeading[] => (headings ??= findHeadings(prose))
   return {
     links,
-    headings,
     prose,
-    // Slugs cost a few regex passes per heading: only computed when a link has a fragment.
+    get headings(): MdHeading[] {
+      return allHeadings()
+    },
     get anchors(): Set<string> {
       if (anchors) return anchors
       anchors = new Set<string>()
       const seen = new Map<string, number>()
-      for (const h of headings) anchors.add(uniqueSlug(githubSlug(h.text), seen))
-      for (const m of prose.matchAll(/<[A-Za-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*(?:"([^"<>]{0,500})"|'([^'<>]{0,500})')/g))
-        anchors.add(m[1] ?? m[2])
+      for (const h of allHeadings()) anchors.add(uniqueSlug(githubSlug(h.text), seen))
+      if (prose.includes('<')) {
+        for (const m of prose.matchAll(/<[A-Za-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*(?:"([^"<>]{0,500})"|'([^'<>]{0,500})')/g))
+          anchors.add(m[1] ?? m[2])
+      }
       return anchors
     },
   }
 }
 
 // --- blanking ----------------------------------------------------------------------------------
+
+/** Every character but `\n` turned into a space (one repeat per line, not one replacement per character). */
+const blank = (s: string): string => s.split('\n').map(line => ' '.repeat(line.length)).join('\n')
 
 /** Blank ranges (sorted, non-overlapping), keeping newlines so offsets, lines and columns hold. */
 function blankRanges(text: string, ranges: Array<[number, number]>): string {
@@ -66,14 +74,13 @@ function blankRanges(text: string, ranges: Array<[number, number]>): string {
   for (const [from, to] of ranges) {
     if (to <= at) continue
     const start = Math.max(from, at)
-    parts.push(text.slice(at, start), text.slice(start, to).replace(/[^\n]/g, ' '))
+    parts.push(text.slice(at, start), blank(text.slice(start, to)))
     at = to
   }
   parts.push(text.slice(at))
   return parts.join('')
 }
 
-const blank = (s: string): string => s.replace(/[^\n]/g, ' ')
 
 /** HTML comments blanked; an unclosed `<!--` stays (and so does every later one: none can close). */
 function blankComments(text: string): string {
@@ -115,7 +122,7 @@ function lineStartMatches(text: string, anchors: readonly string[], sticky: RegE
     const q = next[k]
     next[k] = text.indexOf(anchors[k], q + 1)
     let p = q
-    for (let c = text.charCodeAt(p - 1); p > 0 && (c === 32 || c === 9); c = text.charCodeAt(--p - 1));
+    while (p > 0 && (text.charCodeAt(p - 1) === 32 || text.charCodeAt(p - 1) === 9)) p--
     if (p < end || !atLineStart(text, p)) continue
     sticky.lastIndex = p
     const m = sticky.exec(text)
@@ -186,7 +193,7 @@ function maskCodeSpans(text: string): string {
     while (m.index >= paragraphEnd) {
       pairRuns(runs, ranges)
       runs = []
-      paragraphEnd = paragraphEnd === text.length ? paragraphEnd : nextBreak()
+      paragraphEnd = nextBreak()
     }
     let at = m.index
     let len = m[0].length
@@ -302,6 +309,11 @@ function uniqueSlug(slug: string, seen: Map<string, number>): string {
 
 const unescape = (dest: string): string => dest.replace(/\\([!-/:-@[-`{-~])/g, '$1')
 
+const DEFINITION = /^ {0,3}\[(?:[^[\]\\\n]|\\.){1,999}\]:[ \t]*(?:<([^<>\n]*)>|(\S+))(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/dmy
+const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]{0,4096})>/y
+const HTML_TAG = /<(?:a|img|source|link)\s[^<>]{0,2000}>/iy
+const BARE_URL = /\bhttps?:\/\/[^\s<>]{1,4096}/iy
+
 function findLinks(prose: string): MdLink[] {
   const links: MdLink[] = []
   // Ranges owned by a link (its whole `[text](dest)`, tag or definition line), so a URL inside
@@ -313,8 +325,7 @@ function findLinks(prose: string): MdLink[] {
 
   const definitionDests = new Set<number>()
   // Reference definitions `[id]: dest "title"`: checked where they are written, whether used or not.
-  const definition = /^ {0,3}\[(?:[^[\]\\\n]|\\.){1,999}\]:[ \t]*(?:<([^<>\n]*)>|(\S+))(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/dgm
-  for (const m of prose.matchAll(definition)) {
+  for (const m of lineStartMatches(prose, ['['], DEFINITION)) {
     const group = m[1] !== undefined ? 1 : 2
     claimed.push([m.index, m.index + m[0].length])
     if (m[group] === '') continue
@@ -323,8 +334,15 @@ function findLinks(prose: string): MdLink[] {
   }
 
   const openers: number[] = []
-  const autolink = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]{0,4096})>/y
-  for (let i = 0; i < prose.length; i++) {
+  // Only the stretch from the first `[`/`<` (with the `!` or backslashes before it, which change its
+  // meaning) to the last one, and on while a bracket is open, can hold a link.
+  const first = firstOf(prose, '[', '<')
+  const last = first === -1 ? -1 : Math.max(prose.lastIndexOf('['), prose.lastIndexOf('<'))
+  let start = first === -1 ? prose.length : first
+  if (start > 0 && prose[start - 1] === '!') start--
+  while (start > 0 && prose[start - 1] === '\\') start--
+  for (let i = start; i < prose.length; i++) {
+    if (i > last && openers.length === 0) break
     const c = prose[i]
     if (c === '\\') {
       i++
@@ -349,8 +367,8 @@ function findLinks(prose: string): MdLink[] {
       i = parsed.end - 1
     }
     else if (c === '<') {
-      autolink.lastIndex = i
-      const m = autolink.exec(prose)
+      AUTOLINK.lastIndex = i
+      const m = AUTOLINK.exec(prose)
       if (m) {
         if (!definitionDests.has(i + 1)) add('autolink', m[1], i + 1)
         claimed.push([i, i + m[0].length])
@@ -362,26 +380,58 @@ function findLinks(prose: string): MdLink[] {
     }
   }
 
-  // Raw HTML `<a href>`, `<img src>`: rendered as links by GitHub and agents alike.
-  for (const tag of prose.matchAll(/<(?:a|img|source|link)\s[^<>]{0,2000}>/gi)) {
-    claimed.push([tag.index, tag.index + tag[0].length])
+  // Raw HTML `<a href>`, `<img src>`: rendered as links by GitHub and agents alike. A tag holds no
+  // other `<`, so trying the tag at each `<` finds what a global scan would.
+  for (let i = prose.indexOf('<'); i !== -1; i = prose.indexOf('<', i + 1)) {
+    HTML_TAG.lastIndex = i
+    const tag = HTML_TAG.exec(prose)
+    if (!tag) continue
+    claimed.push([i, i + tag[0].length])
     for (const attr of tag[0].matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/dgi)) {
       const group = attr[1] !== undefined ? 1 : attr[2] !== undefined ? 2 : 3
       if (attr[group] === '') continue
-      add('html', attr[group].replace(/&amp;/g, '&'), tag.index + attr.indices![group]![0])
+      add('html', attr[group].replace(/&amp;/g, '&'), i + attr.indices![group]![0])
     }
+    i += tag[0].length - 1
   }
 
   // GFM autolink literals: bare http(s) URLs in prose, trailing punctuation not included.
   claimed.sort((x, y) => x[0] - y[0] || y[1] - x[1])
   let k = 0
   let reach = -1 // furthest end among claimed ranges starting at or before the URL
-  for (const m of prose.matchAll(/\bhttps?:\/\/[^\s<>]{1,4096}/gi)) {
+  for (const m of bareUrls(prose)) {
     while (k < claimed.length && claimed[k][0] <= m.index) reach = Math.max(reach, claimed[k++][1])
     if (m.index < reach) continue
     add('bare', trimAutolink(m[0]), m.index)
   }
   return links.sort((x, y) => x.offset - y.offset)
+}
+
+/**
+ * The matches of /\bhttps?:\/\/[^\s<>]{1,4096}/gi, found from each `://`: a URL starts 4 or 5
+ * characters before it (`http`, `https`), and never before the end of the previous URL.
+ */
+function bareUrls(prose: string): RegExpExecArray[] {
+  const out: RegExpExecArray[] = []
+  let end = 0
+  for (let q = prose.indexOf('://'); q !== -1; q = prose.indexOf('://', q + 1)) {
+    for (let start = q - 5; start <= q - 4; start++) {
+      if (start < end) continue
+      BARE_URL.lastIndex = start
+      const m = BARE_URL.exec(prose)
+      if (!m) continue
+      out.push(m)
+      end = start + m[0].length
+      break
+    }
+  }
+  return out
+}
+
+function firstOf(text: string, a: string, b: string): number {
+  const i = text.indexOf(a)
+  const j = text.indexOf(b)
+  return i === -1 ? j : j === -1 ? i : Math.min(i, j)
 }
 
 const BLANK_LINE = /[ \t]*(?:\n|$)/y

@@ -144,10 +144,11 @@ export function createSkillsContext(options: Options = {}) {
       return errors.length ? new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(errors, audit.stats.skills, { sources: audit.sources })}`) : null
     },
     /** Source of a resolved virtual id, or null when it isn't one of ours. */
-    moduleCode(id: string, audit: AuditResult): string | null {
+    async moduleCode(id: string, audit: AuditResult): Promise<string | null> {
       const mod = parseVirtual(id)
       if (mod.kind === 'main') return mainModule(audit.manifest)
-      if (mod.kind === 'index') return indexModule(audit.manifest)
+      // The discovery index is built on demand (and cached by content): only when a bundle includes it.
+      if (mod.kind === 'index') return indexModule((await audit.complete()).manifest)
       if (mod.kind === 'skill') {
         const skill = audit.manifest.skills.find(s => s.name === mod.name)
         return skill ? skillModule(skill) : `export default undefined\n`

@@ -30,12 +30,21 @@ export type VirtualModule =
 export function parseVirtual(resolved: string): VirtualModule {
   const rest = resolved.slice(RESOLVED_ID.length).replace(/\?.*$/, '')
   if (rest === '') return { kind: 'main' }
-  if (rest.startsWith(SKILL_PREFIX)) return { kind: 'skill', name: decodeURIComponent(rest.slice(SKILL_PREFIX.length)) }
+  if (rest.startsWith(SKILL_PREFIX)) {
+    try {
+      return { kind: 'skill', name: decodeURIComponent(rest.slice(SKILL_PREFIX.length)) }
+    }
+    catch {
+      return { kind: 'unknown' }
+    }
+  }
   if (rest === INDEX_SUFFIX) return { kind: 'index' }
   return { kind: 'unknown' }
 }
 
-export const skillModuleId = (name: string): string => `${ALIAS_ID}${SKILL_PREFIX}${encodeURIComponent(name)}`
-export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_PREFIX}${encodeURIComponent(name)}`
+/** Percent-encodes a skill name for an id; also `.` (path segments), `!` (webpack loader syntax) and the rest encodeURIComponent keeps. */
+const encodeName = (name: string): string => encodeURIComponent(name).replace(/[!'()*.~]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+export const skillModuleId = (name: string): string => `${ALIAS_ID}${SKILL_PREFIX}${encodeName(name)}`
+export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_PREFIX}${encodeName(name)}`
 /** The browser runtime, imported lazily by `findSkills`: a real file, not a virtual module. */
 export const RUNTIME_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})${escape(RUNTIME_SUFFIX)}$`)

@@ -11,8 +11,8 @@ import { ALIAS_ID, LOAD_FILTER, PLUGIN_NAME, RESOLVE_FILTER, RESOLVED_ID, resolv
 type NativeContext = { framework: string; compiler?: any; compilation?: any; loaderContext?: any } | undefined
 const nativeOf = (self: unknown): NativeContext => (self as { getNativeBuildContext?: () => NativeContext }).getNativeBuildContext?.()
 
-/** webpack ids of unplugin's own placeholder files; they show up as spurious changes. */
-const isPlaceholder = (id: string): boolean => id.includes('_virtual_') || id.includes(`${path.sep}.virtual${path.sep}`)
+/** unplugin's own placeholder files (webpack `_virtual_*`, Rspack `node_modules/.virtual`): they show up as spurious changes. */
+const isPlaceholder = (id: string): boolean => path.basename(id).startsWith('_virtual_') || id.includes(`node_modules${path.sep}.virtual${path.sep}`)
 
 /** `\0virtual:skills-manifest…` from whatever form the host hands to `load`. */
 const toResolved = (id: string): string => {
@@ -34,7 +34,16 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
       // esbuild never says what changed: walk again on rebuilds (unchanged skills cost a stat per file).
       if (meta.framework === 'esbuild' && started) ctx.markAllChanged()
       started = true
-      const audit = await ctx.audit()
+      let audit
+      try {
+        audit = await ctx.audit()
+      }
+      catch (error) {
+        // Dev servers must start whatever happens; the virtual module reports the failure when requested.
+        if (!ctx.dev) throw error
+        console.error(`[${PLUGIN_NAME}] the skills audit crashed: ${(error as Error).message}`)
+        return
+      }
       const native = nativeOf(this)
       const compilation = native?.compilation
       const WebpackError = native?.compiler?.webpack?.WebpackError
@@ -92,7 +101,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
           const error = ctx.devError(audit)
           if (error) this.error(error)
         }
-        return ctx.moduleCode(id, audit)
+        return await ctx.moduleCode(id, audit)
       },
     },
 
@@ -100,12 +109,13 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
       if (!isPlaceholder(id)) ctx.markChanged(id)
     },
 
-    buildEnd() {
+    async buildEnd() {
       const audit = ctx.last
       const { manifest } = ctx.options
       if (!audit?.ok || manifest === false || viteCommand === 'serve') return
       if (meta.framework === 'esbuild' && !esbuildOutdir) return
-      this.emitFile({ type: 'asset', fileName: manifest, source: audit.manifestJson })
+      // The complete manifest (discovery index included): the bytes `unplugin-skills build` writes.
+      this.emitFile({ type: 'asset', fileName: manifest, source: (await audit.complete()).json })
     },
 
     vite: {
@@ -125,13 +135,14 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         for (const mod of ours) graph.invalidateModule(mod)
         return [...new Set([...ours, ...modules])]
       },
-      writeBundle(output, bundle) {
+      async writeBundle(output, bundle) {
         // SSR builds drop emitted assets (build.emitAssets is off there): write the manifest ourselves.
         const audit = ctx.last
         const { manifest } = ctx.options
         if (!audit?.ok || manifest === false || manifest in bundle || !output.dir) return
-        fs.mkdirSync(output.dir, { recursive: true })
-        fs.writeFileSync(path.join(output.dir, manifest), audit.manifestJson)
+        const file = path.join(output.dir, manifest)
+        fs.mkdirSync(path.dirname(file), { recursive: true })
+        fs.writeFileSync(file, (await audit.complete()).json)
       },
     },
 
@@ -163,7 +174,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         build.onLoad({ filter: LOAD_FILTER, namespace: PLUGIN_NAME }, async (args) => {
           const id = toResolved(args.path)
           const audit = await ctx.audit()
-          const contents = ctx.moduleCode(id, audit)
+          const contents = await ctx.moduleCode(id, audit)
           if (contents === null) return undefined
           const deps = ctx.moduleDeps(id, audit)
           return { contents, loader: 'js', resolveDir: ctx.options.root, watchFiles: deps.files, watchDirs: deps.dirs }
@@ -214,10 +225,10 @@ function serveManifest(server: DevServer, ctx: SkillsContext): void {
   const url = `${server.config.base.replace(/\/?$/, '/')}${name}`
   server.middlewares.use((req, res, next) => {
     if (req.url?.split('?')[0] !== url) return next()
-    ctx.audit().then((audit) => {
+    ctx.audit().then(audit => audit.complete()).then(({ json }) => {
       res.setHeader('Content-Type', 'application/json; charset=utf-8')
       res.setHeader('Cache-Control', 'no-store')
-      res.end(audit.manifestJson)
+      res.end(json)
     }, next)
   })
 }

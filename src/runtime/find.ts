@@ -1,5 +1,5 @@
 import type { ManifestSkill, SkillsManifest } from '../types'
-import { decodeVarints, dequantizeInt8, fromBase64, unpackSigns } from './codec'
+import { decodeVarints, dequantizeInt8, fromBase64 } from './codec'
 import type { ChunkKind, DiscoveryIndex } from './discovery-index'
 import { CHUNK_KINDS, isDiscoveryIndex } from './discovery-index'
 import { HASH_EMBEDDING_MODEL, hashEmbed, normalize } from './hash-embed'
@@ -56,7 +56,8 @@ interface DecodedChunk {
   length: number
   ids: number[]
   tfs: number[]
-  vector: Float32Array | null
+  /** Packed embedding sign bits (see packSigns), read in place. */
+  signs: Uint8Array | null
 }
 
 /** Structures derived from the index on the first query (lazy: importing the manifest stays free). */
@@ -71,11 +72,12 @@ interface Prepared {
   idf: Float64Array
   dim: number
   vectors: Float32Array
-  chunkBytes: Uint8Array | null
   chunkOffsets: number[]
   chunks: Map<number, DecodedChunk[]>
   /** Per-query scratch buffers, reused: no garbage per query, no GC pauses in the tail latency. */
   lex: Float64Array
+  /** Query term frequency by term id (set for the current query's terms only, then cleared). */
+  qtf: Float64Array
   skillsByName: Map<string, ManifestSkill> | null
 }
 
@@ -125,10 +127,10 @@ function prepare(index: DiscoveryIndex): Prepared {
     idf,
     dim,
     vectors,
-    chunkBytes: null,
     chunkOffsets,
     chunks: new Map(),
     lex: new Float64Array(n),
+    qtf: new Float64Array(nTerms),
     skillsByName: null,
   }
 }
@@ -196,11 +198,17 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
   let list = p.chunks.get(s)
   if (list) return list
   list = []
-  p.chunkBytes ??= fromBase64(p.index.chunks)
-  const r = reader(p.chunkBytes, p.chunkOffsets[s] ?? p.chunkBytes.length)
+  // Decode only this skill's record: base64 keeps 3-byte groups aligned to 4 characters, so a byte
+  // range maps to a character range (decoding the whole blob cost ~100 ms on the first query).
+  const total = Math.floor((p.index.chunks.length * 3) / 4)
+  const from = Math.min(p.chunkOffsets[s] ?? total, total)
+  const to = Math.max(from, Math.min(p.chunkOffsets[s + 1] ?? total, total))
+  const group = Math.floor(from / 3)
+  const bytes = fromBase64(p.index.chunks.slice(group * 4, Math.ceil(to / 3) * 4)).subarray(from - group * 3, to - group * 3)
+  const r = reader(bytes, 0)
   const count = r.next()
   const signBytes = Math.ceil(p.dim / 8)
-  for (let c = 0; c < count && r.at < p.chunkBytes.length; c++) {
+  for (let c = 0; c < count && r.at < bytes.length; c++) {
     const kind = CHUNK_KINDS[r.next()] ?? 'instructions'
     const source = r.next()
     const start = r.next()
@@ -209,7 +217,7 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
     const nTerms = r.next()
     const ids: number[] = []
     const tfs: number[] = []
-    for (let i = 0, id = 0; i < nTerms && r.at < p.chunkBytes.length; i++) {
+    for (let i = 0, id = 0; i < nTerms && r.at < bytes.length; i++) {
       id += r.next()
       ids.push(id)
       tfs.push(r.next())
@@ -224,7 +232,7 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
       length,
       ids,
       tfs,
-      vector: p.dim ? unpackSigns(signs, p.dim) : null,
+      signs: p.dim && signs.length === Math.ceil(p.dim / 8) ? signs : null,
     })
   }
   p.chunks.set(s, list)
@@ -240,7 +248,7 @@ function chunkText(p: Prepared, skillName: string, source: string, start: number
   return typeof doc?.text === 'string' ? doc.text.slice(start, end) : null
 }
 
-function matchChunks(p: Prepared, s: number, terms: Map<number, number>, qv: Float32Array | null, semantic: number, limit: number): ChunkMatch[] {
+function matchChunks(p: Prepared, s: number, qv: Float32Array | null, semantic: number, limit: number): ChunkMatch[] {
   if (limit <= 0) return []
   const { k1, b, avgChunkLength } = p.index.bm25
   const name = p.index.skills[s]
@@ -249,13 +257,17 @@ function matchChunks(p: Prepared, s: number, terms: Map<number, number>, qv: Flo
   chunks.forEach((c, i) => {
     let lex = 0
     for (let j = 0; j < c.ids.length; j++) {
-      const qtf = terms.get(c.ids[j])
-      if (qtf === undefined) continue
+      const qtf = p.qtf[c.ids[j]]
+      if (!qtf) continue
       const tf = c.tfs[j]
       lex += qtf * p.idf[c.ids[j]] * (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * c.length) / (avgChunkLength || 1)))
     }
     let sem = 0
-    if (qv && c.vector) for (let d = 0; d < p.dim; d++) sem += qv[d] * c.vector[d]
+    // Dot product with the ±1/sqrt(dim) vector the sign bits stand for (unpackSigns), without unpacking it.
+    if (qv && c.signs) {
+      for (let d = 0; d < p.dim; d++) sem += (c.signs[d >> 3] >> (d & 7)) & 1 ? qv[d] : -qv[d]
+      sem /= Math.sqrt(p.dim)
+    }
     const score = lex + semantic * 10 * Math.max(0, sem)
     if (score > 0) scored.push({ i, score })
   })
@@ -329,9 +341,15 @@ export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
     topScores[i] = score
   }
   const limit = Math.max(0, Math.floor(options.chunks ?? 3))
-  return top.map((s, i) => ({
-    name: p.index.skills[s],
-    score: Math.round(topScores[i] * 1e4) / 1e4,
-    chunks: matchChunks(p, s, terms, qv, semantic, limit),
-  }))
+  for (const [id, qtf] of terms) p.qtf[id] = qtf
+  try {
+    return top.map((s, i) => ({
+      name: p.index.skills[s],
+      score: Math.round(topScores[i] * 1e4) / 1e4,
+      chunks: matchChunks(p, s, qv, semantic, limit),
+    }))
+  }
+  finally {
+    for (const id of terms.keys()) p.qtf[id] = 0
+  }
 }

@@ -60,11 +60,17 @@ function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, l
 }
 
 function scanMarkdown(ctx: Ctx, path: string, text: string): void {
+  const start = ctx.raw.length
+  if (!text.includes('```') && !text.includes('~~~')) {
+    // No fence: plain prose, and the line table is only needed if something is found.
+    scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false }, ctx.raw)
+    if (ctx.raw.length > start) markCautionary(ctx.raw.slice(start), new LineIndex(text), [], path)
+    return
+  }
   const index = new LineIndex(text)
   const fences = findFences(index)
   const inFence = new Uint8Array(index.count)
   for (const f of fences) inFence.fill(1, f.open, f.close + 1)
-  const start = ctx.raw.length
   scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false, skip: l => inFence[l] === 1, index }, ctx.raw)
   for (const f of fences) {
     if (f.close <= f.open + 1 && f.close !== index.count - 1) continue

@@ -101,7 +101,7 @@ function hashRanges(t: string, lang: 'py' | 'sh'): Ranges {
   return { comments, strings }
 }
 
-const blank = (s: string): string => s.replace(/[^\n]/g, ' ')
+const blank = (s: string): string => (s.includes('\n') ? s.replace(/[^\n]/g, ' ') : ' '.repeat(s.length))
 
 function apply(t: string, ranges: number[][]): string {
   const all: Array<[number, number]> = []
@@ -116,6 +116,51 @@ function apply(t: string, ranges: number[][]): string {
     pos = e
   }
   return out + t.slice(pos)
+}
+
+/** Blanked intervals (flat, sorted, disjoint [start, end) pairs) of each masked view of a text. */
+export interface MaskRanges { noComments: number[]; code: number[] }
+
+/** The intervals `apply` blanks: sorted by start, a range starting inside an earlier one is dropped whole. */
+function effective(ranges: number[][]): number[] {
+  const all: Array<[number, number]> = []
+  for (const r of ranges) for (let k = 0; k < r.length; k += 2) if (r[k + 1]! > r[k]!) all.push([r[k]!, r[k + 1]!])
+  all.sort((a, b) => a[0] - b[0])
+  const out: number[] = []
+  let pos = 0
+  for (const [s, e] of all) {
+    if (s < pos) continue
+    out.push(s, e)
+    pos = e
+  }
+  return out
+}
+
+export function maskRanges(text: string, lang: Lang): MaskRanges {
+  if (lang !== 'js' && lang !== 'py' && lang !== 'sh') return { noComments: [], code: [] }
+  const r = lang === 'js' ? jsRanges(text) : hashRanges(text, lang)
+  return { noComments: effective([r.comments]), code: effective([r.comments, r.strings]) }
+}
+
+/** `maskViews(text)[view].slice(from, to)` without building the whole masked copy. */
+export function maskedSlice(text: string, iv: number[], from: number, to: number): string {
+  // First interval ending after `from` (binary search over the pairs).
+  let lo = 0
+  let hi = iv.length >> 1
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (iv[2 * mid + 1]! <= from) lo = mid + 1
+    else hi = mid
+  }
+  let out = ''
+  let pos = from
+  for (let k = 2 * lo; k < iv.length && iv[k]! < to; k += 2) {
+    const s = Math.max(iv[k]!, from)
+    const e = Math.min(iv[k + 1]!, to)
+    out += text.slice(pos, s) + blank(text.slice(s, e))
+    pos = e
+  }
+  return out + text.slice(pos, to)
 }
 
 /** Same-length copies of a code text: without comments, and without comments nor string contents. */

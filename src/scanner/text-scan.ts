@@ -1,6 +1,9 @@
 import { excerptAt, redact } from './excerpt'
 import { LineIndex } from './lines'
-import { maskViews } from './mask'
+import { maskRanges, maskedSlice } from './mask'
+import type { MaskRanges } from './mask'
+import { buildFinder } from './prefilter'
+import type { Finder } from './prefilter'
 import { RULE_MODULES } from './rules/index'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 
@@ -29,18 +32,19 @@ export function anchorTokens(anchor: string): string[] {
   return parts.filter(Boolean).map(a => (/^\w/.test(a) ? '\\b' : '') + a + (WHOLE.has(a) ? '\\b' : ''))
 }
 
-/** Per language: its patterns, the combined anchor (longest tokens first), and the same without AST-covered patterns. */
-interface LangTable { patterns: Compiled[]; anchor: RegExp; anchorAst: RegExp; memo: Map<string, number[]> }
+/**
+ * Per language: its patterns, the combined anchor (longest tokens first), and the same without AST-covered
+ * patterns. The finders produce exactly the hits of the combined anchors, at literal-search speed.
+ */
+interface LangTable { patterns: Compiled[]; anchor: RegExp; anchorAst: RegExp; finder: Finder; finderAst: Finder; memo: Map<string, number[]> }
 
 const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
 /** Long lines are read in windows around anchor hits, so a 1 MB line costs a bounded amount per hit. */
 const WINDOW = 4096
 const OVERLAP = 512
 
-function combine(tokens: Iterable<string>): RegExp {
-  const list = [...new Set(tokens)].sort((a, b) => b.length - a.length)
-  return new RegExp(list.join('|') || '(?!)', 'gi')
-}
+const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)
+const combine = (tokens: Iterable<string>): RegExp => new RegExp(order(tokens).join('|') || '(?!)', 'gi')
 
 function compile(): Record<Lang, LangTable> {
   const out = {} as Record<Lang, LangTable>
@@ -58,7 +62,7 @@ function compile(): Record<Lang, LangTable> {
         if (!p.astCovered) noAst.push(...tokens)
       }
     }
-    out[lang] = { patterns, anchor: combine(all), anchorAst: combine(noAst), memo: new Map() }
+    out[lang] = { patterns, anchor: combine(all), anchorAst: combine(noAst), finder: buildFinder(order(all), true), finderAst: buildFinder(order(noAst), true), memo: new Map() }
   }
   return out
 }
@@ -100,14 +104,16 @@ interface Window { line: number; lineStart: number; lineEnd: number; from: numbe
 export function scanSegment(seg: Segment, out: RawFinding[]): void {
   const table = COMPILED[seg.lang]
   if (!table.patterns.length) return
-  const anchor = seg.astDone ? table.anchorAst : table.anchor
+  const finder = seg.astDone ? table.finderAst : table.finder
   const text = seg.text
-  const index = seg.index ?? new LineIndex(text)
-  let views: { noComments: string; code: string } | null = null
-  const viewText = (view: View): string => {
-    if (view === 'raw') return text
-    views ??= maskViews(text, seg.lang)
-    return views[view]
+  // The line table is built on the first hit: most segments have none.
+  let lines = seg.index ?? null
+  // Comment and string ranges are found once, and only when a pattern reads a masked view.
+  let ranges: MaskRanges | null = null
+  const viewSlice = (view: View, from: number, to: number): string => {
+    if (view === 'raw') return text.slice(from, to)
+    ranges ??= maskRanges(text, seg.lang)
+    return maskedSlice(text, ranges[view], from, to)
   }
   // Rules already reported on the current line: later windows of a long line skip them.
   const done = new Set<string>()
@@ -115,34 +121,35 @@ export function scanSegment(seg: Segment, out: RawFinding[]): void {
   let cur: Window | null = null
   const flush = (w: Window): void => {
     if (w.line !== doneLine) { done.clear(); doneLine = w.line }
-    scanLine(seg, table.patterns, w, viewText, index, out, done)
+    scanLine(seg, table.patterns, w, viewSlice, lines!, out, done)
   }
-  anchor.lastIndex = 0
-  let m: RegExpExecArray | null
-  while ((m = anchor.exec(text))) {
-    if (m[0] === '') { anchor.lastIndex++; continue }
-    const pos = m.index
+  let next = 0
+  let hit: { index: number; text: string } | null
+  while ((hit = finder.next(text, next))) {
+    const pos = hit.index
+    next = pos + (hit.text.length || 1)
     if (cur && pos < cur.lineStart + cur.to && (cur.to === cur.lineEnd - cur.lineStart || pos < cur.lineStart + cur.to - OVERLAP)) {
-      for (const i of patternsFor(table, m[0])) cur.pats.add(i)
+      for (const i of patternsFor(table, hit.text)) cur.pats.add(i)
       continue
     }
     if (cur) flush(cur)
+    const index = lines ??= new LineIndex(text)
     const line: number = cur && pos < cur.lineEnd ? cur.line : index.lineOf(pos)
     const lineStart = index.start(line)
     const lineEnd = line + 1 < index.count ? index.start(line + 1) - 1 : text.length
-    if (seg.skip?.(line)) { cur = null; anchor.lastIndex = lineEnd + 1; continue }
+    if (seg.skip?.(line)) { cur = null; next = lineEnd + 1; continue }
     let from = 0
     let to = lineEnd - lineStart
     if (to > WINDOW) {
       from = Math.max(0, pos - lineStart - OVERLAP)
       to = Math.min(to, from + WINDOW)
     }
-    cur = { line, lineStart, lineEnd, from, to, pats: new Set(patternsFor(table, m[0])) }
+    cur = { line, lineStart, lineEnd, from, to, pats: new Set(patternsFor(table, hit.text)) }
   }
   if (cur) flush(cur)
 }
 
-function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewText: (v: View) => string, index: LineIndex, out: RawFinding[], done: Set<string>): void {
+function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewSlice: (v: View, from: number, to: number) => string, index: LineIndex, out: RawFinding[], done: Set<string>): void {
   const { line, lineStart, from } = w
   let to = w.to
   // CRLF: keep the CR out of the line.
@@ -156,7 +163,7 @@ function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewText: (v: V
     if ((seg.astDone && c.p.astCovered) || done.has(c.rule)) continue
     const already = best.get(c.rule)
     const view = c.p.view ?? 'raw'
-    const subject = view === 'raw' ? raw : viewText(view).slice(lineStart + from, lineStart + to)
+    const subject = view === 'raw' ? raw : viewSlice(view, lineStart + from, lineStart + to)
     c.re.lastIndex = 0
     let m: RegExpExecArray | null
     while ((m = c.re.exec(subject))) {

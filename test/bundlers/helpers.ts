@@ -44,7 +44,9 @@ export async function lockApp(dir: string, options: Options = OPTIONS): Promise<
 export async function engineAudit(dir: string, options: Options = OPTIONS): Promise<{ manifest: SkillsManifest, json: string, diagnostics: Diagnostic[] }> {
   const { SkillsEngine } = await engineModule()
   const audit = await new SkillsEngine({ ...options, root: dir }).audit()
-  return { manifest: audit.manifest, json: audit.manifestJson, diagnostics: audit.diagnostics }
+  // The complete manifest (discovery index included) is what skills_manifest.json and loadManifest() carry.
+  const { manifest, json } = await audit.complete()
+  return { manifest, json, diagnostics: audit.diagnostics }
 }
 
 /** `unplugin-skills build` of the app, into a file outside it: the bytes the plugins must emit. */

@@ -34,7 +34,10 @@ export function bundlerSuite(bundler: Bundler): void {
 
     it('serves the engine manifest: summaries by default, everything after loading', () => {
       expect(expected.manifest.skills.map(s => s.name)).toEqual(['pdf-tools', 'release-notes'])
-      const summaries = { ...expected.manifest, skills: expected.manifest.skills.map(summarizeSkill) }
+      // The entry module leaves out the discovery index too: loadManifest() fetches it lazily.
+      const { index, ...head } = expected.manifest
+      expect(index).toBeDefined()
+      const summaries = { ...head, skills: expected.manifest.skills.map(summarizeSkill) }
       expect(ran.manifest).toEqual(summaries)
       expect(ran.skills).toEqual(summaries.skills)
       expect(ran.full).toEqual(expected.manifest)
@@ -60,7 +63,8 @@ export function bundlerSuite(bundler: Bundler): void {
     })
 
     it('reports no warning for a clean app', () => {
-      expect(built.warnings.filter(w => w.includes('unplugin-skills'))).toEqual([])
+      // Unresolved imports would mean the lazily loaded runtime is broken in this bundler.
+      expect(built.warnings.filter(w => w.includes('unplugin-skills') || /could not be resolved/i.test(w))).toEqual([])
     })
   })
 

@@ -2,7 +2,7 @@ import { parseSync } from 'oxc-parser'
 import { analyzeProgram } from './analyze'
 import type { AstFinding, Node } from './analyze'
 import { nestingWithin } from './depth-guard'
-import { AST_TRIGGER } from './trigger'
+import { AST_TRIGGER_FINDER } from './trigger'
 
 export type JsFlavor = 'js' | 'jsx' | 'ts' | 'tsx'
 
@@ -21,7 +21,7 @@ function parse(text: string, flavor: JsFlavor): { program: Node; errors: number 
  * for the AST rules to find. `ok: false` means "fall back to token patterns".
  */
 export function scanJs(text: string, flavor: JsFlavor): JsResult {
-  if (!AST_TRIGGER.test(text)) return { ok: true, findings: [] }
+  if (!AST_TRIGGER_FINDER.test(text)) return { ok: true, findings: [] }
   if (!nestingWithin(text)) return { ok: false, reason: 'nesting too deep for the parser' }
   try {
     let r = parse(text, flavor)

@@ -1,0 +1,423 @@
+/**
+ * A literal-speed stand-in for `combined.exec(text)` over a big alternation of anchor tokens.
+ *
+ * V8 runs an alternation of ~120 case-insensitive tokens at 10-25 MB/s because it tries every
+ * alternative at every position. Here each token is reduced (by a small regex analyser) to the set of
+ * character pairs its matches can start with; one pass over the text looks the pair at each position
+ * up in a table and only where a pair fits runs a sticky regex of the few tokens that can start with
+ * it, in their original order. Positions no token can start at cannot start a match of the
+ * alternation, and among the tokens that can, the first one that matches wins as before: the hits
+ * (position and matched text) are exactly those of the global regex.
+ */
+
+/** Buckets: ASCII code units (folded to lower case when ignoring case), 128 = any non-ASCII, 129 = end of text. */
+const NON_ASCII = 128
+const END = 129
+const B = 130
+
+type Set130 = Uint8Array
+
+const full = (): Set130 => new Uint8Array(B).fill(1, 0, END)
+const none = (): Set130 => new Uint8Array(B)
+
+interface Node { t: 'chars'; set: Set130 }
+interface Seq { t: 'seq'; items: Ast[] }
+interface Alt { t: 'alt'; alts: Ast[] }
+interface Rep { t: 'rep'; item: Ast; min: number; max: number }
+interface Empty { t: 'empty'; wordBoundary?: boolean }
+type Ast = Node | Seq | Alt | Rep | Empty
+
+class Unsupported extends Error {}
+
+const CLASS_S = [9, 10, 11, 12, 13, 32]
+const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
+
+/** Parses the subset of regex syntax the anchor tokens use; anything else throws Unsupported. */
+function parse(src: string, ignoreCase: boolean): Ast {
+  let i = 0
+  const add = (set: Set130, c: number): void => {
+    if (c >= 128) { set[NON_ASCII] = 1; return }
+    set[c] = 1
+    if (ignoreCase && c >= 65 && c <= 90) set[c + 32] = 1
+    if (ignoreCase && c >= 97 && c <= 122) set[c - 32] = 1
+  }
+  const addRange = (set: Set130, a: number, b: number): void => { for (let c = a; c <= Math.min(b, 127); c++) add(set, c); if (b >= 128) set[NON_ASCII] = 1 }
+  const escapeClass = (set: Set130, ch: string): boolean => {
+    if (ch === 's') { for (const c of CLASS_S) add(set, c); set[NON_ASCII] = 1; return true }
+    if (ch === 'S') { for (let c = 0; c < 128; c++) if (!CLASS_S.includes(c)) add(set, c); set[NON_ASCII] = 1; return true }
+    if (ch === 'w') { for (let c = 0; c < 128; c++) if (isWord(c)) add(set, c); return true }
+    if (ch === 'W') { for (let c = 0; c < 128; c++) if (!isWord(c)) add(set, c); set[NON_ASCII] = 1; return true }
+    if (ch === 'd') { addRange(set, 48, 57); return true }
+    if (ch === 'D') { for (let c = 0; c < 128; c++) if (c < 48 || c > 57) add(set, c); set[NON_ASCII] = 1; return true }
+    return false
+  }
+  const escapedChar = (): number => {
+    const ch = src[i]!
+    if (ch === 'u' && /^[0-9A-Fa-f]{4}$/.test(src.slice(i + 1, i + 5))) { i += 5; return Number.parseInt(src.slice(i - 4, i), 16) }
+    if (ch === 'x' && /^[0-9A-Fa-f]{2}$/.test(src.slice(i + 1, i + 3))) { i += 3; return Number.parseInt(src.slice(i - 2, i), 16) }
+    if (/[0-9A-Za-z]/.test(ch) && !'tnrvf'.includes(ch)) throw new Unsupported(`\\${ch}`)
+    i++
+    return ({ t: 9, n: 10, r: 13, v: 11, f: 12 } as Record<string, number>)[ch] ?? ch.charCodeAt(0)
+  }
+  function cls(): Node {
+    i++ // [
+    const negate = src[i] === '^'
+    if (negate) i++
+    const set = none()
+    let first = true
+    while (i < src.length && (src[i] !== ']' || first)) {
+      first = false
+      let a: number
+      if (src[i] === '\\') {
+        i++
+        if (escapeClass(set, src[i]!)) { i++; continue }
+        a = escapedChar()
+      } else a = src.charCodeAt(i++)
+      if (src[i] === '-' && src[i + 1] !== ']' && i + 1 < src.length) {
+        i++
+        let b: number
+        if (src[i] === '\\') { i++; b = escapedChar() } else b = src.charCodeAt(i++)
+        addRange(set, a, b)
+        // With /i, a range like A-Z also covers the other case (add() folds ASCII letters).
+      } else add(set, a)
+    }
+    if (src[i] !== ']') throw new Unsupported('unterminated class')
+    i++
+    if (!negate) return { t: 'chars', set }
+    const out = none()
+    for (let c = 0; c < 128; c++) if (!set[c]) out[c] = 1
+    // Some non-ASCII character is always outside the class. With /i, add() put both cases of a letter in `set`.
+    out[NON_ASCII] = 1
+    return { t: 'chars', set: out }
+  }
+  function atom(): Ast {
+    const ch = src[i]!
+    if (ch === '(') {
+      i++
+      if (src.startsWith('?:', i)) i += 2
+      else if (src.startsWith('?=', i) || src.startsWith('?!', i) || src.startsWith('?<=', i) || src.startsWith('?<!', i)) {
+        // Lookarounds consume nothing: skip the group (treated as always true, which only widens the candidates).
+        let depth = 1
+        while (i < src.length && depth) {
+          if (src[i] === '\\') { i += 2; continue }
+          if (src[i] === '[') { while (i < src.length && src[i] !== ']') { if (src[i] === '\\') i++; i++ } }
+          if (src[i] === '(') depth++
+          else if (src[i] === ')') depth--
+          i++
+        }
+        return { t: 'empty' }
+      } else if (src[i] === '?') throw new Unsupported('group kind')
+      const inner = alternation()
+      if (src[i] !== ')') throw new Unsupported('unbalanced group')
+      i++
+      return inner
+    }
+    if (ch === '[') return cls()
+    if (ch === '.') { i++; const set = full(); set[10] = 0; set[13] = 0; return { t: 'chars', set } }
+    if (ch === '^' || ch === '$') { i++; return { t: 'empty' } }
+    if (ch === '\\') {
+      i++
+      const e = src[i]!
+      if (e === 'b' || e === 'B') { i++; return { t: 'empty', wordBoundary: e === 'b' } }
+      const set = none()
+      if (escapeClass(set, e)) { i++; return { t: 'chars', set } }
+      add(set, escapedChar())
+      return { t: 'chars', set }
+    }
+    if (ch === ')' || ch === '|' || ch === '*' || ch === '+' || ch === '?' || ch === '{') throw new Unsupported(`unexpected ${ch}`)
+    const set = none()
+    add(set, src.charCodeAt(i++))
+    return { t: 'chars', set }
+  }
+  function quantified(): Ast {
+    let a = atom()
+    for (;;) {
+      const ch = src[i]
+      let min: number
+      let max: number
+      if (ch === '*') { min = 0; max = Infinity; i++ }
+      else if (ch === '+') { min = 1; max = Infinity; i++ }
+      else if (ch === '?') { min = 0; max = 1; i++ }
+      else if (ch === '{') {
+        const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(src.slice(i))
+        if (!m) throw new Unsupported('brace')
+        min = Number(m[1])
+        max = m[2] ? (m[3] ? Number(m[3]) : Infinity) : min
+        i += m[0].length
+      } else return a
+      if (src[i] === '?') i++ // lazy: same language
+      a = { t: 'rep', item: a, min, max }
+    }
+  }
+  function sequence(): Ast {
+    const items: Ast[] = []
+    while (i < src.length && src[i] !== '|' && src[i] !== ')') items.push(quantified())
+    return { t: 'seq', items }
+  }
+  function alternation(): Ast {
+    const alts = [sequence()]
+    while (src[i] === '|') { i++; alts.push(sequence()) }
+    return alts.length === 1 ? alts[0]! : { t: 'alt', alts }
+  }
+  const ast = alternation()
+  if (i !== src.length) throw new Unsupported('trailing input')
+  return ast
+}
+
+/** Prefixes of length <= k: `complete` ones are whole matches shorter than k. */
+interface Prefix { sets: Set130[]; complete: boolean }
+const LIMIT = 4096
+
+function prefixes(ast: Ast, k: number): Prefix[] {
+  switch (ast.t) {
+    case 'empty': return [{ sets: [], complete: true }]
+    case 'chars': return k === 0 ? [{ sets: [], complete: false }] : [{ sets: [ast.set], complete: true }]
+    case 'alt': return ast.alts.flatMap(a => prefixes(a, k))
+    case 'seq': {
+      let acc: Prefix[] = [{ sets: [], complete: true }]
+      for (const item of ast.items) {
+        const next: Prefix[] = []
+        for (const p of acc) {
+          if (!p.complete || p.sets.length >= k) { next.push({ sets: p.sets, complete: p.complete && p.sets.length < k }); continue }
+          for (const q of prefixes(item, k - p.sets.length)) next.push({ sets: [...p.sets, ...q.sets], complete: q.complete })
+        }
+        if (next.length > LIMIT) throw new Unsupported('too many prefixes')
+        acc = next
+      }
+      return acc
+    }
+    case 'rep': {
+      // Only the first k characters matter: min copies, then up to k optional ones.
+      const copies = Math.min(ast.max, ast.min + k)
+      const items: Ast[] = []
+      for (let c = 0; c < Math.min(ast.min, k); c++) items.push(ast.item)
+      let out = prefixes({ t: 'seq', items }, k)
+      if (ast.min > k) return out.map(p => ({ sets: p.sets, complete: false }))
+      let tail: Ast[] = items
+      for (let c = items.length; c < copies; c++) {
+        tail = [...tail, ast.item]
+        out = out.concat(prefixes({ t: 'seq', items: tail }, k))
+      }
+      return out
+    }
+  }
+}
+
+/** Top-level alternatives of a regex source (groups and classes respected). */
+export function splitAlternatives(src: string): string[] {
+  const parts: string[] = []
+  let depth = 0
+  let cls = false
+  let cur = ''
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i]!
+    if (ch === '\\') { cur += ch + (src[i + 1] ?? ''); i++; continue }
+    if (cls) { if (ch === ']') cls = false; cur += ch; continue }
+    if (ch === '[') cls = true
+    else if (ch === '(') depth++
+    else if (ch === ')') depth--
+    if (ch === '|' && depth === 0) { parts.push(cur); cur = ''; continue }
+    cur += ch
+  }
+  parts.push(cur)
+  return parts
+}
+
+export interface Finder {
+  /** Start offset of the next hit at or after `from`, with its text; null when there is none. Same hits as the source regex with the `g` flag. */
+  next: (text: string, from: number) => { index: number; text: string } | null
+  /** Whether the source regex matches anywhere (its `test`). */
+  test: (text: string) => boolean
+  /** False when the analyser gave up and the finder runs the source regex itself. */
+  fast: boolean
+}
+
+const FOLD = new Uint8Array(128).map((_, c) => c)
+/** A code unit above 0xFF: the string has no exact latin1 copy. */
+const WIDE = /[^\x00-\xFF]/
+
+/**
+ * The hot loop: the first position >= from whose (byte, next byte) has a group that admits the previous
+ * byte (word or not) and the third and fourth bytes, as `position * 0x10000 + group`, or -1.
+ */
+function candidate(bytes: Uint8Array, from: number, t: ByteTables): number {
+  const { pair, last, pw, m3, m4 } = t
+  const n = bytes.length
+  let p = from > 0 ? bytes[from - 1]! : 32
+  let x = bytes[from]!
+  for (let i = from; i < n - 1; i++) {
+    const y = bytes[i + 1]!
+    const g = pair[(x << 8) | y]!
+    if (g !== 0 && (pw[g]! & WORD_BIT[p]!) !== 0 && m3[g * 257 + (i + 2 < n ? bytes[i + 2]! : 256)] !== 0 && m4[g * 257 + (i + 3 < n ? bytes[i + 3]! : 256)] !== 0)
+      return i * 0x10000 + g
+    p = x
+    x = y
+  }
+  const g = last[x]!
+  return g !== 0 && (pw[g]! & WORD_BIT[p]!) !== 0 ? (n - 1) * 0x10000 + g : -1
+}
+
+/** Byte-level tables: group per (byte, next byte) and per last byte; per group the allowed previous-byte kinds and third/fourth bytes. */
+interface ByteTables { pair: Uint16Array; last: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array }
+/** 1 when the byte is not a word character, 2 when it is (matches a group's `pw` bits). */
+const WORD_BIT = new Uint8Array(256).map((_, c) => (isWord(c) ? 2 : 1))
+
+/**
+ * Builds a finder equivalent to `new RegExp(tokens.join('|'), flags)`. Falls back to that regex when a
+ * token uses syntax the analyser does not know (correct, just not faster).
+ *
+ * The table is keyed by whether the previous character is a word character (a leading `\b` needs a
+ * boundary) and the next two characters; each entry also carries the characters allowed third and
+ * fourth. Only the rare positions that pass all of it run a (sticky) regex.
+ */
+export function buildFinder(tokens: readonly string[], ignoreCase: boolean): Finder {
+  const combined = new RegExp(tokens.join('|') || '(?!)', ignoreCase ? 'gi' : 'g')
+  const fallback: Finder = {
+    next: (text, from) => { combined.lastIndex = from; const m = combined.exec(text); return m ? { index: m.index, text: m[0] } : null },
+    test: text => { combined.lastIndex = 0; return combined.test(text) },
+    fast: false,
+  }
+  const fold = ignoreCase ? FOLD.map(c => (c >= 65 && c <= 90 ? c + 32 : c)) : FOLD
+  const ANY = new Uint8Array(B).fill(1)
+  interface Entry { list: number[]; m3: Uint8Array; m4: Uint8Array }
+  const entries = new Map<number, Entry>()
+  const or = (into: Uint8Array, set: Set130 | null): void => { for (let c = 0; c < B; c++) if (set ? set[c] && (c >= 128 || fold[c] === c) : 1) into[c] = 1 }
+  try {
+    tokens.forEach((token, t) => {
+      const ast = parse(token, ignoreCase)
+      const lead = ast.t === 'seq' && ast.items[0]?.t === 'empty' && ast.items[0].wordBoundary === true
+      for (const p of prefixes(ast, 4)) {
+        if (p.sets.length === 0) throw new Unsupported('token can match the empty string')
+        const [s0, s1, s2, s3] = [p.sets[0]!, p.sets[1] ?? null, p.sets[2] ?? null, p.sets[3] ?? null]
+        for (let a = 0; a < END; a++) {
+          if (!s0[a] || (a < 128 && fold[a] !== a)) continue
+          const wordA = a < 128 && isWord(a)
+          for (let pw = 0; pw < 2; pw++) {
+            // `\b` first: a word character needs a non-word one before it, and the other way round.
+            if (lead && (pw === 1) === wordA) continue
+            for (let b = 0; b < B; b++) {
+              // A one-character match may be followed by anything, including the end of the text.
+              if (s1 && (!s1[b] || (b < 128 && fold[b] !== b))) continue
+              const key = (pw * END + a) * B + b
+              let e = entries.get(key)
+              if (!e) entries.set(key, e = { list: [], m3: new Uint8Array(B), m4: new Uint8Array(B) })
+              if (e.list[e.list.length - 1] !== t) e.list.push(t)
+              or(e.m3, s1 ? s2 : ANY)
+              or(e.m4, s1 && s2 ? s3 : ANY)
+            }
+          }
+        }
+      }
+    })
+  } catch (error) {
+    if (error instanceof Unsupported) return fallback
+    throw error
+  }
+  // Entries with equal tokens and masks share one group (sticky regex + masks over raw code units).
+  const groupOf = new Map<string, number>()
+  const groups: Array<{ re: RegExp; m3: Uint8Array; m4: Uint8Array }> = [{ re: /(?!)/y, m3: new Uint8Array(257), m4: new Uint8Array(257) }]
+  const table = new Uint16Array(2 * END * B)
+  const byBucket = (m: Uint8Array): Uint8Array => {
+    const out = new Uint8Array(257)
+    for (let z = 0; z < 256; z++) out[z] = m[z < 128 ? fold[z]! : NON_ASCII]!
+    out[256] = m[END]!
+    return out
+  }
+  for (const [key, e] of entries) {
+    const id = `${e.list.join(',')}/${e.m3.join('')}/${e.m4.join('')}`
+    let g = groupOf.get(id)
+    if (g === undefined) {
+      g = groups.length
+      if (g > 65535) return fallback
+      groups.push({ re: new RegExp(e.list.map(t => tokens[t]).join('|'), ignoreCase ? 'iy' : 'y'), m3: byBucket(e.m3), m4: byBucket(e.m4) })
+      groupOf.set(id, g)
+    }
+    table[key] = g
+  }
+  const bucket = (c: number): number => (c < 128 ? fold[c]! : NON_ASCII)
+  // Over raw latin1 bytes, the previous-is-word bit moves from the key into the group: entries that differ
+  // only by it are merged (token lists and masks united, which only adds candidates).
+  const byteGroupOf = new Map<string, number>()
+  const byteGroups: Array<{ re: RegExp; m3: Uint8Array; m4: Uint8Array; pw: number }> = [{ re: /(?!)/y, m3: new Uint8Array(257), m4: new Uint8Array(257), pw: 0 }]
+  const byteGroup = (a: number, b: number): number => {
+    const e0 = entries.get((0 * END + a) * B + b)
+    const e1 = entries.get((1 * END + a) * B + b)
+    if (!e0 && !e1) return 0
+    const list = [...new Set([...(e0?.list ?? []), ...(e1?.list ?? [])])].sort((x, y) => x - y)
+    const m3 = new Uint8Array(B)
+    const m4 = new Uint8Array(B)
+    for (const e of [e0, e1]) if (e) for (let c = 0; c < B; c++) { m3[c] |= e.m3[c]!; m4[c] |= e.m4[c]! }
+    const pw = (e0 ? 1 : 0) | (e1 ? 2 : 0)
+    const id = `${list.join(',')}/${m3.join('')}/${m4.join('')}/${pw}`
+    let g = byteGroupOf.get(id)
+    if (g === undefined) {
+      g = byteGroups.length
+      byteGroups.push({ re: new RegExp(list.map(t => tokens[t]).join('|'), ignoreCase ? 'iy' : 'y'), m3: byBucket(m3), m4: byBucket(m4), pw })
+      byteGroupOf.set(id, g)
+    }
+    return g
+  }
+  const bucketGroups = new Uint16Array(END * B)
+  for (let a = 0; a < END; a++) for (let b = 0; b < B; b++) bucketGroups[a * B + b] = byteGroup(a, b)
+  if (byteGroups.length > 65535) return fallback
+  const bt: ByteTables = {
+    pair: new Uint16Array(65536),
+    last: new Uint16Array(256),
+    pw: Uint8Array.from(byteGroups, g => g.pw),
+    m3: new Uint8Array(byteGroups.length * 257),
+    m4: new Uint8Array(byteGroups.length * 257),
+  }
+  byteGroups.forEach((g, k) => { bt.m3.set(g.m3, k * 257); bt.m4.set(g.m4, k * 257) })
+  for (let x = 0; x < 256; x++) {
+    bt.last[x] = bucketGroups[bucket(x) * B + END]!
+    for (let y = 0; y < 256; y++) bt.pair[(x << 8) | y] = bucketGroups[bucket(x) * B + bucket(y)]!
+  }
+  const verify = (re: RegExp, text: string, i: number): { index: number; text: string } | null => {
+    // Most candidates fail: `test` does not build a match array; a success leaves lastIndex at the match end.
+    re.lastIndex = i
+    return re.test(text) ? { index: i, text: text.slice(i, re.lastIndex) } : null
+  }
+  let cachedText: string | null = null
+  let cachedBytes: Uint8Array | null = null
+  const next = (text: string, from: number): { index: number; text: string } | null => {
+    const n = text.length
+    if (from >= n) return null
+    if (text !== cachedText) {
+      cachedText = text
+      const buf = n >= 64 && !WIDE.test(text) ? Buffer.from(text, 'latin1') : null
+      // A plain Uint8Array view keeps the hot loop monomorphic.
+      cachedBytes = buf && new Uint8Array(buf.buffer, buf.byteOffset, buf.length)
+    }
+    const bytes = cachedBytes
+    if (bytes) {
+      let i = from
+      while (i < n) {
+        const c = candidate(bytes, i, bt)
+        if (c < 0) return null
+        const g = c % 0x10000
+        i = (c - g) / 0x10000
+        const h = verify(byteGroups[g]!.re, text, i)
+        if (h) return h
+        i++
+      }
+      return null
+    }
+    // Code units above 0xFF: the same lookups, one code unit at a time.
+    const at = (j: number): number => (j < n ? text.charCodeAt(j) : -1)
+    for (let i = from; i < n; i++) {
+      const p = i > 0 ? text.charCodeAt(i - 1) : -1
+      const pw = p >= 0 && p < 128 && isWord(p) ? 1 : 0
+      const c1 = at(i + 1)
+      const g = table[(pw * END + bucket(text.charCodeAt(i))) * B + (c1 < 0 ? END : bucket(c1))]!
+      if (g === 0) continue
+      const c2 = at(i + 2)
+      const c3 = at(i + 3)
+      const gr = groups[g]!
+      if (gr.m3[c2 < 0 ? 256 : c2 < 256 ? c2 : 200] === 0 || gr.m4[c3 < 0 ? 256 : c3 < 256 ? c3 : 200] === 0) continue
+      const h = verify(gr.re, text, i)
+      if (h) return h
+    }
+    return null
+  }
+  return { next, test: text => next(text, 0) !== null, fast: true }
+}

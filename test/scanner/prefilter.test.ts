@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest'
+import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
+import { maskRanges, maskViews, maskedSlice } from '../../src/scanner/mask'
+import { buildFinder, splitAlternatives } from '../../src/scanner/prefilter'
+import { COMPILED } from '../../src/scanner/text-scan'
+
+const FRAGMENTS = [
+  'curl ', '| sh', 'rm -rf /', 'Secret', 'TOKEN=', 'password: "', 'to  the user', 'To User', '\u200B', '\uDB40\uDC01', '\u0130', '\u212A', '\u017F',
+  '\u00A0-k ', ' -k', '\t-e ', 'os . system', 'os.', '![x](', ']: http', '](https://x/{a}', '<!--', '<system', '[/INST]', 'eval(', 'Function(',
+  'child_process', '\\x41', '"\\u0041', 'import(', "require('x')", 'require(a', 'process.env', 'process.env.X', 'setTimeout("', "['a'+", 'https',
+  'https://', ':(){ :|:& };:', 'SG.', 'hooks.slack', 'ix.io', 'a', 'b', ' ', '\n', '\r\n', '_', '-', '.', 'é', 'ÿ', '漢', 'sudo ', 'Win + R', 'HISTFILE',
+  'iex ', 'session . post', 'requests.get', 'x', 'AKIA', 'ghp_', 'sk-', ':AA', 'dev/tcp', 'verify = False', 'tls', 'net', 'write', 'rename(', 'ssh',
+  'wget', '`', "'", '"', '${', '}', '/*', '*/', '//', '#', 'archive', 'without telling', 'Ignore previous', 'hide the',
+]
+
+/** Deterministic pseudo-random texts built from token fragments (short ones, and long ones for the byte path). */
+function texts(): string[] {
+  let seed = 7
+  const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF; return seed / 0x7FFFFFFF }
+  const out: string[] = []
+  for (let k = 0; k < 1500; k++) {
+    let s = ''
+    const n = 1 + Math.floor(rnd() * (k % 3 === 0 ? 60 : 12))
+    for (let j = 0; j < n; j++) s += FRAGMENTS[Math.floor(rnd() * FRAGMENTS.length)]
+    out.push(s)
+  }
+  return out
+}
+
+const hitsOf = (re: RegExp, text: string): string[] => {
+  const out: string[] = []
+  re.lastIndex = 0
+  let m: RegExpExecArray | null
+  while ((m = re.exec(text))) out.push(`${m.index}:${m[0]}`)
+  return out
+}
+
+describe('literal prefilter', () => {
+  const corpus = texts()
+  it('analyses every anchor token (no table falls back to the slow regex)', () => {
+    for (const t of Object.values(COMPILED)) expect([t.finder.fast, t.finderAst.fast]).toEqual([true, true])
+    expect(AST_TRIGGER_FINDER.fast).toBe(true)
+  })
+  it('finds exactly the hits of the combined anchor regex, in every language', () => {
+    let total = 0
+    for (const [lang, t] of Object.entries(COMPILED)) {
+      for (const [re, finder] of [[t.anchor, t.finder], [t.anchorAst, t.finderAst]] as const) {
+        for (const text of corpus) {
+          const want = hitsOf(re, text)
+          const got: string[] = []
+          let from = 0
+          let h: { index: number; text: string } | null
+          while ((h = finder.next(text, from))) { got.push(`${h.index}:${h.text}`); from = h.index + h.text.length }
+          total += want.length
+          expect(got, `${lang}: ${JSON.stringify(text)}`).toEqual(want)
+        }
+      }
+    }
+    expect(total).toBeGreaterThan(10_000)
+  })
+  it('answers the AST trigger test exactly', () => {
+    const answers = corpus.map(text => AST_TRIGGER_FINDER.test(text))
+    expect(answers).toEqual(corpus.map(text => AST_TRIGGER.test(text)))
+    expect(answers.filter(Boolean).length).toBeGreaterThan(100)
+  })
+  it('keeps case-insensitive matching ASCII-only, like the regex without /u', () => {
+    const f = buildFinder(['\\bkey', '[^a-z]x'], true)
+    expect(f.next('\u212Aey KEY', 0)).toEqual({ index: 4, text: 'KEY' })
+    expect(/\bkey|[^a-z]x/gi.exec('\u212Aey KEY')?.index).toBe(4)
+    expect(f.next('aX bX', 0)).toEqual(null)
+    expect(f.next('aX \u017FX', 0)).toEqual({ index: 3, text: '\u017FX' })
+    expect(/\bkey|[^a-z]x/gi.exec('aX \u017FX')?.index).toBe(3)
+    expect(buildFinder(['(?<x>a)'], true).fast).toBe(false)
+    expect(buildFinder(['(?<x>a)'], true).next('ba', 0)).toEqual({ index: 1, text: 'a' })
+  })
+  it('splits top-level alternatives only', () => {
+    expect(splitAlternatives(String.raw`a|(?:b|c)|[|]|\|`)).toEqual(['a', '(?:b|c)', '[|]', '\\|'])
+  })
+})
+
+describe('masked slices', () => {
+  it('equal slices of the fully masked views', () => {
+    const samples: Array<[string, 'js' | 'py' | 'sh']> = [
+      ["const a = 'x' // c\n/* b\nc */ `t${'u'}v` + \"w\\\"\" // é\n", 'js'],
+      ['x = """doc\nstring""" # c\nprint(\'a#b\') # tail\n', 'py'],
+      ['echo "$(curl x)" # c\nA=\'q\' ${#a} x#y\n', 'sh'],
+    ]
+    for (const [text, lang] of samples) {
+      const views = maskViews(text, lang)
+      const ranges = maskRanges(text, lang)
+      for (let a = 0; a <= text.length; a++) {
+        for (let b = a; b <= text.length; b++) {
+          expect(maskedSlice(text, ranges.code, a, b)).toBe(views.code.slice(a, b))
+          expect(maskedSlice(text, ranges.noComments, a, b)).toBe(views.noComments.slice(a, b))
+        }
+      }
+    }
+  })
+})
