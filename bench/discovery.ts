@@ -169,7 +169,7 @@ export interface DiscoveryBench {
   skills: number
   queries: number
   systems: SystemFigures[]
-  scale: { skills: number; p50Ms: number; p95Ms: number; buildMs: number; indexBytesPerSkill: number; firstQueryMs: number }
+  scale: { skills: number; p50Ms: number; p95Ms: number; bestP50Ms: number; bestP95Ms: number; buildMs: number; indexBytesPerSkill: number; firstQueryMs: number }
   indexBytesPerSkill: number
 }
 
@@ -192,14 +192,7 @@ export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS): Promise<Dis
   t = performance.now()
   findSkills(manifest as never, 'warm up the lazy structures', { k: 5 })
   const firstQueryMs = performance.now() - t
-  const times: number[] = []
-  for (let round = 0; round < 5; round++) {
-    for (const q of queries) {
-      t = performance.now()
-      findSkills(manifest as never, q.query, { k: 5 })
-      times.push(performance.now() - t)
-    }
-  }
+  const latency = measureLatency(bigIndex, queries.map(q => q.query))
   return {
     skills: skills.length,
     queries: queries.length,
@@ -207,8 +200,7 @@ export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS): Promise<Dis
     indexBytesPerSkill,
     scale: {
       skills: big.length,
-      p50Ms: percentile(times, 0.5),
-      p95Ms: p95(times),
+      ...latency,
       buildMs: Math.round(buildMs),
       firstQueryMs: Math.round(firstQueryMs * 100) / 100,
       indexBytesPerSkill: Math.round(JSON.stringify(bigIndex).length / big.length),
@@ -233,7 +225,7 @@ function printTable(bench: DiscoveryBench): void {
   for (const s of bench.systems) console.log(row(s))
   const sc = bench.scale
   console.log(`index: ${bench.indexBytesPerSkill} bytes/skill (JSON)`)
-  console.log(`real corpus replicated to ${sc.skills} skills: findSkills p50 ${sc.p50Ms} ms, p95 ${sc.p95Ms} ms, first query (lazy init) ${sc.firstQueryMs} ms, index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`)
+  console.log(`real corpus replicated to ${sc.skills} skills: findSkills p50 ${sc.p50Ms} ms, p95 ${sc.p95Ms} ms (best of 5 per query: p50 ${sc.bestP50Ms}, p95 ${sc.bestP95Ms}), first query (lazy init) ${sc.firstQueryMs} ms, index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`)
 }
 
 export interface SyntheticFigures {
@@ -245,6 +237,8 @@ export interface SyntheticFigures {
   buildOverFloor: number
   p50Ms: number
   p95Ms: number
+  bestP50Ms: number
+  bestP95Ms: number
 }
 
 /** Index build cost and query latency on the 1,000-skill synthetic corpus (bench/corpus.ts), against a read+hash floor. */
@@ -270,16 +264,13 @@ export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000
     floors.push(await cpu(floor))
     builds.push(await cpu(async () => { index = await buildDiscoveryIndex(skills) }))
   }
-  const queries = ['rotate the signing keys', 'retry the failed payment webhook', 'schema migration rollback plan', 'alert on queue latency budget', 'export the audit report to a file', 'scan container image for vulnerability']
-  findSkills(index, 'warm up', { k: 5 })
-  const times: number[] = []
-  for (let round = 0; round < 50; round++) {
-    for (const q of queries) {
-      const t = performance.now()
-      findSkills(index, q, { k: 5 })
-      times.push(performance.now() - t)
-    }
-  }
+  // 200 distinct queries of 2-6 corpus words (seeded), so cold per-skill decodes count too.
+  const words = 'deploy release verify schema table index query cache retry token request header status error alert incident invoice payment refund customer policy audit report export config secret rotate encrypt sign digest lock queue worker job schedule batch stream event topic consumer cluster service gateway endpoint session user role permission backup snapshot migrate rollback upgrade patch version changelog branch pipeline artifact container image registry scan vulnerability dependency license'.split(' ')
+  let seed = 7
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296
+  const queries = Array.from({ length: 200 }, () => Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * words.length)]).join(' '))
+  const latency = measureLatency(index, queries)
+
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]
   return {
     skills: skills.length,
@@ -287,9 +278,31 @@ export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000
     buildCpuMs: Math.round(median(builds)),
     floorCpuMs: Math.round(median(floors)),
     buildOverFloor: Math.round((median(builds) / median(floors)) * 100) / 100,
-    p50Ms: percentile(times, 0.5),
-    p95Ms: p95(times),
+    ...latency,
   }
+}
+
+/**
+ * Query latency: every query timed once per round, each round on a freshly parsed index (so cold
+ * per-skill decodes count in every round). Raw p50/p95 over all samples include the scheduler's
+ * preemptions on a loaded machine; "best" takes each query's fastest round first, filtering those.
+ */
+export function measureLatency(index: DiscoveryIndex, queries: string[], rounds = 5): { p50Ms: number; p95Ms: number; bestP50Ms: number; bestP95Ms: number } {
+  const all: number[] = []
+  const best = queries.map(() => Infinity)
+  for (let round = 0; round < rounds; round++) {
+    // A fresh parse per round: cold per-skill chunk decodes are part of every round's figures.
+    const fresh = JSON.parse(JSON.stringify(index)) as DiscoveryIndex
+    findSkills(fresh, 'warm up', { k: 5 })
+    queries.forEach((q, i) => {
+      const t = performance.now()
+      findSkills(fresh, q, { k: 5 })
+      const ms = performance.now() - t
+      all.push(ms)
+      best[i] = Math.min(best[i], ms)
+    })
+  }
+  return { p50Ms: percentile(all, 0.5), p95Ms: p95(all), bestP50Ms: percentile(best, 0.5), bestP95Ms: p95(best) }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -297,7 +310,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (args.includes('--synthetic')) {
     const f = await runSyntheticBench()
     console.log(args.includes('--json') ? JSON.stringify(f, null, 2)
-      : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms`)
+      : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms (best of 5 per query: p50 ${f.bestP50Ms} ms, p95 ${f.bestP95Ms} ms)`)
     process.exit(0)
   }
   const corpus = args.includes('--corpus') ? path.resolve(args[args.indexOf('--corpus') + 1]) : DEFAULT_CORPUS

@@ -421,3 +421,49 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean): Fin
   }
   return { next, test: text => next(text, 0) !== null, fast: true }
 }
+
+/** Requirements of a regex: every match contains at least one character of each set. */
+function requirements(ast: Ast): Set130[] {
+  switch (ast.t) {
+    case 'empty': return []
+    case 'chars': return [ast.set]
+    case 'seq': return ast.items.flatMap(requirements)
+    case 'rep': return ast.min >= 1 ? requirements(ast.item) : []
+    case 'alt': {
+      // Each branch contributes its narrowest requirement; the match contains a character of their union.
+      const union = none()
+      for (const a of ast.alts) {
+        const reqs = requirements(a)
+        if (!reqs.length) return []
+        let best = reqs[0]!
+        for (const r of reqs) if (r.reduce((n, x) => n + x, 0) < best.reduce((n, x) => n + x, 0)) best = r
+        for (let c = 0; c < B; c++) union[c] |= best[c]!
+      }
+      return [union]
+    }
+  }
+}
+
+const MAX_REQUIRED_CHARS = 12
+
+/**
+ * Cheap necessary conditions of a line pattern: character classes that every match must contain a
+ * character of (e.g. the `|` of `curl ... | sh`). A subject that fails one cannot match the pattern.
+ * Unknown syntax, or conditions too broad to help, give none.
+ */
+export function requiredClasses(re: RegExp): RegExp[] {
+  let ast: Ast
+  try { ast = parse(re.source, re.flags.includes('i')) } catch (error) {
+    if (error instanceof Unsupported) return []
+    throw error
+  }
+  const out = new Map<string, RegExp>()
+  for (const set of requirements(ast)) {
+    const chars: number[] = []
+    for (let c = 0; c < 128; c++) if (set[c]) chars.push(c)
+    if (chars.length + (set[NON_ASCII] ? 8 : 0) > MAX_REQUIRED_CHARS) continue
+    const body = chars.map(c => `\\x${c.toString(16).padStart(2, '0')}`).join('') + (set[NON_ASCII] ? '\\u0080-\\uFFFF' : '')
+    if (body) out.set(body, new RegExp(`[${body}]`))
+  }
+  return [...out.values()]
+}

@@ -2,12 +2,13 @@ import { excerptAt, redact } from './excerpt'
 import { LineIndex } from './lines'
 import { maskRanges, maskedSlice } from './mask'
 import type { MaskRanges } from './mask'
-import { buildFinder } from './prefilter'
+import { buildFinder, requiredClasses } from './prefilter'
 import type { Finder } from './prefilter'
 import { RULE_MODULES } from './rules/index'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 
-interface Compiled { rule: string; p: LinePattern; re: RegExp; anchor: RegExp }
+/** `requires`: classes every match contains a character of; a window without one skips the pattern. */
+interface Compiled { rule: string; p: LinePattern; re: RegExp; anchor: RegExp; requires: RegExp[] }
 
 // Short tokens that must be whole words to be worth a look (`rm`, not `rmdir`... nor `format`).
 const WHOLE = new Set(['rm', 'dd', 'nc', 'DAN', 'iex', 'iwr', 'irm', 'ssh', 'scp', 'ftp', 'net', 'got', 'ws', 'tls', 'ufw', 'pwd', 'env', 'cat', 'tar', 'zip', 'os', 'xxd', 'sftp', 'ncat'])
@@ -57,7 +58,7 @@ function compile(): Record<Lang, LangTable> {
         if (!p.langs.includes(lang)) continue
         const tokens = anchorTokens(p.anchor)
         const flags = p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`
-        patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags), anchor: new RegExp(tokens.join('|'), 'i') })
+        patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags), anchor: new RegExp(tokens.join('|'), 'i'), requires: requiredClasses(p.re) })
         all.push(...tokens)
         if (!p.astCovered) noAst.push(...tokens)
       }
@@ -164,6 +165,7 @@ function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewSlice: (v: 
     const already = best.get(c.rule)
     const view = c.p.view ?? 'raw'
     const subject = view === 'raw' ? raw : viewSlice(view, lineStart + from, lineStart + to)
+    if (c.requires.length && !c.requires.every(r => r.test(subject))) continue
     c.re.lastIndex = 0
     let m: RegExpExecArray | null
     while ((m = c.re.exec(subject))) {

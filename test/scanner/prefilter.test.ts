@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
 import { maskRanges, maskViews, maskedSlice } from '../../src/scanner/mask'
-import { buildFinder, splitAlternatives } from '../../src/scanner/prefilter'
+import { buildFinder, requiredClasses, splitAlternatives } from '../../src/scanner/prefilter'
 import { COMPILED } from '../../src/scanner/text-scan'
 
 const FRAGMENTS = [
@@ -75,6 +75,30 @@ describe('literal prefilter', () => {
   })
   it('splits top-level alternatives only', () => {
     expect(splitAlternatives(String.raw`a|(?:b|c)|[|]|\|`)).toEqual(['a', '(?:b|c)', '[|]', '\\|'])
+  })
+})
+
+describe('required classes of line patterns', () => {
+  it('hold for every match: a subject without one of them cannot match', () => {
+    const corpus = texts()
+    let matched = 0
+    for (const t of Object.values(COMPILED)) {
+      for (const c of t.patterns) {
+        for (const text of corpus) {
+          const re = new RegExp(c.re.source, c.re.flags.replace('g', ''))
+          const m = re.exec(text)
+          if (!m) continue
+          matched++
+          for (const r of c.requires) expect(r.test(m[0]), `${c.re.source} / ${r.source} on ${JSON.stringify(m[0])}`).toBe(true)
+        }
+      }
+    }
+    expect(matched).toBeGreaterThan(500)
+  })
+  it('derives the pipe of `curl ... | sh` and nothing from unknown syntax', () => {
+    expect(requiredClasses(/\bcurl\b[^|\n]{0,300}\|\s*sh\b/i).map(r => r.source)).toEqual(['[\\x43\\x63]', '[\\x55\\x75]', '[\\x52\\x72]', '[\\x4c\\x6c]', '[\\x7c]', '[\\x53\\x73]', '[\\x48\\x68]'])
+    expect(requiredClasses(/(a)\1/)).toEqual([])
+    expect(requiredClasses(/x|y?/)).toEqual([])
   })
 })
 
