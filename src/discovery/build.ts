@@ -294,14 +294,16 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
 
   // 5. Embeddings: built-in hashing from the term bags, or the user's model on the chunk texts.
   let dim = HASH_EMBEDDING_DIM
-  let chunkVectors: Float32Array[][]
+  /** Per chunk, the sign bits of its embedding (all the index keeps of chunk vectors). */
+  let chunkSigns: Uint8Array[][]
   let skillVectors: Float32Array[]
   if (options.embed) {
     const flat = prepared.flat()
     const vectors = await embedAll(options.embed, flat.map(c => c.chunk.text))
     dim = vectors[0]?.length ?? 0
     let at = 0
-    chunkVectors = prepared.map(chunks => chunks.map(() => normalize(Float32Array.from(vectors[at++]))))
+    const chunkVectors = prepared.map(chunks => chunks.map(() => normalize(Float32Array.from(vectors[at++]))))
+    chunkSigns = chunkVectors.map(list => list.map(v => packSigns(v)))
     skillVectors = prepared.map((chunks, i) => {
       const sum = new Float32Array(dim)
       chunks.forEach((c, j) => {
@@ -316,10 +318,12 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     // Features per term id, looked up once per build rather than once per chunk.
     const feats: Array<Features | undefined> = []
     const featuresOf = (t: number) => feats[t] ??= features(vocab.terms[t], dim)
-    chunkVectors = prepared.map(chunks => chunks.map((c) => {
-      const v = new Float32Array(dim)
-      for (let j = 0; j < c.ids.length; j++) addFeatures(v, featuresOf(c.ids[j]), (1 + Math.log(c.tfs[j])) * idf[c.ids[j]])
-      return normalize(v)
+    // One scratch vector for every chunk: only its signs are kept, and scaling does not change them.
+    const scratch = new Float32Array(dim)
+    chunkSigns = prepared.map(chunks => chunks.map((c) => {
+      scratch.fill(0)
+      for (let j = 0; j < c.ids.length; j++) addFeatures(scratch, featuresOf(c.ids[j]), (1 + Math.log(c.tfs[j])) * idf[c.ids[j]])
+      return packSigns(scratch)
     }))
     skillVectors = skillTerms.map(({ ids, weights }) => {
       const v = new Float32Array(dim)
@@ -395,7 +399,7 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
         chunkOut.write(c.tfs[at])
         prev = id
       }
-      chunkOut.raw(packSigns(chunkVectors[s][j]))
+      chunkOut.raw(chunkSigns[s][j])
     })
     offsets.write(s === 0 ? begin : begin - lastBegin)
     lastBegin = begin

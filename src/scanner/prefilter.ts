@@ -268,7 +268,8 @@ const WORD_BIT = new Uint8Array(256).map((_, c) => (isWord(c) ? 2 : 1))
  *
  * The table is keyed by whether the previous character is a word character (a leading `\b` needs a
  * boundary) and the next two characters; each entry also carries the characters allowed third and
- * fourth. Only the rare positions that pass all of it run a (sticky) regex.
+ * fourth. Strings without code units above 0xFF (nearly all) are read as latin1 bytes with the same
+ * tables re-keyed by byte. Only the rare positions that pass all of it run a (sticky) regex.
  */
 export function buildFinder(tokens: readonly string[], ignoreCase: boolean): Finder {
   const combined = new RegExp(tokens.join('|') || '(?!)', ignoreCase ? 'gi' : 'g')

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDiscoveryIndex } from '../../src/discovery'
 import { addNeighbours, stemSynonyms } from '../../src/discovery/synonyms'
 import { findSkills } from '../../src/runtime/find'
-import { analyze } from '../../src/runtime/text'
+import { analyze, tokenize } from '../../src/runtime/text'
 import type { ManifestSkill, SkillsManifest } from '../../src/types'
 import { sampleSkills, skillMd, tempDir, writeSkill } from './helpers'
 
@@ -65,6 +65,13 @@ describe('index build', () => {
       const doc = [...skills.find(s => s.name === name)!.tree.references, ...skills.find(s => s.name === name)!.tree.examples].find(d => d.path === source)!
       expect(top.chunks[0].text).toBe(doc.text!.slice(top.chunks[0].start, top.chunks[0].end))
     }
+  })
+
+  it('tokenises ASCII text (fast path) exactly like the Unicode path', () => {
+    expect(tokenize('getUserID a1B2C XMLHttpRequest snake_case v2 x 9 the')).toEqual(['user', 'id', 'a1', 'b2', 'xmlhttp', 'request', 'snake', 'case', 'v2', '9'])
+    // A non-ASCII character anywhere sends the text through the Unicode path: same tokens for the ASCII words.
+    expect(tokenize('getUserID a1B2C XMLHttpRequest snake_case v2 x 9 the café')).toEqual(['user', 'id', 'a1', 'b2', 'xmlhttp', 'request', 'snake', 'case', 'v2', '9', 'café'])
+    expect(tokenize('a'.repeat(41))).toEqual([])
   })
 
   it('analyses the same text to the same terms on repeated calls (stem memo)', () => {
