@@ -231,6 +231,8 @@ function printTable(bench: DiscoveryBench): void {
 export interface SyntheticFigures {
   skills: number
   files: number
+  /** CPU ms of the first build in the process (data files loaded, code cold). */
+  coldBuildCpuMs: number
   /** CPU ms (user + system) of buildDiscoveryIndex, and of reading + hashing every corpus file; medians of 3. */
   buildCpuMs: number
   floorCpuMs: number
@@ -257,7 +259,9 @@ export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000
   const floor = () => {
     for (const file of corpus.paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex')
   }
-  let index = await buildDiscoveryIndex(skills)
+  // The first build in the process is what a production build pays: data files loaded, code cold.
+  let index: DiscoveryIndex | undefined
+  const coldCpuMs = await cpu(async () => { index = await buildDiscoveryIndex(skills) })
   const builds: number[] = []
   const floors: number[] = []
   for (let i = 0; i < 3; i++) {
@@ -269,12 +273,13 @@ export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000
   let seed = 7
   const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296
   const queries = Array.from({ length: 200 }, () => Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * words.length)]).join(' '))
-  const latency = measureLatency(index, queries)
+  const latency = measureLatency(index!, queries)
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]
   return {
     skills: skills.length,
     files: corpus.files,
+    coldBuildCpuMs: Math.round(coldCpuMs),
     buildCpuMs: Math.round(median(builds)),
     floorCpuMs: Math.round(median(floors)),
     buildOverFloor: Math.round((median(builds) / median(floors)) * 100) / 100,
@@ -310,7 +315,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (args.includes('--synthetic')) {
     const f = await runSyntheticBench()
     console.log(args.includes('--json') ? JSON.stringify(f, null, 2)
-      : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms (best of 5 per query: p50 ${f.bestP50Ms} ms, p95 ${f.bestP95Ms} ms)`)
+      : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU (first, cold: ${f.coldBuildCpuMs} ms) vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms (best of 5 per query: p50 ${f.bestP50Ms} ms, p95 ${f.bestP95Ms} ms)`)
     process.exit(0)
   }
   const corpus = args.includes('--corpus') ? path.resolve(args[args.indexOf('--corpus') + 1]) : DEFAULT_CORPUS

@@ -165,7 +165,8 @@ const out = {
     + 'DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. '
     + 'The name of Princeton University or Princeton may not be used in advertising or publicity pertaining to '
     + 'distribution of the software and/or database.',
-  stems,
+  // Keys and words are stems (see about); the field keeps its name so older readers still parse the file.
+  words: stems,
 }
 fs.mkdirSync(path.dirname(outFile), { recursive: true })
 fs.writeFileSync(outFile, `${JSON.stringify(out)}\n`)

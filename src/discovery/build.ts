@@ -5,7 +5,7 @@ import { packSigns, quantizeInt8, toBase64 } from '../runtime/codec'
 import type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'
 import { CHUNK_KINDS, DISCOVERY_FORMAT } from '../runtime/discovery-index'
 import { addFeatures, features, type Features, HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, normalize } from '../runtime/hash-embed'
-import { ANALYZER_VERSION, analyze } from '../runtime/text'
+import { ANALYZER_VERSION, analyze, isStopword, memoStem, scanAsciiTokens } from '../runtime/text'
 import { chunkSkill, type SkillChunk } from './chunk'
 import { bridgingTable, DEFAULT_TIER_WEIGHTS, type SynonymTable } from './synonyms'
 
@@ -80,6 +80,47 @@ class Vocabulary {
       this.terms.push(term)
     }
     return id
+  }
+}
+
+/**
+ * Raw ASCII token -> term id (-1 for a stopword), keyed by a hash of its lowercased characters: the
+ * text is never cut into per-token strings, and each distinct raw token is analysed once.
+ */
+class TokenTerms {
+  private readonly buckets = new Map<number, number[]>()
+  private readonly raw: string[] = []
+  private readonly term: number[] = []
+  constructor(private readonly vocab: Vocabulary, private readonly stemming: boolean) {}
+
+  lookup(text: string, start: number, end: number): number {
+    let h = 0x811C9DC5
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i)
+      h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x01000193)
+    }
+    // 30 bits: a small integer key, no heap number per lookup.
+    h &= 0x3FFFFFFF
+    const bucket = this.buckets.get(h)
+    if (bucket) {
+      for (const e of bucket) if (this.same(this.raw[e], text, start, end)) return this.term[e]
+    }
+    const word = text.slice(start, end).toLowerCase()
+    const id = isStopword(word) ? -1 : this.vocab.id(this.stemming ? memoStem(word) : word)
+    this.raw.push(word)
+    this.term.push(id)
+    if (bucket) bucket.push(this.raw.length - 1)
+    else this.buckets.set(h, [this.raw.length - 1])
+    return id
+  }
+
+  private same(word: string, text: string, start: number, end: number): boolean {
+    if (word.length !== end - start) return false
+    for (let i = 0; i < word.length; i++) {
+      const c = text.charCodeAt(start + i)
+      if (word.charCodeAt(i) !== (c >= 65 && c <= 90 ? c + 32 : c)) return false
+    }
+    return true
   }
 }
 
@@ -199,14 +240,26 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
   // 1. Chunk and analyse every skill; terms become integer ids at once (no per-chunk maps kept).
   const vocab = new Vocabulary()
   const counts = new Accumulator()
+  const tokenTerms = new TokenTerms(vocab, tuning.stemming)
   const prepared: PreparedChunk[][] = skills.map(skill => chunkSkill(skill).map((chunk) => {
-    const tokens = analyse(chunk.text)
-    for (const t of tokens) counts.add(vocab.id(t), 1)
+    let length = 0
+    const ascii = scanAsciiTokens(chunk.text, (start, end) => {
+      const id = tokenTerms.lookup(chunk.text, start, end)
+      if (id >= 0) {
+        counts.add(id, 1)
+        length++
+      }
+    })
+    if (!ascii) {
+      const tokens = analyse(chunk.text)
+      for (const t of tokens) counts.add(vocab.id(t), 1)
+      length = tokens.length
+    }
     const ids = Uint32Array.from(counts.touched)
     const tfs = new Uint32Array(ids.length)
     for (let i = 0; i < ids.length; i++) tfs[i] = counts.values[ids[i]]
     counts.reset()
-    return { chunk, ids, tfs, length: tokens.length }
+    return { chunk, ids, tfs, length }
   }))
 
   // 2. Per-skill, per-kind lengths, and their averages over the skills that have the kind.

@@ -40,7 +40,11 @@ export function markdownBlocks(text: string, max = CHUNK_MAX, overlap = CHUNK_OV
   const starts: number[] = [0]
   let fence: string | null = null
   let offset = 0
-  for (const line of text.split('\n')) {
+  // Line by line without splitting the text into an array of lines (sources run to 16k characters).
+  for (let nl = 0; offset <= text.length; offset = nl + 1) {
+    nl = text.indexOf('\n', offset)
+    if (nl < 0) nl = text.length
+    const line = text.slice(offset, nl)
     const fenceMatch = /^ {0,3}(`{3,}|~{3,})/.exec(line)
     if (fenceMatch) {
       if (fence === null) fence = fenceMatch[1][0]
@@ -49,7 +53,6 @@ export function markdownBlocks(text: string, max = CHUNK_MAX, overlap = CHUNK_OV
     else if (fence === null && offset > 0 && /^ {0,3}#{1,6}(\s|$)/.test(line)) {
       starts.push(offset)
     }
-    offset += line.length + 1
   }
   const sections: Array<[number, number]> = starts.map((s, i) => [s, i + 1 < starts.length ? starts[i + 1] : text.length])
   const out: Array<[number, number]> = []
@@ -98,11 +101,14 @@ function tagList(value: unknown): string[] {
 export function chunkSkill(skill: ManifestSkill): SkillChunk[] {
   const chunks: SkillChunk[] = []
   const inline = (kind: ChunkKind, text: string) => {
+    if (chunks.length >= MAX_CHUNKS_PER_SKILL) return
     for (const [s, e] of slidingWindows(Math.min(text.length, MAX_SOURCE_CHARS))) {
       chunks.push({ kind, source: 'frontmatter', start: s, end: e, text: text.slice(s, e), inline: true })
     }
   }
   const fromText = (kind: ChunkKind, source: string, text: string, markdown: boolean) => {
+    // Chunks past the budget are dropped anyway: do not cut (and slice) the rest of the sources.
+    if (chunks.length >= MAX_CHUNKS_PER_SKILL) return
     const bounded = text.length > MAX_SOURCE_CHARS ? text.slice(0, MAX_SOURCE_CHARS) : text
     const ranges = markdown ? markdownBlocks(bounded) : slidingWindows(bounded.length)
     for (const [s, e] of ranges) chunks.push({ kind, source, start: s, end: e, text: bounded.slice(s, e), inline: false })

@@ -4,8 +4,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { stem } from '../runtime/stem'
 
-/** Bridging vocabulary: stem -> related stems with a weight in (0, 1]. */
-export type SynonymTable = Map<string, Map<string, number>>
+/** Bridging vocabulary: stem -> related stems with a weight in (0, 1]. A Map, or anything that looks one up. */
+export interface SynonymTable {
+  get: (stem: string) => Map<string, number> | undefined
+}
 
 /** Weight of each tier of data/discovery-synonyms.json: synonyms, related forms/hypernyms, gloss words. */
 export const DEFAULT_TIER_WEIGHTS: readonly [number, number, number] = [1, 0.6, 0.3]
@@ -13,7 +15,7 @@ export const DEFAULT_TIER_WEIGHTS: readonly [number, number, number] = [1, 0.6, 
 let wordnet: Promise<Record<string, string>> | null = null
 let neighbours: Promise<Record<string, string>> | null = null
 
-/** The derived WordNet table (scripts/build-discovery-data.mjs), loaded once, only when an index is built. */
+/** The derived WordNet table, already stemmed (`stem -> "tier1 stems|tier2 stems|tier3 stems"`), loaded once, only when an index is built. */
 export function loadSynonymData(): Promise<Record<string, string>> {
   wordnet ??= readDataFile('discovery-synonyms.json')
   return wordnet
@@ -26,7 +28,7 @@ export function loadNeighbourData(): Promise<Record<string, string>> {
 }
 
 /** Lemma table -> stem table (lemmas sharing a stem are merged, keeping the strongest weight). */
-export function stemSynonyms(words: Record<string, string>, tierWeights: readonly number[] = DEFAULT_TIER_WEIGHTS, into: SynonymTable = new Map()): SynonymTable {
+export function stemSynonyms(words: Record<string, string>, tierWeights: readonly number[] = DEFAULT_TIER_WEIGHTS, into: Map<string, Map<string, number>> = new Map()): Map<string, Map<string, number>> {
   const table = into
   for (const lemma of Object.keys(words)) {
     const key = stem(lemma)
@@ -47,32 +49,67 @@ export function stemSynonyms(words: Record<string, string>, tierWeights: readonl
 }
 
 /** Adds the neighbour table (weight `scale * cosine`, cosines below `minCos` dropped) into `table`. */
-export function addNeighbours(words: Record<string, string>, scale: number, minCos: number, table: SynonymTable = new Map()): SynonymTable {
+export function addNeighbours(words: Record<string, string>, scale: number, minCos: number, table: Map<string, Map<string, number>> = new Map()): Map<string, Map<string, number>> {
   for (const key of Object.keys(words)) {
-    const parts = words[key].split(' ')
-    let related = table.get(key)
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const cos = Number(parts[i + 1]) / 100
-      if (!(cos >= minCos) || parts[i] === key) continue
-      const weight = scale * cos
-      if (!related) table.set(key, related = new Map())
-      if ((related.get(parts[i]) ?? 0) < weight) related.set(parts[i], weight)
-    }
+    const related = neighboursOf(words[key], key, scale, minCos, table.get(key))
+    if (related) table.set(key, related)
   }
   return table
 }
 
-/** The merged bridging table per weighting, built once per process. */
+/** One entry of the neighbour table, parsed into `into` (strongest weight per stem). */
+function neighboursOf(entry: string, key: string, scale: number, minCos: number, into?: Map<string, number>): Map<string, number> | undefined {
+  const parts = entry.split(' ')
+  let related = into
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const cos = Number(parts[i + 1]) / 100
+    if (!(cos >= minCos) || parts[i] === key) continue
+    const weight = scale * cos
+    related ??= new Map()
+    if ((related.get(parts[i]) ?? 0) < weight) related.set(parts[i], weight)
+  }
+  return related
+}
+
+/** One entry of the pre-stemmed WordNet table, parsed into `into` (strongest weight per stem over tiers). */
+function wordnetOf(entry: string, key: string, tierWeights: readonly number[], into?: Map<string, number>): Map<string, number> | undefined {
+  let related = into
+  entry.split('|').forEach((tier, i) => {
+    const weight = tierWeights[i] ?? 0
+    if (!(weight > 0)) return
+    for (const s of tier.split(' ')) {
+      if (!s || s === key) continue
+      related ??= new Map()
+      if ((related.get(s) ?? 0) < weight) related.set(s, weight)
+    }
+  })
+  return related
+}
+
+/**
+ * The merged bridging table per weighting. Entries are parsed on first lookup: a build touches a
+ * few thousand stems, not the 56k of WordNet, so parsing the whole table would cost more than the index.
+ */
 const tables = new Map<string, Promise<SynonymTable>>()
 export function bridgingTable(tierWeights: readonly number[], neighbourWeight: number, neighbourMinCos: number): Promise<SynonymTable> {
   const key = `${tierWeights.join(',')}/${neighbourWeight}/${neighbourMinCos}`
   let table = tables.get(key)
   if (!table) {
     table = (async () => {
-      const out: SynonymTable = new Map()
-      if (tierWeights.some(w => w > 0)) stemSynonyms(await loadSynonymData(), tierWeights, out)
-      if (neighbourWeight > 0) addNeighbours(await loadNeighbourData(), neighbourWeight, neighbourMinCos, out)
-      return out
+      const wn = tierWeights.some(w => w > 0) ? await loadSynonymData() : {}
+      const nb = neighbourWeight > 0 ? await loadNeighbourData() : {}
+      const parsed = new Map<string, Map<string, number> | undefined>()
+      const own = Object.prototype.hasOwnProperty
+      return {
+        get(stem: string) {
+          if (parsed.has(stem)) return parsed.get(stem)
+          let related: Map<string, number> | undefined
+          if (own.call(wn, stem)) related = wordnetOf(wn[stem], stem, tierWeights, related)
+          if (own.call(nb, stem)) related = neighboursOf(nb[stem], stem, neighbourWeight, neighbourMinCos, related)
+          parsed.set(stem, related)
+          return related
+        },
+      }
     })()
     tables.set(key, table)
   }
@@ -83,7 +120,7 @@ export function bridgingTable(tierWeights: readonly number[], neighbourWeight: n
 async function readDataFile(name: string): Promise<Record<string, string>> {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     const file = path.join(dir, 'data', name)
-    if (existsSync(file)) return (JSON.parse(await fs.readFile(file, 'utf8')) as { words: Record<string, string> }).words
+    if (existsSync(file)) return (JSON.parse(await fs.readFile(file, 'utf8')) as { words?: Record<string, string> }).words ?? {}
     if (path.dirname(dir) === dir) throw new Error(`unplugin-skills: data/${name} is missing from the package`)
   }
 }

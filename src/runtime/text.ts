@@ -50,7 +50,7 @@ export function tokenize(text: string): string[] {
 const stemMemo = new Map<string, string>()
 const STEM_MEMO_MAX = 200_000
 
-function memoStem(word: string): string {
+export function memoStem(word: string): string {
   let s = stemMemo.get(word)
   if (s === undefined) {
     if (stemMemo.size >= STEM_MEMO_MAX) stemMemo.clear()
@@ -66,16 +66,17 @@ const isLower = (c: number) => c >= 97 && c <= 122
 const isUpper = (c: number) => c >= 65 && c <= 90
 const isDigit = (c: number) => c >= 48 && c <= 57
 
-/** tokenize() for ASCII text: runs of letters and digits, split where a lowercase letter or digit meets an uppercase one. */
-function tokenizeAscii(text: string): string[] {
-  const out: string[] = []
-  const lower = text.toLowerCase()
-  const push = (start: number, end: number) => {
+/**
+ * The tokens tokenize() keeps from ASCII text as [start, end) ranges (lowercase letters and digits,
+ * split where a lowercase letter or digit meets an uppercase one), stopwords not yet removed: the
+ * index builder looks ranges up without making a string per token. False for non-ASCII text.
+ */
+export function scanAsciiTokens(text: string, visit: (start: number, end: number) => void): boolean {
+  if (!ASCII.test(text)) return false
+  const emit = (start: number, end: number) => {
     const length = end - start
-    if (length > MAX_TOKEN) return
-    if (length === 1 && !isDigit(text.charCodeAt(start))) return
-    const word = lower.slice(start, end)
-    if (!STOPWORDS.has(word)) out.push(word)
+    if (length > MAX_TOKEN || (length === 1 && !isDigit(text.charCodeAt(start)))) return
+    visit(start, end)
   }
   let start = -1
   let prev = 0
@@ -84,17 +85,28 @@ function tokenizeAscii(text: string): string[] {
     if (isLower(c) || isUpper(c) || isDigit(c)) {
       if (start < 0) start = i
       else if (isUpper(c) && (isLower(prev) || isDigit(prev))) {
-        push(start, i)
+        emit(start, i)
         start = i
       }
     }
     else if (start >= 0) {
-      push(start, i)
+      emit(start, i)
       start = -1
     }
     prev = c
   }
-  if (start >= 0) push(start, text.length)
+  if (start >= 0) emit(start, text.length)
+  return true
+}
+
+/** tokenize() for ASCII text. */
+function tokenizeAscii(text: string): string[] {
+  const out: string[] = []
+  const lower = text.toLowerCase()
+  scanAsciiTokens(text, (start, end) => {
+    const word = lower.slice(start, end)
+    if (!STOPWORDS.has(word)) out.push(word)
+  })
   return out
 }
 
