@@ -76,8 +76,8 @@ function rssBench(): void {
   const corpus = generateCorpus(path.join(corpusRoot, 's10000'), { skills: 10_000, seed: 7 })
   row('corpus', `${corpus.files} files, ${mb(corpus.bytes)}`)
   const script = `import { SkillsEngine } from ${JSON.stringify(path.join(here, '../dist/index.mjs'))}
-const r = await new SkillsEngine({ root: ${JSON.stringify(corpus.dir)}, lock: false }, { content: process.argv[2] === 'build' }).audit()
-if (process.argv[2] === 'build') r.manifestJson.length
+const r = await new SkillsEngine({ root: ${JSON.stringify(corpus.dir)}, lock: false }, { content: process.argv[1] === 'build' }).audit()
+if (process.argv[1] === 'build') (await r.complete()).json.length
 console.log(JSON.stringify({ skills: r.stats.skills, maxRSS: process.resourceUsage().maxRSS * 1024 }))`
   for (const mode of ['check', 'build']) {
     const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, mode], { encoding: 'utf8', maxBuffer: 1 << 20 }).trim().split('\n').at(-1)!)

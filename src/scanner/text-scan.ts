@@ -2,7 +2,7 @@ import { excerptAt, redact } from './excerpt'
 import { LineIndex } from './lines'
 import { maskRanges, maskedSlice } from './mask'
 import type { MaskRanges } from './mask'
-import { buildFinder, requiredClasses } from './prefilter'
+import { buildFinder, requiredClasses, splitAlternatives } from './prefilter'
 import type { Finder } from './prefilter'
 import { RULE_MODULES } from './rules/index'
 import type { Lang, LinePattern, RawFinding, View } from './types'
@@ -15,22 +15,7 @@ const WHOLE = new Set(['rm', 'dd', 'nc', 'DAN', 'iex', 'iwr', 'irm', 'ssh', 'scp
 
 /** Top-level alternatives of an anchor fragment, each with a leading word boundary when it starts with a word character. */
 export function anchorTokens(anchor: string): string[] {
-  const parts: string[] = []
-  let depth = 0
-  let cls = false
-  let cur = ''
-  for (let i = 0; i < anchor.length; i++) {
-    const ch = anchor[i]!
-    if (ch === '\\') { cur += ch + (anchor[i + 1] ?? ''); i++; continue }
-    if (cls) { if (ch === ']') cls = false; cur += ch; continue }
-    if (ch === '[') cls = true
-    else if (ch === '(') depth++
-    else if (ch === ')') depth--
-    if (ch === '|' && depth === 0) { parts.push(cur); cur = ''; continue }
-    cur += ch
-  }
-  parts.push(cur)
-  return parts.filter(Boolean).map(a => (/^\w/.test(a) ? '\\b' : '') + a + (WHOLE.has(a) ? '\\b' : ''))
+  return splitAlternatives(anchor).filter(Boolean).map(a => (/^\w/.test(a) ? '\\b' : '') + a + (WHOLE.has(a) ? '\\b' : ''))
 }
 
 /**
