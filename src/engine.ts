@@ -150,7 +150,11 @@ export class SkillsEngine {
         heads.push(readHead(skill.location))
       }
     }
-    for (const head of heads) {
+    known = undefined
+    for (let i = 0; i < heads.length; i++) {
+      // Release each SKILL.md once processed: at 10,000 skills the heads alone would hold ~200 MB.
+      const head = heads[i]
+      heads[i] = undefined as unknown as SkillHead
       const cached = this.cache.get(head.location.dir)
       if (cached && cached.fingerprint === head.fingerprint && cached.context === contextOf(cached.name, usesNames(cached))) {
         processed.set(head.location.dir, cached)

@@ -208,14 +208,20 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     if (f.cautionary) { severity = 'info'; message += ' (quoted in a markdown warning; reported for review)' }
     const cap = RULE_CAPABILITY[f.rule]
     let denied = false
+    let hint = builtin?.hint ?? cust?.hint ?? null
     if (cap && !f.cautionary) {
       if (deny.has(cap)) { severity = 'error'; denied = true; message += ` (capability "${cap}" is denied by the project)` }
-      else if (declaredSet.has(cap)) { severity = 'info'; message += ` (declared capability "${cap}")` }
+      else if (declaredSet.has(cap)) {
+        severity = 'info'
+        message += ` (declared capability "${cap}")`
+        // The general hint asks to declare the capability: this use already is, so say what the note is for.
+        hint = `A declared, reviewed use of "${cap}"; listed so that reviewers see where it happens.`
+      }
     }
     if (!denied && valid.has(`${f.path}\0${f.line}\0${f.rule}`)) continue
     diagnostics.push(diagnostic({
       code: `scan/${f.rule}`, severity, message, file: relFile(skill, f.path), line: f.line, column: f.column, skill: skill.name,
-      hint: builtin?.hint ?? cust?.hint ?? null, rule: f.rule, cwe: builtin?.cwe ?? cust?.cwe ?? undefined, excerpt: f.excerpt,
+      hint, rule: f.rule, cwe: builtin?.cwe ?? cust?.cwe ?? undefined, excerpt: f.excerpt,
     }))
   }
   for (const cap of declared) {
