@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type { Options } from '../../src/index'
-import { fromDist } from './helpers'
+import { esbuildAppOptions, fromDist } from './helpers'
 
 export interface Built {
   /** The entry file Node runs. */
@@ -66,17 +66,7 @@ const rolldown: BuildApp = async (dir, options) => {
 const esbuild: BuildApp = async (dir, options) => {
   const esbuild = await import('esbuild')
   const { default: skills } = await fromDist<typeof import('../../plugins/esbuild')>('esbuild.mjs')
-  const result = await esbuild.build({
-    entryPoints: [path.join(dir, 'main.js')],
-    absWorkingDir: dir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    outdir: outOf(dir),
-    logLevel: 'silent',
-    plugins: [skills(options)],
-  })
+  const result = await esbuild.build(esbuildAppOptions(dir, outOf(dir), [skills(options)]))
   return { entry: path.join(outOf(dir), 'main.js'), outDir: outOf(dir), warnings: result.warnings.map(w => w.text) }
 }
 

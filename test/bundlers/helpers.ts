@@ -122,3 +122,18 @@ export function readOutputs(dir: string): Map<string, string> {
   }
   return files
 }
+
+/** esbuild options for the fixture app in `dir` (one-shot builds and watch mode share them). */
+export function esbuildAppOptions(dir: string, outdir: string, plugins: import('esbuild').Plugin[]): import('esbuild').BuildOptions {
+  return {
+    entryPoints: [path.join(dir, 'main.js')],
+    absWorkingDir: dir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    outdir,
+    logLevel: 'silent',
+    plugins,
+  }
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Options } from '../../src/index'
-import { fromDist } from '../bundlers/helpers'
+import { esbuildAppOptions, fromDist } from '../bundlers/helpers'
 
 /** A running watch build: counts finished (re)builds and keeps their error texts. */
 export interface Watching {
@@ -40,11 +40,8 @@ function webpackLike(load: () => Promise<(config: any) => any>, plugin: string):
   }
 }
 
-const rollup: StartWatch = async (dir, options) => {
-  const { watch } = await import('rollup')
-  const { default: skills } = await fromDist<typeof import('../../plugins/rollup')>('rollup.mjs')
-  const state: Watching = { entry: path.join(outOf(dir), 'main.js'), builds: 0, errors: [], close: async () => {} }
-  const watcher = watch({ input: path.join(dir, 'main.js'), plugins: [skills({ root: dir, ...options })], output: { dir: outOf(dir), format: 'es' }, watch: { buildDelay: 50 }, onwarn: () => {} })
+/** Rollup and Rolldown watchers speak the same events: count finished builds, keep error texts. */
+function countRollupEvents(watcher: { on: (name: 'event', listener: (event: any) => void) => unknown; close: () => Promise<void> | void }, state: Watching): Watching {
   watcher.on('event', (event) => {
     if (event.code === 'BUNDLE_END') void event.result.close()
     if (event.code === 'ERROR') {
@@ -54,8 +51,18 @@ const rollup: StartWatch = async (dir, options) => {
     }
     if (event.code === 'END') state.builds++
   })
-  state.close = () => watcher.close()
+  state.close = async () => {
+    await watcher.close()
+  }
   return state
+}
+
+const rollup: StartWatch = async (dir, options) => {
+  const { watch } = await import('rollup')
+  const { default: skills } = await fromDist<typeof import('../../plugins/rollup')>('rollup.mjs')
+  const state: Watching = { entry: path.join(outOf(dir), 'main.js'), builds: 0, errors: [], close: async () => {} }
+  const watcher = watch({ input: path.join(dir, 'main.js'), plugins: [skills({ root: dir, ...options })], output: { dir: outOf(dir), format: 'es' }, watch: { buildDelay: 50 }, onwarn: () => {} })
+  return countRollupEvents(watcher, state)
 }
 
 const rolldown: StartWatch = async (dir, options) => {
@@ -63,42 +70,22 @@ const rolldown: StartWatch = async (dir, options) => {
   const { default: skills } = await fromDist<typeof import('../../plugins/rolldown')>('rolldown.mjs')
   const state: Watching = { entry: path.join(outOf(dir), 'main.js'), builds: 0, errors: [], close: async () => {} }
   const watcher = watch({ input: path.join(dir, 'main.js'), cwd: dir, plugins: [skills(options)], output: { dir: outOf(dir), format: 'es' }, onwarn: () => {} })
-  watcher.on('event', (event) => {
-    if (event.code === 'BUNDLE_END') void event.result.close()
-    if (event.code === 'ERROR') {
-      state.errors.push(event.error.message)
-      void event.result?.close()
-      state.builds++
-    }
-    if (event.code === 'END') state.builds++
-  })
-  state.close = () => watcher.close()
-  return state
+  return countRollupEvents(watcher, state)
 }
 
 const esbuild: StartWatch = async (dir, options) => {
   const esbuild = await import('esbuild')
   const { default: skills } = await fromDist<typeof import('../../plugins/esbuild')>('esbuild.mjs')
   const state: Watching = { entry: path.join(outOf(dir), 'main.js'), builds: 0, errors: [], close: async () => {} }
-  const ctx = await esbuild.context({
-    entryPoints: [path.join(dir, 'main.js')],
-    absWorkingDir: dir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    outdir: outOf(dir),
-    logLevel: 'silent',
-    plugins: [skills(options), {
-      name: 'count-builds',
-      setup(build) {
-        build.onEnd((result) => {
-          if (result.errors.length) state.errors.push(result.errors.map(e => e.text).join('\n'))
-          state.builds++
-        })
-      },
-    }],
-  })
+  const ctx = await esbuild.context(esbuildAppOptions(dir, outOf(dir), [skills(options), {
+    name: 'count-builds',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length) state.errors.push(result.errors.map(e => e.text).join('\n'))
+        state.builds++
+      })
+    },
+  }]))
   await ctx.watch()
   state.close = () => ctx.dispose()
   return state
