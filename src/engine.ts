@@ -150,11 +150,7 @@ export class SkillsEngine {
         heads.push(readHead(skill.location))
       }
     }
-    known = undefined
-    for (let i = 0; i < heads.length; i++) {
-      // Release each SKILL.md once processed: at 10,000 skills the heads alone would hold ~200 MB.
-      const head = heads[i]
-      heads[i] = undefined as unknown as SkillHead
+    for (const head of heads) {
       const cached = this.cache.get(head.location.dir)
       if (cached && cached.fingerprint === head.fingerprint && cached.context === contextOf(cached.name, usesNames(cached))) {
         processed.set(head.location.dir, cached)

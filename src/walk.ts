@@ -89,7 +89,7 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
     }
     if (dirent.isDirectory()) {
       if (IGNORED_DIRS.has(name)) continue
-      if (ctx.known ? ctx.known.skillDirs.has(absPath) : fs.existsSync(path.join(absPath, SKILL_FILE))) continue
+      if (isNestedSkill(ctx, absPath)) continue
       if (depth + 1 > MAX_DEPTH) {
         out.diagnostics.push(diagnostic({ code: 'fs/too-deep', severity: 'error', message: `directory nesting exceeds ${MAX_DEPTH} levels`, file: display, skill: ctx.skill, hint: 'Flatten the skill layout.' }))
         continue
@@ -110,6 +110,11 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
       return
     }
   }
+}
+
+/** Discovery's answer where it listed the folder (it stops at its depth bound); the disk's otherwise. */
+function isNestedSkill(ctx: Context, dir: string): boolean {
+  return ctx.known?.entries.has(dir) ? ctx.known.skillDirs.has(dir) : fs.existsSync(path.join(dir, SKILL_FILE))
 }
 
 function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: string): void {

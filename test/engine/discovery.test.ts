@@ -25,6 +25,14 @@ describe('discovery', () => {
     expect(r.manifest.skills.find(s => s.name === 'inner')!.path).toBe('skills/zeta/nested/inner')
   })
 
+  it('keeps a nested skill out of its parent even below discovery\'s depth bound', async () => {
+    const deep = 'skills/outer/a/b/c/d/e/f/g/h/inner/'
+    const root = makeTree({ ...skill('outer'), [`${deep}SKILL.md`]: '---\nname: inner\n---\n', [`${deep}notes.md`]: 'x\n' })
+    const r = await audit({ root, lock: false })
+    expect(names(r)).toEqual(['outer'])
+    expect(r.manifest.skills[0].files.map(f => f.path)).toEqual(['SKILL.md', 'examples/basic.md', 'references/guide.md'])
+  })
+
   it('resolves file:// roots and pkg:// roots from node_modules', async () => {
     const root = makeTree({
       ...moveTo('elsewhere/', skill('local-one')),
