@@ -106,7 +106,7 @@ await optional('startup', 'startup.ts', async (mod) => {
   const corpus = generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 })
   const manifestPath = path.join(corpusRoot, 's1000-manifest.json')
   const result = await new SkillsEngine({ root: corpus.dir, lock: false }, { content: true }).audit()
-  fs.writeFileSync(manifestPath, result.manifestJson)
+  fs.writeFileSync(manifestPath, (await result.complete()).json)
   const figures = await mod.runStartupBench({ corpusDir: corpus.dir, manifestPath })
   for (const [name, value] of Object.entries(figures)) row(name, String(value))
 })

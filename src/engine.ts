@@ -38,8 +38,6 @@ export interface AuditResult {
   ok: boolean
   diagnostics: Diagnostic[]
   manifest: SkillsManifest
-  /** The manifest without the discovery index, serialised (computed on first access). */
-  readonly manifestJson: string
   /**
    * The complete manifest, JIT discovery index included, and its `skills_manifest.json` bytes.
    * Built on first call and cached by content: `check` and dev re-audits never pay for it.
@@ -182,7 +180,6 @@ export class SkillsEngine {
     for (const s of skills) for (const [file, text] of s.sources) sources.set(file, text)
     if (lockRead?.status === 'ok') sources.set(lockDisplay, lockRead.text)
 
-    let manifestJson: string | undefined
     let completed: Promise<{ manifest: SkillsManifest; json: string }> | undefined
     const complete = (): Promise<{ manifest: SkillsManifest; json: string }> => (completed ??= this.index(manifest).then((index) => {
       const full: SkillsManifest = { ...manifest, index }
@@ -193,9 +190,6 @@ export class SkillsEngine {
       ok: !hasErrors(diagnostics),
       diagnostics,
       manifest,
-      get manifestJson() {
-        return (manifestJson ??= serializeManifest(manifest))
-      },
       lockText,
       lock,
       sources,
