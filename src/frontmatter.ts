@@ -161,7 +161,7 @@ function locateKey(block: string, path: string[]): { line: number; column: numbe
         if (seq++ === Number(segment)) {
           hit = i
           // A sequence item is located at its value, after `- `.
-          indent = current + 2 + (text.length - current - 2 - text.slice(current + 2).trimStart().length)
+          indent = text.length - text.slice(current + 2).trimStart().length
           break
         }
         continue
