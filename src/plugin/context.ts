@@ -7,6 +7,7 @@ import { formatDiagnostic, formatReport, PREFIX } from '../format'
 import { isInside, writeIfChanged } from '../fs'
 import { sha256Hex } from '../hash'
 import type { Options } from '../options'
+import type { Diagnostic } from '../types'
 import { indexModule, mainModule, skillModule } from './codegen'
 import { generateDts } from './dts'
 import { parseVirtual, RESOLVED_ID, resolvedSkillId } from './ids'
@@ -19,6 +20,11 @@ export class SkillsAuditError extends Error {
     // Hosts print `stack`; Rolldown (and so Vite) strips `name: message` from it and prints the rest.
     this.stack = `${this.name}: ${report}`
   }
+}
+
+/** The error a failed audit raises: `shown` with code frames, then the summary line. */
+function auditFailure(audit: AuditResult, shown: readonly Diagnostic[]): SkillsAuditError {
+  return new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(shown, audit.stats.skills, { sources: audit.sources })}`)
 }
 
 export interface Host {
@@ -126,7 +132,7 @@ export function createSkillsContext(options: Options = {}) {
       const errors = audit.diagnostics.filter(d => d.severity === 'error')
       if (errors.length && !dev) {
         reportedKey = ''
-        throw new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(audit.diagnostics.filter(d => d.severity !== 'info'), audit.stats.skills, { sources: audit.sources })}`)
+        throw auditFailure(audit, audit.diagnostics.filter(d => d.severity !== 'info'))
       }
       const key = sha256Hex(JSON.stringify(audit.diagnostics))
       if (key === reportedKey) return
@@ -141,7 +147,7 @@ export function createSkillsContext(options: Options = {}) {
     /** The dev-time error for the virtual module: the overlay shows it; the server keeps running. */
     devError(audit: AuditResult): SkillsAuditError | null {
       const errors = audit.diagnostics.filter(d => d.severity === 'error')
-      return errors.length ? new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(errors, audit.stats.skills, { sources: audit.sources })}`) : null
+      return errors.length ? auditFailure(audit, errors) : null
     },
     /** Source of a resolved virtual id, or null when it isn't one of ours. */
     async moduleCode(id: string, audit: AuditResult): Promise<string | null> {
