@@ -1,7 +1,7 @@
 import type { Options } from '../options'
 import type { ManifestSkill } from '../types'
 import { compareBytewise } from '../diagnostics'
-import { packSigns, quantizeInt8, toBase64 } from '../runtime/codec'
+import { packSigns, quantizeInt8, toBase64, VarintWriter } from '../runtime/codec'
 import type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'
 import { CHUNK_KINDS, DISCOVERY_FORMAT } from '../runtime/discovery-index'
 import { addFeatures, features, type Features, HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, normalize } from '../runtime/hash-embed'
@@ -154,35 +154,6 @@ class Accumulator {
       this.seen[id] = 0
     }
     this.touched.length = 0
-  }
-}
-
-/** Growable varint (unsigned LEB128) writer: one buffer for a whole section, no per-record arrays. */
-class VarintWriter {
-  bytes = new Uint8Array(1 << 16)
-  length = 0
-  private room(extra: number): void {
-    if (this.length + extra <= this.bytes.length) return
-    const grown = new Uint8Array(Math.max(this.length + extra, this.bytes.length * 2))
-    grown.set(this.bytes.subarray(0, this.length))
-    this.bytes = grown
-  }
-  write(value: number): void {
-    this.room(10)
-    let v = Math.max(0, Math.floor(value))
-    while (v >= 128) {
-      this.bytes[this.length++] = (v & 127) | 128
-      v = Math.floor(v / 128)
-    }
-    this.bytes[this.length++] = v
-  }
-  raw(part: Uint8Array): void {
-    this.room(part.length)
-    this.bytes.set(part, this.length)
-    this.length += part.length
-  }
-  result(): Uint8Array {
-    return this.bytes.subarray(0, this.length)
   }
 }
 

@@ -47,18 +47,33 @@ export function fromBase64(text: string): Uint8Array {
   return out.subarray(0, o)
 }
 
-/** Unsigned LEB128 varints. */
-export function encodeVarints(values: ArrayLike<number>): Uint8Array {
-  const out: number[] = []
-  for (let i = 0; i < values.length; i++) {
-    let v = Math.max(0, Math.floor(values[i]))
+/** Growable varint (unsigned LEB128) writer: one buffer for a whole section, no per-record arrays. */
+export class VarintWriter {
+  bytes = new Uint8Array(1 << 16)
+  length = 0
+  private room(extra: number): void {
+    if (this.length + extra <= this.bytes.length) return
+    const grown = new Uint8Array(Math.max(this.length + extra, this.bytes.length * 2))
+    grown.set(this.bytes.subarray(0, this.length))
+    this.bytes = grown
+  }
+  write(value: number): void {
+    this.room(10)
+    let v = Math.max(0, Math.floor(value))
     while (v >= 128) {
-      out.push((v & 127) | 128)
+      this.bytes[this.length++] = (v & 127) | 128
       v = Math.floor(v / 128)
     }
-    out.push(v)
+    this.bytes[this.length++] = v
   }
-  return Uint8Array.from(out)
+  raw(part: Uint8Array): void {
+    this.room(part.length)
+    this.bytes.set(part, this.length)
+    this.length += part.length
+  }
+  result(): Uint8Array {
+    return this.bytes.subarray(0, this.length)
+  }
 }
 
 /** Varints -> numbers (values beyond 2^32 are clamped: the index never holds such values). */
