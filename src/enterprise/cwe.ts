@@ -7,12 +7,10 @@ import { lineIndex, projectPath } from './text'
 export const CWE_CATALOG: { version: string; date: string } = { version: catalog.version, date: catalog.date }
 
 const KNOWN = new Set<number>(catalog.ids)
-const DEPRECATED = new Set<number>(catalog.deprecated)
 // Ids above the catalogue's highest weakness id may simply be newer than the shipped catalogue.
 const NEWEST = Math.max(...catalog.ids.filter(id => id < 2000))
 
 export const isKnownCwe = (id: number): boolean => KNOWN.has(id)
-export const isDeprecatedCwe = (id: number): boolean => DEPRECATED.has(id)
 
 export interface CweMention {
   id: number

@@ -247,5 +247,3 @@ function safeLocate(skill: SkillSource, key: string): { line: number; column: nu
   try { return skill.locate?.(key) ?? null } catch { return null }
 }
 
-/** For docs and SARIF: every rule id the scanner can emit, built-in first. */
-export const ALL_RULE_IDS: readonly string[] = [...RULE_MODULES.map(m => m.meta.id), ...META_RULES.map(m => m.id)]
