@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildDiscoveryIndex, DEFAULT_TUNING, type DiscoveryTuning } from '../src/discovery'
-import { readSkillFolders } from '../src/discovery/skill-folder'
+import { audit } from '../src/engine'
 import { findSkills, type FindSkillsOptions } from '../src/runtime/find'
 import type { DiscoveryIndex } from '../src/runtime/discovery-index'
 import { tokenize } from '../src/runtime/text'
@@ -42,15 +42,10 @@ export interface SystemFigures {
 const here = path.dirname(fileURLToPath(import.meta.url))
 const DEFAULT_CORPUS = path.join(here, '..', 'test', 'fixtures', 'discovery')
 
-/** The corpus as the engine sees it when it can run, else read plainly. */
+/** The corpus as a build sees it: through the engine. */
 export async function loadCorpus(dir: string): Promise<ManifestSkill[]> {
-  try {
-    const { audit } = await import('../src/engine')
-    const result = await audit({ root: dir, roots: ['skills'], lock: false, manifest: false })
-    if (result.manifest.skills.length > 0) return result.manifest.skills
-  }
-  catch {}
-  return readSkillFolders(path.join(dir, 'skills'))
+  const result = await audit({ root: dir, roots: ['skills'], lock: false, manifest: false })
+  return result.manifest.skills
 }
 
 /** Plain Okapi BM25 (k1 1.2, b 0.75) over name + description + body, no stemming: the baseline. */

@@ -8,8 +8,8 @@ import { sampleSkills, skillMd, tempDir, writeSkill } from './helpers'
 
 let skills: ManifestSkill[]
 const t = tempDir()
-beforeAll(() => {
-  skills = sampleSkills(t.dir)
+beforeAll(async () => {
+  skills = await sampleSkills(t.dir)
 })
 afterAll(() => t.cleanup())
 
@@ -28,7 +28,7 @@ describe('neighbour table', () => {
     const table = addNeighbours({ outag: 'blackout 81' }, 1, 0.5)
     const root = tempDir()
     try {
-      const outage = writeSkill(root.dir, 'outage-comms', {
+      const outage = await writeSkill(root.dir, 'outage-comms', {
         'SKILL.md': skillMd({ name: 'outage-comms', description: 'Tell customers about an outage.' }, '# Steps\n1. Post on the status page.\n'),
       })
       const index = await buildDiscoveryIndex([...skills, outage], { synonyms: table })

@@ -32,10 +32,10 @@ describe('markdownBlocks', () => {
 })
 
 describe('chunkSkill', () => {
-  it('itemises summary, instruction blocks, each trigger, references and examples', () => {
+  it('itemises summary, instruction blocks, each trigger, references and examples', async () => {
     const t = tempDir()
     cleanup = t.cleanup
-    const skill = writeSkill(t.dir, 'demo', {
+    const skill = await writeSkill(t.dir, 'demo', {
       'SKILL.md': skillMd({ name: 'demo', description: 'Does demos.', tags: ['a', 'b'], category: 'tools', triggers: ['run the demo', 'show me'] },
         `# Demo\n\n## Steps\n1. One.\n\n## Long\n${'x'.repeat(1000)}\n`),
       'references/guide.md': '# Guide\ntext\n',
@@ -60,10 +60,10 @@ describe('chunkSkill', () => {
       if (!c.inline) expect(c.text).toBe((c.source === 'SKILL.md' ? skill.body : skill.tree.references.concat(skill.tree.examples).find(d => d.path === c.source)!.text!).slice(c.start, c.end))
     }
   })
-  it('survives hostile frontmatter values without throwing', () => {
+  it('survives hostile frontmatter values without throwing', async () => {
     const t = tempDir()
     cleanup = t.cleanup
-    const skill = writeSkill(t.dir, 'odd', { 'SKILL.md': '---\nname: odd\ntriggers: {a: 1}\ntags: 42\n---\n' })
+    const skill = await writeSkill(t.dir, 'odd', { 'SKILL.md': '---\nname: odd\ntriggers: {a: 1}\ntags: 42\n---\n' })
     skill.frontmatter.triggers = [null, 3, { x: 1 }, 'ok'] as unknown as string[]
     ;(skill as { description: unknown }).description = undefined
     const chunks = chunkSkill(skill)

@@ -13,7 +13,7 @@ let manifest: SkillsManifest
 const t = tempDir()
 
 beforeAll(async () => {
-  skills = sampleSkills(t.dir)
+  skills = await sampleSkills(t.dir)
   manifest = { manifestVersion: 1, generator: 'test', lockDigest: '', profile: 'enterprise', skills, index: await buildDiscoveryIndex(skills) }
 })
 afterAll(() => t.cleanup())

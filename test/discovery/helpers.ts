@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { readSkillFolder } from '../../src/discovery/skill-folder'
+import { audit } from '../../src/engine'
 import type { ManifestSkill } from '../../src/types'
 
 /** A temp dir removed by the returned cleanup. */
@@ -10,14 +10,15 @@ export function tempDir(prefix = 'skills-discovery-'): { dir: string; cleanup: (
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** Writes a skill folder (`files`: path -> content) and reads it back as a ManifestSkill. */
-export function writeSkill(root: string, name: string, files: Record<string, string | Uint8Array>): ManifestSkill {
+/** Writes a skill folder (`files`: path -> content) and reads it back through the engine, as a build would. */
+export async function writeSkill(root: string, name: string, files: Record<string, string | Uint8Array>): Promise<ManifestSkill> {
   const dir = path.join(root, 'skills', name)
   for (const [rel, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
     fs.writeFileSync(path.join(dir, rel), content)
   }
-  return readSkillFolder(dir, `skills/${name}`)
+  const { manifest } = await audit({ root, roots: [`skills/${name}`], lock: false })
+  return manifest.skills[0]
 }
 
 export const skillMd = (fm: Record<string, string | string[]>, body: string): string => {
@@ -26,8 +27,8 @@ export const skillMd = (fm: Record<string, string | string[]>, body: string): st
 }
 
 /** A small realistic sample: four skills of different domains. */
-export function sampleSkills(root: string): ManifestSkill[] {
-  return [
+export async function sampleSkills(root: string): Promise<ManifestSkill[]> {
+  return Promise.all([
     writeSkill(root, 'pdf-invoice-extraction', {
       'SKILL.md': skillMd({ name: 'pdf-invoice-extraction', description: 'Extract totals and line items from supplier invoice PDFs into JSON.', version: '1.0.0', tags: ['pdf', 'invoices'], triggers: ['read the amounts from an invoice'] },
         '# Invoice extraction\n\n## Steps\n1. Open the PDF and find the invoice number.\n2. Cross-check line items against the total.\n'),
@@ -52,5 +53,5 @@ export function sampleSkills(root: string): ManifestSkill[] {
       'references/conventional.md': '# Conventional commits\n\nfeat, fix, docs, refactor.\n',
       'examples/notes.md': '## 2.0.0\n\n- Breaking: drop Node 16.\n',
     }),
-  ]
+  ])
 }

@@ -37,7 +37,7 @@ describe('runtime entry', () => {
     let skills: ManifestSkill[]
     let code: string
     beforeAll(async () => {
-      skills = sampleSkills(t.dir)
+      skills = await sampleSkills(t.dir)
       const entry = MINE.map(m => `export * from ${JSON.stringify(path.join(runtimeDir, m))}`).join('\n')
       const result = await build({
         stdin: { contents: entry, resolveDir: runtimeDir, loader: 'ts' },

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { readSkillFolders } from '../../src/discovery/skill-folder'
+import { audit } from '../../src/engine'
 import { checkSkillLoad, createSkillLoader, SkillLoadRefusedError } from '../../src/runtime/compose'
 import { toSkillRegister } from '../../src/runtime/register'
 import type { ManifestSkill } from '../../src/types'
@@ -24,13 +24,7 @@ let skills: ManifestSkill[]
 let validate: ReturnType<Ajv2020['compile']>
 
 beforeAll(async () => {
-  try {
-    const { audit } = await import('../../src/engine')
-    skills = (await audit({ root: playground, roots: ['skills'], lock: false, manifest: false, app: { domain: 'example.com', name: 'playground' } })).manifest.skills
-  }
-  catch {
-    skills = readSkillFolders(path.join(playground, 'skills'))
-  }
+  skills = (await audit({ root: playground, roots: ['skills'], lock: false, manifest: false, app: { domain: 'example.com', name: 'playground' } })).manifest.skills
   const ajv = new Ajv2020({ allErrors: true, strict: false })
   addFormats.default ? addFormats.default(ajv) : (addFormats as unknown as (a: Ajv2020) => void)(ajv)
   // The register schema references `../provenance.json` relative to its own $id.
