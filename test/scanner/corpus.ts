@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parse as parseYaml } from 'yaml'
 import { compareBytewise } from '../../src/diagnostics'
+import { parseFrontmatter } from '../../src/frontmatter'
 import { scanSkill } from '../../src/scanner/index'
 import type { Diagnostic, SkillSource } from '../../src/types'
 import { makeSkill } from './make-skill'
@@ -21,7 +21,7 @@ function walk(dir: string, base = dir): string[] {
 
 const isBinary = (b: Buffer): boolean => b.subarray(0, 8000).includes(0) || b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
 
-/** Reads a fixture skill folder into a SkillSource (frontmatter parsed with `yaml`). */
+/** Reads a fixture skill folder into a SkillSource (frontmatter parsed by the engine's parser). */
 export function loadSkill(dir: string): SkillSource {
   const files: Record<string, string | Uint8Array> = {}
   for (const rel of walk(dir)) {
@@ -29,10 +29,7 @@ export function loadSkill(dir: string): SkillSource {
     files[rel] = isBinary(buf) ? new Uint8Array(buf) : buf.toString('utf8').replace(/^\uFEFF/, '')
   }
   const md = typeof files['SKILL.md'] === 'string' ? files['SKILL.md'] : ''
-  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(md)
-  let fm: Record<string, unknown> = {}
-  try { fm = m ? (parseYaml(m[1]!) ?? {}) : {} } catch { fm = {} }
-  return makeSkill(files, fm, path.basename(dir))
+  return makeSkill(files, parseFrontmatter(md).data ?? {}, path.basename(dir))
 }
 
 export interface CorpusReport {
