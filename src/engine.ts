@@ -82,18 +82,6 @@ export class SkillsEngine {
     return (this.discovery?.roots ?? []).some(r => isInside(r.dir, abs))
   }
 
-  /** Forget cached results: for the skills containing `files`, or everything. */
-  invalidate(files?: readonly string[]): void {
-    if (!files) {
-      this.cache.clear()
-      this.discovery = null
-      return
-    }
-    for (const file of files) {
-      for (const [dir] of this.cache) if (isInside(dir, path.resolve(file))) this.cache.delete(dir)
-    }
-  }
-
   async audit(request: AuditRequest = {}): Promise<AuditResult> {
     const { options } = this
     const mode = request.mode ?? 'build'
