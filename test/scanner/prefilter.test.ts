@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
 import { maskRanges, maskViews, maskedSlice } from '../../src/scanner/mask'
-import { buildFinder, requiredClasses, splitAlternatives } from '../../src/scanner/prefilter'
+import { KERNEL_ACTIVE, buildFinder, requiredClasses, splitAlternatives } from '../../src/scanner/prefilter'
 import { COMPILED } from '../../src/scanner/text-scan'
 
 const FRAGMENTS = [
@@ -54,6 +54,31 @@ describe('literal prefilter', () => {
           total += want.length
           expect(got, `${lang}: ${JSON.stringify(text)}`).toEqual(want)
         }
+      }
+    }
+    expect(total).toBeGreaterThan(10_000)
+  })
+  it('gives the same hits from the WebAssembly loop and the JS loop, long texts included', () => {
+    expect(KERNEL_ACTIVE).toBe(true)
+    // Texts with a code unit above 0xFF take the code-unit path: these take the byte path.
+    const narrow = corpus.map(t => t.replace(/[^\x00-\xFF]/g, 'x'))
+    const long = [narrow.join(' '), narrow.join('\n'), narrow.slice(0, 300).join('')]
+    let total = 0
+    for (const t of Object.values(COMPILED)) {
+      const tokens = splitAlternatives(t.anchor.source)
+      const wasm = buildFinder(tokens, true)
+      const js = buildFinder(tokens, true, { kernel: false })
+      for (const text of [...narrow, ...long]) {
+        const hits = (f: typeof wasm): string[] => {
+          const out: string[] = []
+          let from = 0
+          let h: { index: number; text: string } | null
+          while ((h = f.next(text, from))) { out.push(`${h.index}:${h.text}`); from = h.index + 1 }
+          return out
+        }
+        const want = hits(js)
+        total += want.length
+        expect(hits(wasm)).toEqual(want)
       }
     }
     expect(total).toBeGreaterThan(10_000)
