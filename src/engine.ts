@@ -13,8 +13,8 @@ import { serializeManifest } from './manifest'
 import { resolveOptions } from './options'
 import type { Options, ResolvedOptions } from './options'
 import { loadCustomSchema } from './schema'
-import { processSkill, readHead } from './skill'
-import type { ProcessedSkill, SkillHead } from './skill'
+import { processSkill, readHead, settleSkill } from './skill'
+import type { ProcessedSkill } from './skill'
 import type { Diagnostic, LockSkill, SkillsManifest } from './types'
 import { SKILL_FILE } from './walk'
 
@@ -99,53 +99,34 @@ export class SkillsEngine {
     global.push(...discovery.diagnostics)
     const dirty = request.changed ? new Set(request.changed.map(f => path.resolve(f))) : null
 
-    // Phase A: list every skill (or reuse the cached listing when nothing under it changed) and learn its name.
-    const heads: SkillHead[] = []
-    const reused: ProcessedSkill[] = []
-    for (const location of discovery.skills) {
-      const cached = this.cache.get(location.dir)
-      if (cached && dirty && ![...dirty].some(f => isInside(location.dir, f))) {
-        reused.push(cached)
-        continue
-      }
-      heads.push(readHead(location, cached && { fingerprint: cached.fingerprint, name: cached.name }, known))
-    }
-    const names = [...reused.map(s => s.name), ...heads.map(h => h.name)].sort(compareBytewise)
-    const skillNames = new Set(names)
-
     const lockDisplay = relativePosix(options.root, options.lockFile)
     const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
     const customSchema = loadCustomSchema(options.schema, options.root, global)
-    const namesKey = sha256Hex(names.join('\n'))
     const lockedOf = (name: string): LockSkill | null | undefined => (lockRead?.status === 'ok' ? lockRead.bySkill.get(name) ?? null : undefined)
-    const contextOf = (name: string, usesNames: boolean): string => {
+    const contextOf = (name: string): string => {
       const locked = lockedOf(name)
-      return `${usesNames ? namesKey : '*'}:${locked === undefined ? '-' : sha256Hex(JSON.stringify(locked))}`
+      return locked === undefined ? '-' : sha256Hex(JSON.stringify(locked))
     }
-    const usesNames = (skill: ProcessedSkill): boolean => skill.manifest.scenarios.some(s => s.expected_skills.length > 0)
 
-    // Phase B: process skills whose files or context changed.
+    // One pass: each skill is listed, read and checked, then only its results are kept. What needs
+    // every skill's name (scenarios' expected skills) is settled below, so no skill waits in memory.
     const processed = new Map<string, ProcessedSkill>()
     let reusedCount = 0
-    for (const skill of reused) {
-      if (skill.context === contextOf(skill.name, usesNames(skill))) {
-        processed.set(skill.location.dir, skill)
-        reusedCount++
-      }
-      else {
-        heads.push(readHead(skill.location))
-      }
-    }
-    for (const head of heads) {
-      const cached = this.cache.get(head.location.dir)
-      if (cached && cached.fingerprint === head.fingerprint && cached.context === contextOf(cached.name, usesNames(cached))) {
-        processed.set(head.location.dir, cached)
+    for (const location of discovery.skills) {
+      const cached = this.cache.get(location.dir)
+      const valid = cached && cached.context === contextOf(cached.name) ? cached : undefined
+      if (valid && dirty && ![...dirty].some(f => isInside(location.dir, f))) {
+        processed.set(location.dir, valid)
         reusedCount++
         continue
       }
-      const fresh = head.skillMd || head.diagnostics.length ? head : readHead(head.location)
-      const context = (names: boolean): string => contextOf(fresh.name, names)
-      processed.set(head.location.dir, processSkill(fresh, { options, skillNames, locked: lockedOf(fresh.name), content: this.content, scan: this.scan, customSchema, context }))
+      const head = readHead(location, valid && { fingerprint: valid.fingerprint, name: valid.name }, known)
+      if (valid && valid.fingerprint === head.fingerprint) {
+        processed.set(location.dir, valid)
+        reusedCount++
+        continue
+      }
+      processed.set(location.dir, processSkill(head, { options, locked: lockedOf(head.name), content: this.content, scan: this.scan, customSchema, context: contextOf(head.name) }))
     }
     this.cache.clear()
     for (const [dir, skill] of processed) this.cache.set(dir, skill)
@@ -156,13 +137,15 @@ export class SkillsEngine {
     const lockText = joinLock(skills.map(s => s.lockEntryText))
     const lock = this.settleLock(lockRead, lockText, skills, discovery, duplicates, request, mode, global)
 
-    const diagnostics = sortDiagnostics([...global, ...skills.flatMap(s => s.diagnostics)])
+    const skillNames = new Set(skills.map(s => s.name))
+    const settled = skills.map(s => settleSkill(s, skillNames))
+    const diagnostics = sortDiagnostics([...global, ...settled.flatMap(s => s.diagnostics)])
     const manifest: SkillsManifest = {
       manifestVersion: 1,
       generator: GENERATOR,
       lockDigest: sha256Hex(lockText),
       profile: options.profile,
-      skills: skills.map(s => s.manifest),
+      skills: settled.map(s => s.manifest),
     }
     const sources = new Map<string, string>()
     for (const s of skills) for (const [file, text] of s.sources) sources.set(file, text)

@@ -1,5 +1,6 @@
 import matter from 'gray-matter'
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml'
+import { detach } from './detach'
 import type { Severity } from './types'
 
 /** A frontmatter problem, positioned in the file it came from (1-based). */
@@ -69,7 +70,8 @@ export function parseFrontmatter(input: string): ParsedFrontmatter {
   let yamlError: YAMLException | null = null
   const yamlEngine = (raw: string): object => {
     try {
-      data = load(raw, { schema: CORE_SCHEMA, json: false })
+      // Values are substrings of what js-yaml reads: a copy of the block keeps them from holding the whole file.
+      data = load(detach(raw), { schema: CORE_SCHEMA, json: false })
     }
     catch (error) {
       if (!(error instanceof YAMLException)) throw error
@@ -80,9 +82,12 @@ export function parseFrontmatter(input: string): ParsedFrontmatter {
   const refuse = (): never => {
     throw new Error('executable frontmatter is refused')
   }
+  // gray-matter gets the text up to the closing line only: its block ends at the first `\n---`, which is
+  // never past ours, and it copies its whole input into a Buffer (`file.orig`), which the body needn't pay.
+  const bodyStart = closing.index + closing[0].length
   let parsed: { matter?: string }
   try {
-    parsed = matter(src, { language: 'yaml', engines: { yaml: yamlEngine, javascript: refuse, coffee: refuse, json: refuse } }) as { matter?: string }
+    parsed = matter(src.slice(0, bodyStart), { language: 'yaml', engines: { yaml: yamlEngine, javascript: refuse, coffee: refuse, json: refuse } }) as { matter?: string }
   }
   catch (error) {
     return fail('frontmatter/yaml', `frontmatter could not be parsed: ${(error as Error).message}`, 1, 1)
@@ -93,7 +98,6 @@ export function parseFrontmatter(input: string): ParsedFrontmatter {
     const line = countLines(src, firstLine.length + (parsed.matter?.length ?? 0) + 1)
     return fail('frontmatter/delimiter', 'a line starting with `---` inside the frontmatter makes its end ambiguous', line, 1, 'Indent or quote that line, or make the closing delimiter the first line that starts with `---`.')
   }
-  const bodyStart = closing.index + closing[0].length
   const result: ParsedFrontmatter = { data: null, body: src.slice(bodyStart), bodyLine: countLines(src, bodyStart), diagnostics, locate: () => null }
 
   const error = yamlError as YAMLException | null

@@ -1,7 +1,10 @@
 import path from 'node:path'
+import { detach } from './detach'
 import { diagnostic } from './diagnostics'
 import type { DirListings, SkillLocation } from './discover'
 import { checkEnterprise } from './enterprise'
+import { settleScenarios } from './enterprise/scenarios'
+import type { ScenarioDraft } from './enterprise/scenarios'
 import type { ParsedFrontmatter } from './frontmatter'
 import { parseFrontmatter } from './frontmatter'
 import { sha256Hex, skillDigest } from './hash'
@@ -19,7 +22,10 @@ import { joinPosix, listSkill, readEntry, SKILL_FILE } from './walk'
 export interface SkillHead {
   location: SkillLocation
   listing: SkillListing
-  /** path|size|mtime of every file: equal fingerprints mean the skill is unchanged on disk. */
+  /**
+   * path|size|mtime of every file: equal fingerprints mean the skill is unchanged on disk. Empty when the
+   * listing was not stat'ed (nothing cached to compare with): `processSkill` computes it from the reads.
+   */
   fingerprint: string
   name: string
   skillMd: SkillFile | null
@@ -27,19 +33,25 @@ export interface SkillHead {
   diagnostics: Diagnostic[]
 }
 
-/** Phase B: everything the build needs about one skill, cached by fingerprint. */
+/**
+ * Everything the build needs about one skill, cached by fingerprint. It depends on this skill's files
+ * only (and its locked entry): what depends on the other skills (scenarios' expected skills) is
+ * settled per audit by `settleSkill`.
+ */
 export interface ProcessedSkill {
   name: string
   location: SkillLocation
   fingerprint: string
   /** What the result depended on besides the files: names in the build, locked entry, options. */
   context: string
-  lockEntry: LockSkill
+  /** The skill's lock entry, serialised as it is written in the lock (the only form kept). */
   lockEntryText: string
   drift: SkillDrift | null
+  /** The manifest entry, `scenarios` still empty (see `settleSkill`). */
   manifest: ManifestSkill
   diagnostics: Diagnostic[]
-  /** Text of each file that has a diagnostic, keyed by project-relative path (for code frames). */
+  scenarioDrafts: ScenarioDraft[]
+  /** For code frames, per project-relative path of a file with a (possible) diagnostic: the lines around them. */
   sources: Map<string, string>
   files: string[]
   dirs: string[]
@@ -53,8 +65,9 @@ export function fingerprintOf(entries: readonly FileEntry[]): string {
 
 export function readHead(location: SkillLocation, reuse?: { fingerprint: string; name: string }, known?: DirListings): SkillHead {
   const dirName = path.basename(location.dir)
-  const listing = listSkill(location.dir, location.relDir, null, known)
-  const fingerprint = fingerprintOf(listing.entries)
+  // Without a cached result to compare with, size and mtime come from the reads (one fstat per open file).
+  const listing = listSkill(location.dir, location.relDir, null, known, { stat: !!reuse })
+  const fingerprint = reuse ? fingerprintOf(listing.entries) : ''
   const head: SkillHead = { location, listing, fingerprint, name: dirName, skillMd: null, parsed: null, diagnostics: [] }
   if (reuse && reuse.fingerprint === fingerprint) {
     head.name = reuse.name
@@ -76,15 +89,14 @@ export function readHead(location: SkillLocation, reuse?: { fingerprint: string;
 
 export interface ProcessContext {
   options: ResolvedOptions
-  skillNames: ReadonlySet<string>
   /** The skill's locked entry; null when the lock exists but lacks it; undefined when there is no lock to compare. */
   locked: LockSkill | null | undefined
   /** Embed reference/example/scenario texts in the manifest (the CLI's `check` doesn't need them). */
   content: boolean
   scan: boolean
   customSchema: Record<string, unknown> | null
-  /** Cache context for this skill; `usesNames` says whether the result depends on the set of skill names. */
-  context: (usesNames: boolean) => string
+  /** What the result depends on besides the files (the locked entry): the cache key's other half. */
+  context: string
 }
 
 /** Reads the rest of the skill once and runs every check on those bytes. */
@@ -132,8 +144,11 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
   }
   const scan: ScanResult = ctx.scan ? scanSkill(source, { ...options.scanner, deny: options.deny }) : { diagnostics: [], capabilities: { declared: [], detected: [] }, suppressions: [] }
   diagnostics.push(...scan.diagnostics)
-  const enterprise = checkEnterprise(source, { options, scan, skillNames: ctx.skillNames })
+  const enterprise = checkEnterprise(source, { options, scan, skillNames: null })
   diagnostics.push(...enterprise.diagnostics)
+  const scenarioDrafts = enterprise.scenarioDrafts ?? []
+  // `check` keeps no instruction texts: bodies and scenario references are in the manifest only when content is.
+  if (!ctx.content) for (const draft of scenarioDrafts) if (draft.scenario) draft.scenario.reference = ''
 
   const digest = skillDigest(files)
   const version = typeof data?.version === 'string' ? data.version : null
@@ -149,13 +164,13 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     digest,
     integrity: { algorithm: 'sha-256', value: digest },
     frontmatter: data ? normalizeFrontmatter(data) : {},
-    body: source.body,
+    body: ctx.content ? source.body : '',
     files: lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
     tree: buildTree(files, ctx.content),
     capabilities: scan.capabilities,
     findings: scan.diagnostics.map(toFinding),
     suppressions: scan.suppressions,
-    scenarios: enterprise.scenarios,
+    scenarios: [],
     links: enterprise.links,
     workload: enterprise.workload,
     requiresApproval: enterprise.requiresApproval,
@@ -163,27 +178,53 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
   if (enterprise.uri) manifest.uri = enterprise.uri
   if (enterprise.urn) manifest.urn = enterprise.urn
 
-  const sources = new Map<string, string>()
-  for (const d of diagnostics) {
-    if (!d.file || d.line === null || sources.has(d.file)) continue
-    const file = files.find(f => joinPosix(location.relDir, f.path) === d.file)
-    if (file?.text != null) sources.set(d.file, file.text)
-  }
+  const located = [...diagnostics, ...scenarioDrafts.flatMap(d => [...d.names.map(n => n.unknown), ...d.then])]
   return {
     name: skill,
     location,
-    fingerprint: head.fingerprint,
-    // Only scenarios (expected_skills) look at other skills: the rest stays cached when skills come and go.
-    context: ctx.context(enterprise.scenarios.some(s => s.expected_skills.length > 0)),
-    lockEntry,
+    fingerprint: head.fingerprint || fingerprintOf(listing.entries),
+    context: ctx.context,
     lockEntryText: serializeLockEntry(lockEntry),
     drift,
     manifest,
     diagnostics,
-    sources,
+    scenarioDrafts,
+    sources: frameSources(located, files, location.relDir),
     files: listing.entries.map(e => e.absPath),
     dirs: listing.dirs,
   }
+}
+
+/** The diagnostics and manifest entry of a skill in this build: its scenarios' expected skills checked against `skillNames`. */
+export function settleSkill(skill: ProcessedSkill, skillNames: ReadonlySet<string>): { diagnostics: Diagnostic[]; manifest: ManifestSkill } {
+  if (!skill.scenarioDrafts.length) return skill
+  const { diagnostics, scenarios } = settleScenarios(skill.scenarioDrafts, skillNames)
+  return { diagnostics: diagnostics.length ? [...skill.diagnostics, ...diagnostics] : skill.diagnostics, manifest: { ...skill.manifest, scenarios } }
+}
+
+/** A code frame shows two lines either side of a diagnostic's: only those are kept, the rest blank, so no whole text stays cached. */
+const FRAME_REACH = 2
+
+function frameSources(diagnostics: readonly Diagnostic[], files: readonly SkillFile[], relDir: string): Map<string, string> {
+  const wanted = new Map<string, number[]>()
+  for (const d of diagnostics) {
+    if (d.file && d.line !== null) wanted.set(d.file, [...wanted.get(d.file) ?? [], d.line])
+  }
+  const sources = new Map<string, string>()
+  if (!wanted.size) return sources
+  for (const file of files) {
+    const display = joinPosix(relDir, file.path)
+    const lines = wanted.get(display)
+    if (!lines || file.text === null) continue
+    const all = file.text.split('\n')
+    const keep = new Set<number>()
+    for (const line of lines) for (let i = line - 1 - FRAME_REACH; i <= line - 1 + FRAME_REACH; i++) keep.add(i)
+    const last = Math.min(all.length, Math.max(...lines) + FRAME_REACH)
+    const kept: string[] = []
+    for (let i = 0; i < last; i++) kept.push(keep.has(i) ? detach(all[i]) : '')
+    sources.set(display, kept.join('\n'))
+  }
+  return sources
 }
 
 /** Progressive disclosure (enterprise: references/ and examples/ required) and the body-size budget. */
@@ -216,13 +257,16 @@ function checkStructure(files: readonly SkillFile[], parsed: ParsedFrontmatter |
   }
 }
 
-/** Hashes of a text file with the other line endings, to tell a CRLF/LF-only change from a real one. */
+/**
+ * Hashes of a text file with the other line endings, to tell a CRLF/LF-only change from a real one.
+ * Rebuilt from the text (bytes aren't kept): the text is the bytes decoded, minus a BOM when the hash says so.
+ */
 function lineEndingAlternates(file: SkillFile | undefined): { crlf?: string; lf?: string } {
   if (!file || file.text === null) return {}
-  const raw = Buffer.from(file.bytes).toString('utf8')
+  const raw = sha256Hex(file.text) === file.sha256 ? file.text : `\uFEFF${file.text}`
   return raw.includes('\r\n') ? { lf: sha256Hex(raw.replace(/\r\n/g, '\n')) } : { crlf: sha256Hex(raw.replace(/\n/g, '\r\n')) }
 }
 
 function emptyFile(dir: string): SkillFile {
-  return { path: SKILL_FILE, absPath: path.join(dir, SKILL_FILE), bytes: new Uint8Array(), size: 0, sha256: sha256Hex(''), text: '' }
+  return { path: SKILL_FILE, absPath: path.join(dir, SKILL_FILE), size: 0, sha256: sha256Hex(''), text: '' }
 }

@@ -26,13 +26,17 @@ export interface Diagnostic {
   excerpt?: string
 }
 
-/** One file of a skill, read once. Everything downstream works on these bytes. */
+/** One file of a skill, read once. Everything downstream works on what was read then (hash, text). */
 export interface SkillFile {
   /** posix path relative to the skill root, e.g. `references/api.md`. */
   path: string
   /** Absolute path on disk (never serialised). */
   absPath: string
-  bytes: Uint8Array
+  /**
+   * The bytes, when whoever built this file kept them. The engine doesn't: it hashes and decodes each
+   * file while it is in one reused read buffer, so an audit holds no file contents besides texts.
+   */
+  bytes?: Uint8Array
   size: number
   /** lowercase hex SHA-256 of `bytes`. */
   sha256: string
@@ -153,6 +157,21 @@ export interface ManifestSkill {
   /** Canonical URI and URN, when `app` is configured. */
   uri?: string
   urn?: string
+}
+
+/**
+ * A skill as the entry module of `virtual:skills-manifest` carries it: what an agent lists and
+ * registers skills with at startup (identity, digest, policy). The full entry, files and texts
+ * included, loads with `getSkill(name).load()`.
+ */
+export interface SkillSummary extends Pick<ManifestSkill, 'name' | 'description' | 'version' | 'source' | 'digest' | 'capabilities' | 'workload' | 'requiresApproval' | 'uri' | 'urn'> {
+  /** Sizes of what `load()` returns; findings by severity, severities with none left out. */
+  counts: { files: number; scenarios: number; findings: Partial<Record<Severity, number>> }
+}
+
+/** The entry module's manifest: skill summaries, no discovery index (it loads on the first search). */
+export interface SkillsManifestSummary extends Omit<SkillsManifest, 'skills' | 'index'> {
+  skills: SkillSummary[]
 }
 
 export interface SkillsManifest {

@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 import { compareBytewise, diagnostic } from './diagnostics'
@@ -12,7 +13,10 @@ export const IGNORED_DIRS = new Set(['node_modules', '.git'])
 const MAX_DEPTH = 16
 const MAX_FILES = 10_000
 
-/** A file found by the walk, not read yet. `realPath` is set for symlinks that stay inside the skill. */
+/**
+ * A file found by the walk, not read yet. `realPath` is set for symlinks that stay inside the skill.
+ * `size`/`mtimeMs` are -1 when listed without stat, until `readEntry` fills them from the open file.
+ */
 export interface FileEntry {
   path: string
   absPath: string
@@ -30,7 +34,10 @@ export interface SkillListing {
 
 interface Context {
   skillDir: string
-  realSkillDir: string
+  /** Resolved when the first symlink needs it (most skills have none). */
+  realSkillDir: string | null
+  /** Stat every file while listing (for a fingerprint before reading); else `readEntry` fills size/mtime. */
+  stat: boolean
   relDir: string
   skill: string | null
   known: DirListings | undefined
@@ -44,17 +51,9 @@ const BAD_NAME = /[\u0000-\u001F\u007F\\]/
  * skill is an error and its target is never read; loops and dangling links are errors too.
  * Nested skills (a subfolder with its own SKILL.md) are excluded: they are skills of their own.
  */
-export function listSkill(skillDir: string, relDir: string, skill: string | null, known?: DirListings): SkillListing {
+export function listSkill(skillDir: string, relDir: string, skill: string | null, known?: DirListings, { stat = true }: { stat?: boolean } = {}): SkillListing {
   const listing: SkillListing = { entries: [], dirs: [], diagnostics: [] }
-  let realSkillDir: string
-  try {
-    realSkillDir = fs.realpathSync.native(skillDir)
-  }
-  catch (error) {
-    listing.diagnostics.push(fsError(error, relDir, skill))
-    return listing
-  }
-  walk({ skillDir, realSkillDir, relDir, skill, known }, skillDir, '', 0, listing)
+  walk({ skillDir, realSkillDir: null, stat, relDir, skill, known }, skillDir, '', 0, listing)
   listing.entries.sort((a, b) => compareBytewise(a.path, b.path))
   return listing
 }
@@ -62,7 +61,9 @@ export function listSkill(skillDir: string, relDir: string, skill: string | null
 function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillListing): void {
   out.dirs.push(dir)
   let dirents = ctx.known?.entries.get(dir)
-  if (!dirents) {
+  // Each folder is walked once per audit: its listing needn't stay in memory for the rest of it.
+  if (dirents) ctx.known!.entries.delete(dir)
+  else {
     try {
       dirents = fs.readdirSync(dir, { withFileTypes: true })
     }
@@ -136,6 +137,13 @@ function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: s
     }))
     return
   }
+  try {
+    ctx.realSkillDir ??= fs.realpathSync.native(ctx.skillDir)
+  }
+  catch (error) {
+    out.diagnostics.push(fsError(error, display, ctx.skill))
+    return
+  }
   if (!isInside(ctx.realSkillDir, target)) {
     out.diagnostics.push(diagnostic({
       code: 'fs/symlink-escape',
@@ -165,63 +173,103 @@ function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: s
 
 function addFile(ctx: Context, out: SkillListing, relPath: string, absPath: string, realPath: string | undefined, known?: fs.Stats): void {
   let stat = known
-  try {
-    stat ??= fs.statSync(absPath)
+  if (!stat && ctx.stat) {
+    try {
+      stat = fs.statSync(absPath)
+    }
+    catch (error) {
+      out.diagnostics.push(fsError(error, join(ctx.relDir, relPath), ctx.skill))
+      return
+    }
   }
-  catch (error) {
-    out.diagnostics.push(fsError(error, join(ctx.relDir, relPath), ctx.skill))
-    return
-  }
-  out.entries.push({ path: relPath, absPath, size: stat.size, mtimeMs: stat.mtimeMs, realPath })
+  out.entries.push({ path: relPath, absPath, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, realPath })
 }
 
 const TEXT_EXTENSIONS = /\.(?:md|markdown|mdx|txt|rst|js|mjs|cjs|jsx|ts|mts|cts|tsx|py|sh|bash|zsh|fish|ps1|psm1|bat|cmd|rb|go|rs|java|kt|php|pl|lua|r|sql|json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml|html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl)$/i
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+// O_NONBLOCK: a file swapped for a FIFO after the walk must not block the open; fstat then rejects it.
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
 
-/** Reads one listed file: bytes, SHA-256 and, for text, the decoded string. */
+/**
+ * One buffer for every read. Bytes are hashed and decoded while they are in it and never kept, so
+ * reading 10,000 files allocates no 10,000 Buffers (and puts no external-memory pressure on the GC).
+ */
+let shared = Buffer.allocUnsafe(256 * 1024)
+
+/**
+ * Reads one listed file: SHA-256 and, for text, the decoded string. The listing's size and mtime are
+ * updated from the open file (what was read is what the fingerprint describes).
+ */
 export function readEntry(entry: FileEntry, relDir: string, skill: string | null, diagnostics: Diagnostic[]): SkillFile | null {
-  let bytes: Buffer
+  let size: number
+  let fd: number | undefined
   try {
-    bytes = fs.readFileSync(entry.realPath ?? entry.absPath)
+    fd = fs.openSync(entry.realPath ?? entry.absPath, OPEN_FLAGS)
+    const stat = fs.fstatSync(fd)
+    if (!stat.isFile()) {
+      diagnostics.push(diagnostic({ code: 'fs/special-file', severity: 'error', message: `${entry.path} is not a regular file (FIFO, socket or device) and is not read`, file: join(relDir, entry.path), skill, hint: 'Skills may contain only regular files and directories.' }))
+      return null
+    }
+    entry.mtimeMs = stat.mtimeMs
+    size = readAll(fd, stat.size)
+    entry.size = size
   }
   catch (error) {
     diagnostics.push(fsError(error, join(relDir, entry.path), skill))
     return null
   }
+  finally {
+    if (fd !== undefined) fs.closeSync(fd)
+  }
+  const bytes = shared.subarray(0, size)
   return {
     path: entry.path,
     absPath: entry.absPath,
-    bytes,
-    size: bytes.length,
+    size,
     sha256: sha256Hex(bytes),
     text: decodeText(bytes, entry.path, relDir, skill, diagnostics),
   }
 }
 
+/** Reads to EOF into the shared buffer (growing it when the file is larger than fstat said). */
+function readAll(fd: number, expected: number): number {
+  if (shared.length < expected + 1) shared = Buffer.allocUnsafe(Math.max(expected + 1, shared.length * 2))
+  let size = 0
+  for (;;) {
+    if (size === shared.length) {
+      const grown = Buffer.allocUnsafe(shared.length * 2)
+      shared.copy(grown, 0, 0, size)
+      shared = grown
+    }
+    const n = fs.readSync(fd, shared, size, shared.length - size, null)
+    if (n === 0) return size
+    size += n
+  }
+}
+
 function decodeText(bytes: Buffer, relPath: string, relDir: string, skill: string | null, diagnostics: Diagnostic[]): string | null {
   const knownText = TEXT_EXTENSIONS.test(relPath) || path.posix.basename(relPath) === SKILL_FILE
-  const probe = bytes.subarray(0, 8192)
-  if (!knownText && probe.includes(0)) return null
-  try {
-    return utf8.decode(bytes)
+  if (!knownText && bytes.subarray(0, 8192).includes(0)) return null
+  // ASCII (most skill files) is its own UTF-8 decoding: latin1 copies it into a one-byte string.
+  if (isAscii(bytes)) return bytes.toString('latin1')
+  if (isUtf8(bytes)) {
+    const bom = bytes.length >= 3 && bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF
+    return bytes.toString('utf8', bom ? 3 : 0)
   }
-  catch {
-    if (!knownText) return null
-    const lossy = bytes.toString('utf8')
-    const at = lossy.indexOf('\uFFFD')
-    const { line, column } = lineColumn(lossy, Math.max(at, 0))
-    diagnostics.push(diagnostic({
-      code: 'fs/invalid-utf8',
-      severity: 'error',
-      message: `${relPath} is not valid UTF-8`,
-      file: join(relDir, relPath),
-      line,
-      column,
-      skill,
-      hint: 'Re-save the file as UTF-8.',
-    }))
-    return null
-  }
+  if (!knownText) return null
+  const lossy = bytes.toString('utf8')
+  const at = lossy.indexOf('\uFFFD')
+  const { line, column } = lineColumn(lossy, Math.max(at, 0))
+  diagnostics.push(diagnostic({
+    code: 'fs/invalid-utf8',
+    severity: 'error',
+    message: `${relPath} is not valid UTF-8`,
+    file: join(relDir, relPath),
+    line,
+    column,
+    skill,
+    hint: 'Re-save the file as UTF-8.',
+  }))
+  return null
 }
 
 export function lineColumn(text: string, offset: number): { line: number; column: number } {

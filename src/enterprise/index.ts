@@ -8,7 +8,8 @@ import { checkHitl } from './hitl'
 import { checkHttp429 } from './http429'
 import { checkLinks } from './links'
 import type { MdAnalysis } from './markdown'
-import { checkScenarios } from './scenarios'
+import { draftScenarios, settleScenarios } from './scenarios'
+import type { ScenarioDraft } from './scenarios'
 import { checkSecurityCheckpoint } from './security-checkpoint'
 import { projectPath } from './text'
 
@@ -16,8 +17,11 @@ export interface EnterpriseContext {
   options: ResolvedOptions
   /** The scanner's result for this skill (detected/declared capabilities, findings). */
   scan: ScanResult | null
-  /** Every skill name in this build (for `expected_skills`). */
-  skillNames: ReadonlySet<string>
+  /**
+   * Every skill name in this build (for `expected_skills`). null: not known yet; the scenarios are
+   * returned as `scenarioDrafts` for `settleScenarios` once every skill has been read.
+   */
+  skillNames: ReadonlySet<string> | null
 }
 
 export interface EnterpriseResult {
@@ -25,6 +29,8 @@ export interface EnterpriseResult {
   /** http(s) links, sorted bytewise, unique. */
   links: string[]
   scenarios: Scenario[]
+  /** Only when `skillNames` was null: the scenarios with their expected skills still to check. */
+  scenarioDrafts?: ScenarioDraft[]
   workload: 'read' | 'write'
   requiresApproval: boolean
   /** When `options.app` is set and the skill has domain/category/version. */
@@ -72,7 +78,12 @@ export function checkEnterprise(skill: SkillSource, ctx: EnterpriseContext): Ent
     result.links = links.links
   })
   guard('scenario', () => {
-    const scenarios = checkScenarios(skill, ctx.skillNames, mismatch)
+    const drafts = draftScenarios(skill, mismatch)
+    if (!ctx.skillNames) {
+      result.scenarioDrafts = drafts
+      return
+    }
+    const scenarios = settleScenarios(drafts, ctx.skillNames)
     diagnostics.push(...scenarios.diagnostics)
     result.scenarios = scenarios.scenarios
   })

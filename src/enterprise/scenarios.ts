@@ -21,18 +21,57 @@ const validate = (data: unknown): ErrorObject[] => {
 }
 
 /**
+ * One scenario file checked in everything but its expected skills, which only the whole build can
+ * judge: the engine checks each skill once, as it reads it, and settles the names at the end.
+ */
+export interface ScenarioDraft {
+  /** Findings that stand whatever the skill names are. */
+  diagnostics: Diagnostic[]
+  /** Each well-formed expected skill, with the finding to report if the build has no such skill. */
+  names: Array<{ name: string; unknown: Diagnostic }>
+  /** Findings that are only reported when every expected skill exists. */
+  then: Diagnostic[]
+  /** The scenario, when nothing but unknown names can still reject it. */
+  scenario: Scenario | null
+}
+
+/**
  * Validates `scenarios/*.md`: frontmatter (parsed by the engine's safe parser, checked against
  * schemas/scenario.schema.json), expected skills that exist in this build, a non-empty reference.
  * `severity` is `error` in the enterprise profile, `warning` in agentskills.
  */
 export function checkScenarios(skill: SkillSource, skillNames: ReadonlySet<string>, severity: Severity): ScenarioReport {
+  return settleScenarios(draftScenarios(skill, severity), skillNames)
+}
+
+/** The expected skills of each draft against the build's names: findings and the scenarios that stand, in file order. */
+export function settleScenarios(drafts: readonly ScenarioDraft[], skillNames: ReadonlySet<string>): ScenarioReport {
   const diagnostics: Diagnostic[] = []
   const scenarios: Scenario[] = []
+  for (const draft of drafts) {
+    diagnostics.push(...draft.diagnostics)
+    const unknown = draft.names.filter(n => !skillNames.has(n.name))
+    for (const n of unknown) diagnostics.push(n.unknown)
+    if (unknown.length) continue
+    diagnostics.push(...draft.then)
+    if (draft.scenario) scenarios.push(draft.scenario)
+  }
+  return { diagnostics, scenarios }
+}
+
+/** Every check of `scenarios/*.md` that doesn't need the other skills' names. */
+export function draftScenarios(skill: SkillSource, severity: Severity): ScenarioDraft[] {
+  const drafts: ScenarioDraft[] = []
   for (const file of skill.files) {
     if (!file.path.startsWith('scenarios/') || !isMarkdown(file.path)) continue
+    const draft: ScenarioDraft = { diagnostics: [], names: [], then: [], scenario: null }
+    drafts.push(draft)
     const where = projectPath(skill, file.path)
+    let out = draft.diagnostics
+    const finding = (code: string, message: string, pos: { line: number; column: number } | null, hint: string | null = null, level = severity): Diagnostic =>
+      diagnostic({ code, severity: level, message, file: where, line: pos?.line ?? null, column: pos?.column ?? null, skill: skill.name, hint })
     const report = (code: string, message: string, pos: { line: number; column: number } | null, hint: string | null = null, level = severity): void => {
-      diagnostics.push(diagnostic({ code, severity: level, message, file: where, line: pos?.line ?? null, column: pos?.column ?? null, skill: skill.name, hint }))
+      out.push(finding(code, message, pos, hint, level))
     }
     if (file.text === null) {
       report('scenario/encoding', 'scenario is not UTF-8 text', null, 'Save the scenario as UTF-8 markdown.')
@@ -62,12 +101,12 @@ export function checkScenarios(skill: SkillSource, skillNames: ReadonlySet<strin
     const listed = Array.isArray(data.expected_skills) ? data.expected_skills : []
     listed.forEach((name, i) => {
       // Malformed names are the schema's finding already.
-      if (typeof name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name) || skillNames.has(name)) return
-      report('scenario/unknown-skill', `expected skill ${quote(name)} is not a skill of this build`, locate(`expected_skills.${i}`), 'List names of skills the build discovers (their `name` field).')
-      valid = false
+      if (typeof name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) return
+      draft.names.push({ name, unknown: finding('scenario/unknown-skill', `expected skill ${quote(name)} is not a skill of this build`, locate(`expected_skills.${i}`), 'List names of skills the build discovers (their `name` field).') })
     })
     if (!valid) continue
 
+    out = draft.then
     const expected = listed as string[]
     const executes = (data.executes as boolean | undefined) ?? false
     if (executes && expected.length === 0)
@@ -75,13 +114,12 @@ export function checkScenarios(skill: SkillSource, skillNames: ReadonlySet<strin
     const reference = parsed.body.trim()
     if (reference === '') {
       report('scenario/reference', 'scenario has no reference outcome (its markdown body is empty)', { line: parsed.bodyLine, column: 1 }, 'Write the expected answer below the frontmatter: it is what the response is scored against.')
-      valid = false
+      continue
     }
-    if (!valid) continue
 
     const metadata: Record<string, unknown> = { ...(data.metadata as Record<string, unknown> | undefined) }
     for (const key of Object.keys(data)) if (!FIELDS.has(key) && !(key in metadata)) metadata[key] = data[key]
-    scenarios.push({
+    draft.scenario = {
       file: file.path,
       prompt: data.prompt as string,
       executes,
@@ -89,9 +127,9 @@ export function checkScenarios(skill: SkillSource, skillNames: ReadonlySet<strin
       threshold: data.threshold as number,
       metadata,
       reference,
-    })
+    }
   }
-  return { diagnostics, scenarios }
+  return drafts
 }
 
 const FIELD_HINTS: Record<string, string> = {
