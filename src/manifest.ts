@@ -1,4 +1,4 @@
-import type { Diagnostic, ManifestDoc, ManifestFile, ManifestFinding, ManifestSkill, SkillFile, SkillsManifest, SkillTree } from './types'
+import type { Diagnostic, ManifestDoc, ManifestFile, ManifestFinding, ManifestSkill, Severity, SkillFile, SkillsManifest, SkillsManifestSummary, SkillSummary, SkillTree } from './types'
 
 const DOC_DIRS = ['references', 'examples', 'scenarios'] as const
 const FILE_DIRS = ['scripts', 'resources'] as const
@@ -33,13 +33,32 @@ export function serializeManifest(manifest: SkillsManifest): string {
   return `${JSON.stringify(manifest)}\n`
 }
 
-/** The manifest without instruction bodies and embedded texts: what an entry chunk should carry. */
-export function summarizeSkill(skill: ManifestSkill): ManifestSkill {
-  const strip = (docs: ManifestDoc[]): ManifestDoc[] => docs.map(({ text: _text, ...rest }) => rest)
-  return {
-    ...skill,
-    body: '',
-    tree: { ...skill.tree, references: strip(skill.tree.references), examples: strip(skill.tree.examples), scenarios: strip(skill.tree.scenarios) },
-    scenarios: skill.scenarios.map(s => ({ ...s, reference: '' })),
+/**
+ * What the entry module carries of a skill: it is parsed at every agent start (about 10 ns per byte),
+ * so only what listing and registering need; the path, frontmatter, file lists, trees, findings,
+ * scenarios and texts stay in the skill's lazy module.
+ */
+export function summarizeSkill(skill: ManifestSkill): SkillSummary {
+  const findings: Partial<Record<Severity, number>> = {}
+  for (const f of skill.findings) findings[f.severity] = (findings[f.severity] ?? 0) + 1
+  const summary: SkillSummary = {
+    name: skill.name,
+    description: skill.description,
+    version: skill.version,
+    source: skill.source,
+    digest: skill.digest,
+    capabilities: skill.capabilities,
+    workload: skill.workload,
+    requiresApproval: skill.requiresApproval,
+    counts: { files: skill.files.length, scenarios: skill.scenarios.length, findings },
   }
+  if (skill.uri !== undefined) summary.uri = skill.uri
+  if (skill.urn !== undefined) summary.urn = skill.urn
+  return summary
+}
+
+/** The entry module's manifest: summaries, no discovery index. */
+export function summarizeManifest(manifest: SkillsManifest): SkillsManifestSummary {
+  const { index: _index, skills, ...head } = manifest
+  return { ...head, skills: skills.map(summarizeSkill) }
 }

@@ -41,12 +41,12 @@ export const isWebLink = (href: string): boolean => /^(?:https?:\/\/|mailto:)/i.
 /** Words too common to say anything about a skill. */
 const STOP_WORDS = new Set('a an and are as at be by can do for from how i in is it its my of on or our should so that the this to too was what when why with you your'.split(' '))
 
-/** Fallback search over the summaries: share of query words found in name, description, tags, triggers. */
-export function textMatches<T extends { name: string; description: string; frontmatter: Record<string, unknown> }>(skills: readonly T[], query: string, k: number): Array<{ name: string; score: number }> {
+/** Fallback search over the summaries: share of query words found in name, description (and tags, triggers when given). */
+export function textMatches<T extends { name: string; description: string; frontmatter?: Record<string, unknown> }>(skills: readonly T[], query: string, k: number): Array<{ name: string; score: number }> {
   const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter(w => !STOP_WORDS.has(w))
   if (!words.length) return []
   const scored = skills.map((skill) => {
-    const fm = skill.frontmatter
+    const fm = skill.frontmatter ?? {}
     const list = (v: unknown): string => (Array.isArray(v) ? v.filter(x => typeof x === 'string').join(' ') : '')
     const hay = `${skill.name} ${skill.description} ${list(fm.tags)} ${list(fm.triggers)}`.toLowerCase()
     const hits = words.filter(w => hay.includes(w)).length

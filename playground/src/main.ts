@@ -26,7 +26,7 @@ const results = $<HTMLElement>('#search-results')
 
 function renderStats(): void {
   const { manifest, skills } = api
-  const fileCount = skills.reduce((n, s) => n + s.files.length, 0)
+  const fileCount = skills.reduce((n, s) => n + s.counts.files, 0)
   const stat = (label: string, value: string | Node, title?: string): HTMLDivElement =>
     h('div', { class: 'stat', title }, h('dt', {}, label), h('dd', {}, value))
   stats.replaceChildren(

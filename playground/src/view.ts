@@ -1,20 +1,24 @@
 import type { findSkills, getSkill, skills } from 'virtual:skills-manifest'
 import { h } from './dom'
 import { countBySeverity, fileAnchor, formatBytes, isWebLink, plural, SEVERITIES, severityLabel, shortDigest, skillRelativeTarget } from './format'
+import type { Severity } from './format'
 import { parseMarkdown, renderMarkdown } from './markdown'
 
 // Types come from the virtual module's declarations (unplugin-skills/client), as in any user app.
+/** A skill's summary, as the entry module lists it. */
 export type Skill = (typeof skills)[number]
+/** A skill's full entry, as `getSkill(name).load()` returns it. */
+export type FullSkill = Awaited<ReturnType<NonNullable<ReturnType<typeof getSkill>>['load']>>
 export type Match = Awaited<ReturnType<typeof findSkills>>[number]
 export type SkillName = Parameters<typeof getSkill>[0]
-type Doc = Skill['tree']['references'][number]
+type Doc = FullSkill['tree']['references'][number]
 
 export type OpenSkill = (name: string) => void
 
-const versionText = (skill: Skill): string => (skill.version ? `v${skill.version}` : 'unversioned')
+const versionText = (skill: { version: string | null }): string => (skill.version ? `v${skill.version}` : 'unversioned')
 
-/** Workload, approval, capabilities and findings as a list of badges. */
-function badges(skill: Skill): HTMLUListElement {
+/** Workload, approval, capabilities and findings (counts by severity) as a list of badges. */
+function badges(skill: Pick<Skill, 'capabilities' | 'workload' | 'requiresApproval'>, counts: Partial<Record<Severity, number>>): HTMLUListElement {
   const { declared, detected } = skill.capabilities
   const items: HTMLLIElement[] = [
     h('li', { class: `badge ${skill.workload === 'write' ? 'badge-warn' : 'badge-neutral'}`, title: `workload: ${skill.workload}` }, skill.workload === 'write' ? 'writes' : 'read-only'),
@@ -26,10 +30,9 @@ function badges(skill: Skill): HTMLUListElement {
     const title = isDeclared ? (isDetected ? 'declared and used' : 'declared, not used by the code') : 'used but not declared'
     items.push(h('li', { 'class': `badge badge-cap${isDetected ? '' : ' badge-unused'}${isDeclared ? '' : ' badge-error'}`, title, 'data-capability': cap }, cap))
   }
-  const counts = countBySeverity(skill.findings)
-  const found = SEVERITIES.filter(s => counts[s] > 0)
+  const found = SEVERITIES.filter(s => (counts[s] ?? 0) > 0)
   if (!found.length) items.push(h('li', { 'class': 'badge badge-ok', 'data-findings': 'none' }, 'no findings'))
-  for (const severity of found) items.push(h('li', { 'class': `badge badge-${severity}`, 'data-findings': severity }, severityLabel(severity, counts[severity])))
+  for (const severity of found) items.push(h('li', { 'class': `badge badge-${severity}`, 'data-findings': severity }, severityLabel(severity, counts[severity] ?? 0)))
   return h('ul', { class: 'badges', role: 'list' }, items)
 }
 
@@ -45,10 +48,10 @@ export function skillCard(skill: Skill, selected: boolean, open: OpenSkill): HTM
     h('p', { class: 'card-desc' }, skill.description),
     h('dl', { class: 'card-meta' },
       h('div', {}, h('dt', {}, 'Digest'), h('dd', {}, h('code', { class: 'skill-digest', title: `sha-256 ${skill.digest}` }, shortDigest(skill.digest)))),
-      h('div', {}, h('dt', {}, 'Files'), h('dd', { class: 'skill-files' }, skill.files.length)),
-      h('div', {}, h('dt', {}, 'Scenarios'), h('dd', {}, skill.scenarios.length)),
+      h('div', {}, h('dt', {}, 'Files'), h('dd', { class: 'skill-files' }, skill.counts.files)),
+      h('div', {}, h('dt', {}, 'Scenarios'), h('dd', {}, skill.counts.scenarios)),
     ),
-    badges(skill),
+    badges(skill, skill.counts.findings),
   ))
 }
 
@@ -88,7 +91,7 @@ function section(id: string, title: string, ...content: Array<Node | string>): H
 }
 
 /** The full entry of a skill, as `getSkill(name).load()` returns it. */
-export function skillDetail(skill: Skill, open: OpenSkill): HTMLElement {
+export function skillDetail(skill: FullSkill, open: OpenSkill): HTMLElement {
   const files = new Set(skill.files.map(f => f.path))
   const docs = new Set([...skill.tree.references, ...skill.tree.examples, ...skill.tree.scenarios].map(d => d.path))
   const link = (href: string): { href: string; external: boolean } | null => {
@@ -153,7 +156,7 @@ export function skillDetail(skill: Skill, open: OpenSkill): HTMLElement {
       h('p', { class: 'detail-source' }, h('code', { title: 'source' }, skill.source)),
       h('h2', { id: 'detail-title', tabindex: '-1' }, skill.name, ' ', h('span', { class: 'skill-version' }, versionText(skill))),
       h('p', { class: 'lede' }, skill.description),
-      badges(skill),
+      badges(skill, countBySeverity(skill.findings)),
     ),
     h('dl', { class: 'facts' },
       fact('Digest', h('code', { class: 'digest-full' }, skill.digest)),

@@ -57,6 +57,8 @@ export interface BuildDiscoveryOptions {
 }
 
 const EMBED_BATCH = 64
+/** Target size of a postings shard (raw bytes; 4/3 of that in base64): a few hundred terms each. */
+const POSTING_SHARD_BYTES = 16384
 /** Above any chunk's distinct term count (a 900-character chunk has at most 450 terms). */
 const POSITIONS = 1 << 16
 
@@ -356,7 +358,7 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     })
   }
 
-  // 6. Encode: a few long strings (see DiscoveryIndex). Postings in CSR form, skills ascending.
+  // 6. Encode: base64 strings (see DiscoveryIndex). Postings in CSR form, skills ascending.
   const start = new Uint32Array(terms.length + 1)
   for (const { ids } of skillTerms) for (const t of ids) start[rank[t] + 1]++
   for (let i = 0; i < terms.length; i++) start[i + 1] += start[i]
@@ -370,28 +372,40 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
       postWeight[at] = Math.max(1, Math.min(255, Math.round((weights[j] / (tuning.k1 + weights[j])) * 255)))
     }
   })
-  const postings = new VarintWriter()
+  // Shards of consecutive terms, cut at about POSTING_SHARD_BYTES: an app loads only those its queries touch.
+  const termStats = new VarintWriter()
+  const postings: string[] = []
+  const postingShards: number[] = []
+  let shard = new VarintWriter()
   for (let t = 0; t < terms.length; t++) {
-    postings.write(start[t + 1] - start[t])
+    if (t === 0 || shard.length >= POSTING_SHARD_BYTES) {
+      if (t > 0) postings.push(toBase64(shard.result()))
+      shard = new VarintWriter()
+      postingShards.push(t)
+    }
+    const before = shard.length
     for (let at = start[t], prev = 0; at < start[t + 1]; at++) {
-      postings.write(postSkill[at] - prev)
-      postings.write(postWeight[at])
+      shard.write(postSkill[at] - prev)
+      shard.write(postWeight[at])
       prev = postSkill[at]
     }
+    termStats.write(start[t + 1] - start[t])
+    termStats.write(shard.length - before)
   }
+  if (terms.length) postings.push(toBase64(shard.result()))
   const vectorBytes = new Uint8Array(n * dim)
   skillVectors.forEach((v, s) => vectorBytes.set(quantizeInt8(v), s * dim))
 
   const sources: string[] = ['']
   const sourceId = new Map<string, number>([['', 0]])
-  const inline: string[] = []
-  const chunkOut = new VarintWriter()
-  const offsets = new VarintWriter()
+  const inline: string[][] = []
+  const chunkRecords: string[] = []
   let chunkTerms = 0
   let chunkCount = 0
-  let lastBegin = 0
   prepared.forEach((chunks, s) => {
-    const begin = chunkOut.length
+    // One record per skill, so a skill's chunks load and decode alone.
+    const chunkOut = new VarintWriter(4096)
+    const texts: string[] = []
     chunkOut.write(chunks.length)
     chunks.forEach((c, j) => {
       chunkTerms += c.length
@@ -400,9 +414,9 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
       let start = c.chunk.start
       let end = c.chunk.end
       if (c.chunk.inline) {
-        inline.push(c.chunk.text)
+        texts.push(c.chunk.text)
         start = 0
-        end = inline.length - 1
+        end = texts.length - 1
       }
       else {
         if (!sourceId.has(c.chunk.source)) {
@@ -425,8 +439,8 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
       }
       chunkOut.raw(chunkSigns[s][j])
     })
-    offsets.write(s === 0 ? begin : begin - lastBegin)
-    lastBegin = begin
+    chunkRecords.push(toBase64(chunkOut.result()))
+    inline.push(texts)
   })
 
   return {
@@ -437,11 +451,12 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     embedding: { model: options.embed ? 'custom' : HASH_EMBEDDING_MODEL, dim },
     skills: skills.map(s => s.name),
     terms: terms.join('\n'),
-    postings: toBase64(postings.result()),
+    termStats: toBase64(termStats.result()),
+    postingShards,
+    postings,
     vectors: toBase64(vectorBytes),
     sources,
+    chunks: chunkRecords,
     inline,
-    chunks: toBase64(chunkOut.result()),
-    chunkOffsets: toBase64(offsets.result()),
   }
 }

@@ -1,44 +1,63 @@
-import { summarizeSkill } from '../manifest'
+import { summarizeManifest } from '../manifest'
+import { isDiscoveryIndex } from '../runtime/discovery-index'
+import type { DiscoveryIndex } from '../runtime/discovery-index'
 import type { ManifestSkill, SkillsManifest } from '../types'
-import { ALIAS_ID, INDEX_SUFFIX, RUNTIME_SUFFIX, skillModuleId } from './ids'
+import { ALIAS_ID, indexSkillModuleId, INDEX_SUFFIX, postingsModuleId, RUNTIME_SUFFIX, skillModuleId } from './ids'
 
-/** A JSON value as a JS expression; JSON.parse of a string literal is the fastest way to ship large data. */
-const data = (value: unknown): string => `JSON.parse(${JSON.stringify(JSON.stringify(value))})`
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\'': '\\\'', '\n': '\\n', '\r': '\\r', '\u2028': '\\u2028', '\u2029': '\\u2029' }
+/**
+ * A JSON value as a JS expression: JSON.parse of a string literal is the fastest way to ship
+ * object-heavy data, and single quotes leave JSON's many `"` unescaped (fewer bytes to scan).
+ */
+const data = (value: unknown): string => `JSON.parse('${JSON.stringify(value).replace(/[\\'\n\r\u2028\u2029]/g, c => ESCAPES[c])}')`
+const BUCKET = 32
 
 /**
- * The entry module: skill summaries only. Bodies, embedded texts and the discovery index live in
- * modules imported lazily, so 1,000 skills don't put every body in the entry chunk.
+ * `name(i)` imports module `ids[i]`. The import() calls must be literal for bundlers to split the
+ * modules; a few switch functions of BUCKET cases are only pre-parsed until called, then compiled
+ * bucket by bucket (1,000 arrow functions in an array or object cost several times more to load,
+ * one 1,000-case switch ~5 ms to compile on its first call).
+ */
+function loader(name: string, ids: readonly string[]): string {
+  const buckets: string[] = []
+  for (let b = 0; b * BUCKET < ids.length; b++) {
+    const cases = ids.slice(b * BUCKET, (b + 1) * BUCKET).map((id, j) => `    case ${b * BUCKET + j}: return import(${JSON.stringify(id)})`).join('\n')
+    buckets.push(`  (i) => {\n    switch (i) {\n${cases}\n    }\n  },`)
+  }
+  return `const ${name}Buckets = [\n${buckets.join('\n')}\n]\nconst ${name} = i => ${name}Buckets[Math.floor(i / ${BUCKET})]?.(i) ?? Promise.resolve({})`
+}
+
+/**
+ * The entry module: skill summaries only (what an agent lists and registers at startup). Full
+ * entries, the discovery index and the runtime live in modules imported lazily, so 1,000 skills
+ * don't put every body, file list or index record in the entry chunk.
  */
 export function mainModule(manifest: SkillsManifest): string {
-  const { index: _index, ...head } = manifest
-  const summary = { ...head, skills: manifest.skills.map(summarizeSkill) }
-  const loaders = manifest.skills.map(s => `  ${JSON.stringify(s.name)}: () => import(${JSON.stringify(skillModuleId(s.name))}),`).join('\n')
-  return `const manifest = ${data(summary)}
-const loaders = {
-${loaders}
-}
+  return `const manifest = ${data(summarizeManifest(manifest))}
+${loader('loadSkill', manifest.skills.map(s => skillModuleId(s.name)))}
 export default manifest
 export const skills = manifest.skills
-const byName = new Map(skills.map(skill => [skill.name, skill]))
-/** A skill's summary, with \`load()\` resolving to its full entry (instructions, texts, scenarios). */
+const byName = new Map(skills.map((skill, i) => [skill.name, i]))
+/** A skill's summary, with \`load()\` resolving to its full entry (instructions, files, texts, scenarios). */
 export function getSkill(name) {
-  const skill = byName.get(name)
-  return skill && { ...skill, load: () => loaders[name]().then(m => m.default) }
+  const i = byName.get(name)
+  return i === undefined ? undefined : { ...skills[i], load: () => loadSkill(i).then(m => m.default) }
 }
+const loadIndex = () => import(${JSON.stringify(ALIAS_ID + INDEX_SUFFIX)})
 /** The complete manifest, every skill loaded: equal to skills_manifest.json. */
 export async function loadManifest() {
-  const [full, index] = await Promise.all([Promise.all(skills.map(s => loaders[s.name]().then(m => m.default))), loadIndex()])
-  const result = { ...manifest, skills: full }
+  const [full, index] = await Promise.all([Promise.all(skills.map((_, i) => loadSkill(i).then(m => m.default))), loadIndex().then(m => m.complete())])
+  const { skills: _summaries, ...head } = manifest
+  const result = { ...head, skills: full }
   if (index !== undefined) result.index = index
   return result
 }
-const loadIndex = () => import(${JSON.stringify(ALIAS_ID + INDEX_SUFFIX)}).then(m => m.default)
 let searchable
-/** JIT discovery: the best skills for a query, best first. */
+/** JIT discovery: the best skills for a query, best first; index parts load as queries need them. */
 export async function findSkills(query, options) {
-  searchable ??= Promise.all([import(${JSON.stringify(ALIAS_ID + RUNTIME_SUFFIX)}), loadIndex()]).then(([runtime, index]) => ({ runtime, manifest: { ...manifest, index } }))
-  const { runtime, manifest: withIndex } = await searchable
-  return runtime.findSkills(withIndex, query, options)
+  searchable ??= Promise.all([import(${JSON.stringify(ALIAS_ID + RUNTIME_SUFFIX)}), loadIndex()]).then(([runtime, index]) => ({ runtime, index, manifest: { ...manifest, index: index.default } }))
+  const { runtime, index, manifest: withIndex } = await searchable
+  return runtime.findSkillsLoading(withIndex, query, options, index.load)
 }
 `
 }
@@ -47,6 +66,52 @@ export function skillModule(skill: ManifestSkill): string {
   return `export default ${data(skill)}\n`
 }
 
+/**
+ * The discovery index's head: everything but the postings and the per-skill chunk records, which
+ * are modules of their own that \`load\` imports when a query needs them (see findSkillsLoading).
+ * The head is long base64 strings and short lists: a plain literal (JSON is JS) is the cheapest to load.
+ */
 export function indexModule(manifest: SkillsManifest): string {
-  return `export default ${manifest.index === undefined ? 'undefined' : data(manifest.index)}\n`
+  const index = manifest.index
+  if (!isDiscoveryIndex(index)) {
+    // No index (or one this runtime can't read): served whole, nothing to load in parts.
+    return `const index = ${index === undefined ? 'undefined' : data(index)}
+export default index
+export async function load() {}
+export async function complete() {
+  return index
+}
+`
+  }
+  const head: DiscoveryIndex = { ...index, postings: [], chunks: [], inline: [] }
+  return `const index = ${JSON.stringify(head)}
+${loader('loadPostings', index.postings.map((_, i) => postingsModuleId(i)))}
+${loader('loadRecords', index.skills.map(name => indexSkillModuleId(name)))}
+export default index
+/** Loads postings shards and skills' chunk records (by skill index) into the index. */
+export async function load(parts) {
+  await Promise.all([
+    ...parts.postings.map(i => loadPostings(i).then((m) => { if (typeof m.default === 'string') index.postings[i] = m.default })),
+    ...parts.chunks.map(s => loadRecords(s).then((m) => { if (typeof m.chunks === 'string') { index.chunks[s] = m.chunks; index.inline[s] = m.inline } })),
+  ])
+}
+/** The complete index, every part loaded: equal to skills_manifest.json's. */
+export async function complete() {
+  await load({ postings: index.postingShards.map((_, i) => i), chunks: index.skills.map((_, s) => s) })
+  return { ...index, postings: [...index.postings], chunks: [...index.chunks], inline: [...index.inline] }
+}
+`
+}
+
+export function postingsModule(manifest: SkillsManifest, shard: number): string {
+  const index = manifest.index
+  const text = isDiscoveryIndex(index) ? index.postings[shard] : undefined
+  return `export default ${typeof text === 'string' ? JSON.stringify(text) : 'undefined'}\n`
+}
+
+export function indexSkillModule(manifest: SkillsManifest, name: string): string {
+  const index = manifest.index
+  const s = isDiscoveryIndex(index) ? index.skills.indexOf(name) : -1
+  if (!isDiscoveryIndex(index) || s < 0) return `export const chunks = undefined\nexport const inline = undefined\n`
+  return `export const chunks = ${JSON.stringify(index.chunks[s])}\nexport const inline = ${JSON.stringify(index.inline[s])}\n`
 }

@@ -8,7 +8,7 @@ import { isInside, writeIfChanged } from '../fs'
 import { sha256Hex } from '../hash'
 import type { Options } from '../options'
 import type { Diagnostic } from '../types'
-import { indexModule, mainModule, skillModule } from './codegen'
+import { indexModule, indexSkillModule, mainModule, postingsModule, skillModule } from './codegen'
 import { generateDts } from './dts'
 import { parseVirtual, RESOLVED_ID, resolvedSkillId } from './ids'
 
@@ -155,6 +155,8 @@ export function createSkillsContext(options: Options = {}) {
       if (mod.kind === 'main') return mainModule(audit.manifest)
       // The discovery index is built on demand (and cached by content): only when a bundle includes it.
       if (mod.kind === 'index') return indexModule((await audit.complete()).manifest)
+      if (mod.kind === 'postings') return postingsModule((await audit.complete()).manifest, mod.shard)
+      if (mod.kind === 'index-skill') return indexSkillModule((await audit.complete()).manifest, mod.name)
       if (mod.kind === 'skill') {
         const skill = audit.manifest.skills.find(s => s.name === mod.name)
         return skill ? skillModule(skill) : `export default undefined\n`

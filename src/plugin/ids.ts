@@ -5,9 +5,14 @@ export const VIRTUAL_ID = 'virtual:skills-manifest'
 export const ALIAS_ID = '~skills-manifest'
 export const RESOLVED_ID = `\0${VIRTUAL_ID}`
 
-/** Sub-modules: one lazy module per skill, the discovery index, the browser runtime. */
+/**
+ * Sub-modules: one lazy module per skill, the discovery index (its head, then postings shards and
+ * per-skill chunk records, each loaded when a query needs it), the browser runtime.
+ */
 export const SKILL_PREFIX = '/skill/'
 export const INDEX_SUFFIX = '/index'
+export const POSTINGS_PREFIX = '/index/postings/'
+export const INDEX_SKILL_PREFIX = '/index/skill/'
 export const RUNTIME_SUFFIX = '/runtime'
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
@@ -25,6 +30,8 @@ export type VirtualModule =
   | { kind: 'main' }
   | { kind: 'skill'; name: string }
   | { kind: 'index' }
+  | { kind: 'postings'; shard: number }
+  | { kind: 'index-skill'; name: string }
   | { kind: 'unknown' }
 
 export function parseVirtual(resolved: string): VirtualModule {
@@ -39,6 +46,15 @@ export function parseVirtual(resolved: string): VirtualModule {
     }
   }
   if (rest === INDEX_SUFFIX) return { kind: 'index' }
+  if (rest.startsWith(POSTINGS_PREFIX) && /^\d{1,6}$/.test(rest.slice(POSTINGS_PREFIX.length))) return { kind: 'postings', shard: Number(rest.slice(POSTINGS_PREFIX.length)) }
+  if (rest.startsWith(INDEX_SKILL_PREFIX)) {
+    try {
+      return { kind: 'index-skill', name: decodeURIComponent(rest.slice(INDEX_SKILL_PREFIX.length)) }
+    }
+    catch {
+      return { kind: 'unknown' }
+    }
+  }
   return { kind: 'unknown' }
 }
 
@@ -46,5 +62,7 @@ export function parseVirtual(resolved: string): VirtualModule {
 const encodeName = (name: string): string => encodeURIComponent(name).replace(/[!'()*.~]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 export const skillModuleId = (name: string): string => `${ALIAS_ID}${SKILL_PREFIX}${encodeName(name)}`
 export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_PREFIX}${encodeName(name)}`
+export const postingsModuleId = (shard: number): string => `${ALIAS_ID}${POSTINGS_PREFIX}${shard}`
+export const indexSkillModuleId = (name: string): string => `${ALIAS_ID}${INDEX_SKILL_PREFIX}${encodeName(name)}`
 /** The browser runtime, imported lazily by `findSkills`: a real file, not a virtual module. */
 export const RUNTIME_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})${escape(RUNTIME_SUFFIX)}$`)

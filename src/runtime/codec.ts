@@ -1,7 +1,7 @@
 /**
  * Compact encodings for the discovery index, which ships inside app bundles: base64 of varints
- * and of int8 / bit vectors. Written out (no Buffer, no atob) so it behaves the same in Node,
- * browsers and edge workers.
+ * and of int8 / bit vectors. Plain code (no Node API imported) that behaves the same in Node,
+ * browsers and edge workers; decoding uses a native base64 decoder when the platform has one.
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
@@ -27,8 +27,39 @@ export function toBase64(bytes: Uint8Array): string {
   return out
 }
 
-/** Lenient decoder: ignores characters outside the alphabet, so a damaged index decodes to garbage, not an exception. */
+type NativeDecoders = {
+  Uint8Array: { fromBase64?: (text: string) => Uint8Array }
+  Buffer?: { from: (text: string, encoding: 'base64') => Uint8Array }
+}
+const native = globalThis as unknown as NativeDecoders
+
+/**
+ * base64 -> bytes with the platform's native decoder where there is one (`Uint8Array.fromBase64` in
+ * recent browsers, Buffer in Node: 10-40x faster than a loop), else the lenient decoder below.
+ * A damaged index decodes to garbage, never to an exception.
+ */
 export function fromBase64(text: string): Uint8Array {
+  if (native.Uint8Array.fromBase64) {
+    try {
+      return native.Uint8Array.fromBase64(text)
+    }
+    catch {}
+  }
+  if (native.Buffer) return native.Buffer.from(text, 'base64')
+  return decodeBase64(text)
+}
+
+/**
+ * Bytes [from, to) of the data `text` encodes, decoding only that part: base64 maps each 3-byte
+ * group to 4 characters, so a byte range is a character range.
+ */
+export function fromBase64Range(text: string, from: number, to: number): Uint8Array {
+  const group = Math.floor(from / 3)
+  return fromBase64(text.slice(group * 4, Math.ceil(to / 3) * 4)).subarray(from - group * 3, to - group * 3)
+}
+
+/** Lenient decoder: ignores characters outside the alphabet, so a damaged index decodes to garbage, not an exception. */
+export function decodeBase64(text: string): Uint8Array {
   const out = new Uint8Array(Math.floor((text.length * 3) / 4))
   let bits = 0
   let value = 0
@@ -49,8 +80,11 @@ export function fromBase64(text: string): Uint8Array {
 
 /** Growable varint (unsigned LEB128) writer: one buffer for a whole section, no per-record arrays. */
 export class VarintWriter {
-  bytes = new Uint8Array(1 << 16)
+  bytes: Uint8Array
   length = 0
+  constructor(size = 1 << 16) {
+    this.bytes = new Uint8Array(size)
+  }
   private room(extra: number): void {
     if (this.length + extra <= this.bytes.length) return
     const grown = new Uint8Array(Math.max(this.length + extra, this.bytes.length * 2))

@@ -1,20 +1,23 @@
 /**
  * The JIT discovery index carried by `SkillsManifest.index`: built at build time by
  * `buildDiscoveryIndex` (src/discovery), read by `findSkills` (zero I/O). It ships inside app
- * bundles and is parsed at every agent start, so it is a handful of long strings (cheap for
- * JSON.parse: no per-chunk objects) holding binary records in base64:
+ * bundles and is read at every agent start, so it is a handful of strings holding binary records
+ * in base64 (cheap for JSON.parse: no per-record objects), cut so that an app can load it in pieces
+ * (`virtual:skills-manifest` does): the head, then only the posting shards a query's terms fall in
+ * and the chunk records of the skills a query returns.
  *
- * - `postings`: for each term in `terms` order, varint n, then n pairs (skill index delta, weight 1-255)
- *   where weight is the skill's saturated BM25F term frequency tf/(k1+tf) scaled to 255
- *   (field-weighted, bridging vocabulary included).
+ * - `termStats`: per term, in `terms` order: varint document frequency, then the byte length of
+ *   its postings list.
+ * - `postings`: shards of consecutive terms (shard i starts at term `postingShards[i]`); each term's
+ *   list is pairs (skill index delta, weight 1-255), where weight is the skill's saturated BM25F
+ *   term frequency tf/(k1+tf) scaled to 255 (field-weighted, bridging vocabulary included).
  * - `vectors`: int8 skill embeddings, `dim` bytes per skill, in `skills` order.
  * - `chunks`: per skill, varint chunk count, then per chunk: kind, source (index into `sources`,
- *   0 = inline text), start, end (or inline text index), length in terms, term count, pairs
- *   (term id delta, count), then `ceil(dim / 8)` bytes of embedding sign bits.
- * - `chunkOffsets`: varint byte offsets of each skill's record in `chunks`, so one skill decodes alone.
+ *   0 = inline text), start, end (or index into the skill's `inline` texts), length in terms,
+ *   term count, pairs (term id delta, count), then `ceil(dim / 8)` bytes of embedding sign bits.
  */
 
-export const DISCOVERY_FORMAT = 'unplugin-skills/discovery@1'
+export const DISCOVERY_FORMAT = 'unplugin-skills/discovery@2'
 
 /** Where a chunk comes from (spec: itemised chunks). */
 export type ChunkKind = 'summary' | 'instructions' | 'trigger' | 'reference' | 'example'
@@ -38,21 +41,26 @@ export interface DiscoveryIndex {
   skills: string[]
   /** Every term (stem), sorted bytewise, joined with `\n`. */
   terms: string
-  postings: string
+  termStats: string
+  /** First term id of each postings shard, ascending (the first is 0). */
+  postingShards: number[]
+  /** One base64 string per shard; a shard not loaded yet is missing (lazily loaded indexes only). */
+  postings: string[]
   vectors: string
   /** Chunk sources: `''` (inline), `SKILL.md` (the body), or a skill file path such as `references/api.md`. */
   sources: string[]
-  /** Text of frontmatter chunks (summary, triggers), which have no source text to slice. */
-  inline: string[]
-  chunks: string
-  chunkOffsets: string
+  /** Per skill: base64 of its chunk records; missing while not loaded (lazily loaded indexes only). */
+  chunks: string[]
+  /** Per skill: text of its frontmatter chunks (summary, triggers), which have no source text to slice. */
+  inline: string[][]
 }
 
 /** Narrow check for `SkillsManifest.index` (typed `unknown`). */
 export function isDiscoveryIndex(value: unknown): value is DiscoveryIndex {
   const v = value as DiscoveryIndex | null
   return typeof v === 'object' && v !== null && v.format === DISCOVERY_FORMAT
-    && Array.isArray(v.skills) && typeof v.terms === 'string' && typeof v.postings === 'string'
-    && typeof v.chunks === 'string' && Array.isArray(v.sources) && Array.isArray(v.inline)
+    && Array.isArray(v.skills) && typeof v.terms === 'string' && typeof v.termStats === 'string'
+    && Array.isArray(v.postingShards) && Array.isArray(v.postings) && Array.isArray(v.chunks)
+    && Array.isArray(v.sources) && Array.isArray(v.inline)
     && typeof v.embedding?.dim === 'number' && typeof v.bm25?.k1 === 'number'
 }

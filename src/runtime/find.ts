@@ -1,5 +1,5 @@
 import type { ManifestSkill, SkillsManifest } from '../types'
-import { decodeVarints, dequantizeInt8, fromBase64 } from './codec'
+import { decodeVarints, dequantizeInt8, fromBase64, fromBase64Range } from './codec'
 import type { ChunkKind, DiscoveryIndex } from './discovery-index'
 import { CHUNK_KINDS, isDiscoveryIndex } from './discovery-index'
 import { HASH_EMBEDDING_MODEL, hashEmbed, normalize } from './hash-embed'
@@ -65,14 +65,16 @@ interface Prepared {
   index: DiscoveryIndex
   terms: string[]
   termIds: Map<string, number>
-  /** CSR postings: skills and weights of term t are at [offsets[t], offsets[t + 1]). */
-  offsets: Uint32Array
-  postSkills: Uint32Array
-  postWeights: Uint8Array
+  /** Where term t's postings are: shard, byte range in it; decoded on first use (see postingsOf). */
+  shardOf: Uint32Array
+  listStart: Uint32Array
+  listEnd: Uint32Array
+  lists: Array<PostingList | undefined>
+  /** Parts of a lazily loaded index that queries needed and did not find (see takeMissingParts). */
+  missing: { postings: Set<number>; chunks: Set<number> }
   idf: Float64Array
   dim: number
   vectors: Float32Array
-  chunkOffsets: number[]
   chunks: Map<number, DecodedChunk[]>
   /** Per-query scratch buffers, reused: no garbage per query, no GC pauses in the tail latency. */
   lex: Float64Array
@@ -81,53 +83,56 @@ interface Prepared {
   skillsByName: Map<string, ManifestSkill> | null
 }
 
+/** The skills of one term's postings, ascending, and their weights. */
+interface PostingList {
+  skills: Uint32Array
+  weights: Uint8Array
+}
+
+const EMPTY_LIST: PostingList = { skills: new Uint32Array(0), weights: new Uint8Array(0) }
 const cache = new WeakMap<object, Prepared | null>()
 
+/**
+ * Only per-term statistics are decoded up front (document frequencies for IDF, where each list
+ * is); a term's postings are decoded when a query first uses it, and chunk records when a skill
+ * is first returned. That keeps the first query of an agent cheap.
+ */
 function prepare(index: DiscoveryIndex): Prepared {
   const terms = index.terms === '' ? [] : index.terms.split('\n')
   const nTerms = terms.length
   const n = index.skills.length
-  const flat = decodeVarints(fromBase64(index.postings))
-  const offsets = new Uint32Array(nTerms + 1)
-  const postSkills = new Uint32Array(flat.length >>> 1)
-  const postWeights = new Uint8Array(flat.length >>> 1)
-  let at = 0
-  let count = 0
-  for (let t = 0; t < nTerms; t++) {
-    const listed = at < flat.length ? flat[at++] : 0
-    let skill = 0
-    for (let i = 0; i < listed && at + 1 < flat.length; i++, at += 2) {
-      skill += flat[at]
-      if (skill < n) {
-        postSkills[count] = skill
-        postWeights[count++] = flat[at + 1]
-      }
-    }
-    offsets[t + 1] = count
-  }
+  const stats = decodeVarints(fromBase64(index.termStats))
+  const shardOf = new Uint32Array(nTerms)
+  const listStart = new Uint32Array(nTerms)
+  const listEnd = new Uint32Array(nTerms)
   const idf = new Float64Array(nTerms)
-  for (let t = 0; t < nTerms; t++) {
-    const df = offsets[t + 1] - offsets[t]
+  for (let t = 0, shard = 0, at = 0; t < nTerms; t++) {
+    while (shard + 1 < index.postingShards.length && index.postingShards[shard + 1] <= t) {
+      shard++
+      at = 0
+    }
+    const df = Math.min(stats[2 * t] ?? 0, n)
+    shardOf[t] = shard
+    listStart[t] = at
+    listEnd[t] = at += stats[2 * t + 1] ?? 0
     idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5))
   }
   const dim = Math.max(0, Math.floor(index.embedding.dim)) || 0
   const vectors = new Float32Array(n * dim)
   const raw = fromBase64(index.vectors ?? '')
   for (let s = 0; s < n; s++) vectors.set(dequantizeInt8(raw.subarray(s * dim, (s + 1) * dim), dim), s * dim)
-  const chunkOffsets: number[] = []
-  let sum = 0
-  for (const delta of decodeVarints(fromBase64(index.chunkOffsets ?? ''))) chunkOffsets.push(sum += delta)
   return {
     index,
     terms,
     termIds: new Map(terms.map((t, i) => [t, i])),
-    offsets,
-    postSkills: postSkills.subarray(0, count),
-    postWeights: postWeights.subarray(0, count),
+    shardOf,
+    listStart,
+    listEnd,
+    lists: [],
+    missing: { postings: new Set(), chunks: new Set() },
     idf,
     dim,
     vectors,
-    chunkOffsets,
     chunks: new Map(),
     lex: new Float64Array(n),
     qtf: new Float64Array(nTerms),
@@ -157,6 +162,57 @@ function getPrepared(source: SkillsManifest | DiscoveryIndex): Prepared | null {
 /** Builds the derived search structures now instead of on the first query (e.g. at agent startup). */
 export function warmDiscovery(source: SkillsManifest | DiscoveryIndex): boolean {
   return getPrepared(source) !== null
+}
+
+/** Term t's postings, decoded once; empty while its shard is not loaded (noted in `missing`, not cached). */
+function postingsOf(p: Prepared, t: number): PostingList {
+  const cached = p.lists[t]
+  if (cached) return cached
+  const shard = p.index.postings[p.shardOf[t]]
+  if (typeof shard !== 'string') {
+    p.missing.postings.add(p.shardOf[t])
+    return EMPTY_LIST
+  }
+  const flat = decodeVarints(fromBase64Range(shard, p.listStart[t], p.listEnd[t]))
+  const n = p.index.skills.length
+  const skills = new Uint32Array(flat.length >>> 1)
+  const weights = new Uint8Array(flat.length >>> 1)
+  let count = 0
+  // Damaged data ends the list.
+  for (let i = 0, skill = 0; i + 1 < flat.length; i += 2) {
+    skill += flat[i]
+    if (skill >= n) break
+    skills[count] = skill
+    weights[count++] = flat[i + 1]
+  }
+  return p.lists[t] = { skills: skills.subarray(0, count), weights: weights.subarray(0, count) }
+}
+
+/**
+ * For an index loaded in pieces (virtual:skills-manifest): the parts the last `findSkills` call
+ * over `source` needed and did not have (postings shards, skill indexes of chunk records), which
+ * are then forgotten. Empty lists mean that answer was complete. See findSkillsLoading.
+ */
+export function takeMissingParts(source: SkillsManifest | DiscoveryIndex): { postings: number[]; chunks: number[] } {
+  const p = getPrepared(source)
+  if (!p) return { postings: [], chunks: [] }
+  const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b)
+  const parts = { postings: sorted(p.missing.postings), chunks: sorted(p.missing.chunks) }
+  p.missing.postings.clear()
+  p.missing.chunks.clear()
+  return parts
+}
+
+/** The postings shards a query's own terms fall in that are not loaded yet (loaded before a first pass). */
+export function missingPostingShards(source: SkillsManifest | DiscoveryIndex, query: string): number[] {
+  const p = getPrepared(source)
+  if (!p || typeof query !== 'string') return []
+  const missing = new Set<number>()
+  for (const t of analyze(query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query, p.index.stemming !== false)) {
+    const id = p.termIds.get(t)
+    if (id !== undefined && typeof p.index.postings[p.shardOf[id]] !== 'string') missing.add(p.shardOf[id])
+  }
+  return [...missing].sort((a, b) => a - b)
 }
 
 function queryVector(p: Prepared, terms: Map<number, number>, unknown: string[], query: string, options: FindSkillsOptions): Float32Array | null {
@@ -194,17 +250,18 @@ function reader(bytes: Uint8Array, at: number) {
   }
 }
 
+/** A skill's chunks, decoded when first needed; [] while its record is not loaded (noted in `missing`, not cached). */
 function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
   let list = p.chunks.get(s)
   if (list) return list
+  const record = p.index.chunks[s]
+  if (typeof record !== 'string') {
+    p.missing.chunks.add(s)
+    return []
+  }
   list = []
-  // Decode only this skill's record: base64 keeps 3-byte groups aligned to 4 characters, so a byte
-  // range maps to a character range (decoding the whole blob cost ~100 ms on the first query).
-  const total = Math.floor((p.index.chunks.length * 3) / 4)
-  const from = Math.min(p.chunkOffsets[s] ?? total, total)
-  const to = Math.max(from, Math.min(p.chunkOffsets[s + 1] ?? total, total))
-  const group = Math.floor(from / 3)
-  const bytes = fromBase64(p.index.chunks.slice(group * 4, Math.ceil(to / 3) * 4)).subarray(from - group * 3, to - group * 3)
+  const inline = Array.isArray(p.index.inline[s]) ? p.index.inline[s] : []
+  const bytes = fromBase64(record)
   const r = reader(bytes, 0)
   const count = r.next()
   const signBytes = Math.ceil(p.dim / 8)
@@ -227,8 +284,8 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
       kind,
       source: source === 0 ? 'frontmatter' : p.index.sources[source] ?? '',
       start: source === 0 ? 0 : start,
-      end: source === 0 ? (p.index.inline[end] ?? '').length : end,
-      inline: source === 0 ? p.index.inline[end] ?? '' : undefined,
+      end: source === 0 ? (inline[end] ?? '').length : end,
+      inline: source === 0 ? inline[end] ?? '' : undefined,
       length,
       ids,
       tfs,
@@ -312,7 +369,8 @@ export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
   const { k1 } = p.index.bm25
   for (const [id, qtf] of terms) {
     const w = p.idf[id] * (k1 + 1) * (1 + Math.log(qtf)) / 255
-    for (let at = p.offsets[id]; at < p.offsets[id + 1]; at++) lex[p.postSkills[at]] += w * p.postWeights[at]
+    const list = postingsOf(p, id)
+    for (let i = 0; i < list.skills.length; i++) lex[list.skills[i]] += w * list.weights[i]
   }
   let maxLex = 0
   for (let s = 0; s < n; s++) if (lex[s] > maxLex) maxLex = lex[s]

@@ -31,7 +31,10 @@ describe('buildDiscoveryIndex', () => {
     const index = manifest.index as Record<string, unknown>
     expect(isDiscoveryIndex(index)).toBe(true)
     expect(index.skills).toEqual(['pdf-invoice-extraction', 'postgres-migrations', 'k8s-rollout', 'release-notes'])
-    for (const key of ['terms', 'postings', 'vectors', 'chunks', 'chunkOffsets']) expect(typeof index[key]).toBe('string')
+    for (const key of ['terms', 'termStats', 'vectors']) expect(typeof index[key]).toBe('string')
+    // Postings shards and per-skill chunk records: strings an app can load one by one.
+    for (const key of ['postings', 'chunks']) expect((index[key] as unknown[]).every(v => typeof v === 'string')).toBe(true)
+    expect((index.chunks as string[]).length).toBe(4)
     expect(JSON.stringify(index)).not.toMatch(/\d\.\d{5,}/)
     expect(JSON.stringify(await buildDiscoveryIndex(skills))).toBe(JSON.stringify(index))
   })

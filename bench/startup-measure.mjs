@@ -1,0 +1,155 @@
+/**
+ * The timed half of bench/startup.ts, in plain Node (no TypeScript loader hooks, which would add
+ * a transform to every module import and make the pre-compiled path look 10-40x slower than an app
+ * sees). Both paths run in this one process, alternating. Arguments: a JSON object on argv[2]:
+ * { modules, corpusDir, query, runs, tokenizer } (see runStartupBench). Prints a JSON result.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import matter from 'gray-matter'
+
+const { modules, corpusDir, query, runs, tokenizer } = JSON.parse(process.argv[2])
+const { tokenize } = await import(pathToFileURL(tokenizer).href)
+
+/** (a) What `import { skills, findSkills } from 'virtual:skills-manifest'` + the first search cost. */
+async function loadPrecompiled(dir) {
+  const entry = await import(pathToFileURL(path.join(dir, 'main.mjs')).href)
+  const registry = new Map(entry.skills.map(s => [s.name, s]))
+  const matches = await entry.findSkills(query)
+  return { size: registry.size, keep: [entry, registry, matches], answer: matches.map(m => m.name), matches }
+}
+
+/** (b) A loader without a build step: discover, parse and index at startup. */
+function loadNaively() {
+  // gray-matter memoises by input string: clear it so every run really parses.
+  matter.clearCache?.()
+  const byName = new Map()
+  const walk = (dir, depth) => {
+    let entries
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true })
+    }
+    catch {
+      return
+    }
+    if (entries.some(e => e.isFile() && e.name === 'SKILL.md')) {
+      const parsed = matter(fs.readFileSync(path.join(dir, 'SKILL.md'), 'utf8'))
+      const name = typeof parsed.data.name === 'string' ? parsed.data.name : path.basename(dir)
+      byName.set(name, { description: String(parsed.data.description ?? ''), body: parsed.content, dir })
+      return
+    }
+    if (depth > 0) {
+      for (const e of entries) {
+        if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(path.join(dir, e.name), depth - 1)
+      }
+    }
+  }
+  walk(corpusDir, 4)
+  const search = plainBm25([...byName].map(([name, s]) => ({ name, text: `${name}\n${s.description}\n${s.body}` })))
+  return { size: byName.size, keep: [byName, search], answer: search(query).slice(0, 5) }
+}
+
+/** Okapi BM25 (k1 1.2, b 0.75), postings per term: what a naive loader builds to be searchable. */
+function plainBm25(docs) {
+  const postings = new Map()
+  const lengths = docs.map((d, i) => {
+    const tf = new Map()
+    const tokens = tokenize(d.text)
+    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1)
+    for (const [t, n] of tf) {
+      let list = postings.get(t)
+      if (!list) postings.set(t, list = [])
+      list.push([i, n])
+    }
+    return tokens.length
+  })
+  const avg = lengths.reduce((a, b) => a + b, 0) / (lengths.length || 1)
+  return (q) => {
+    const scores = new Float64Array(docs.length)
+    for (const t of new Set(tokenize(q))) {
+      const list = postings.get(t)
+      if (!list) continue
+      const idf = Math.log(1 + (docs.length - list.length + 0.5) / (list.length + 0.5))
+      for (const [d, tf] of list) scores[d] += idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * lengths[d] / avg))
+    }
+    return [...scores.keys()].filter(i => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b).map(i => docs[i].name)
+  }
+}
+
+/** A copy of `from` made of hard links: new module URLs (no module cache), no bytes copied. */
+function linkCopy(from, to) {
+  fs.mkdirSync(to, { recursive: true })
+  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+    if (e.isDirectory()) linkCopy(path.join(from, e.name), path.join(to, e.name))
+    else fs.linkSync(path.join(from, e.name), path.join(to, e.name))
+  }
+}
+let copies = 0
+function fresh() {
+  const dir = `${modules}-run-${copies++}`
+  linkCopy(modules, dir)
+  return dir
+}
+
+function gc() {
+  if (!globalThis.gc) return false
+  globalThis.gc()
+  globalThis.gc()
+  return true
+}
+
+/** Heap retained by what `load` keeps (bytes), or null when gc is not exposed. */
+async function retained(load) {
+  matter.clearCache?.()
+  if (!gc()) return null
+  const before = process.memoryUsage().heapUsed
+  let kept = await load()
+  matter.clearCache?.()
+  gc()
+  const after = process.memoryUsage().heapUsed
+  // Read the result after measuring, so it is provably alive during the second gc.
+  const size = kept.size
+  kept = null
+  return size >= 0 ? Math.max(0, after - before) : null
+}
+
+async function time(load) {
+  const t = performance.now()
+  const r = await load()
+  return { ms: performance.now() - t, r }
+}
+const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+// Warm-up: the first run also loads the search runtime once (cached afterwards, like gray-matter).
+const firstDir = fresh()
+const a0 = (await time(() => loadPrecompiled(firstDir))).r
+const b0 = (await time(loadNaively)).r
+const head = (await import(pathToFileURL(path.join(firstDir, 'index.mjs')).href)).default
+const dirs = Array.from({ length: runs }, fresh)
+const preTimes = []
+const naiveTimes = []
+for (let i = 0; i < runs; i++) {
+  // Alternate which path goes first, so neither always inherits the other's garbage.
+  if (i % 2) {
+    naiveTimes.push((await time(loadNaively)).ms)
+    preTimes.push((await time(() => loadPrecompiled(dirs[i]))).ms)
+  }
+  else {
+    preTimes.push((await time(() => loadPrecompiled(dirs[i]))).ms)
+    naiveTimes.push((await time(loadNaively)).ms)
+  }
+}
+const memoryDir = fresh()
+console.log(JSON.stringify({
+  sizes: [a0.size, b0.size],
+  answers: [a0.answer, b0.answer],
+  matches: a0.matches,
+  loaded: { postings: Object.keys(head.postings).map(Number), chunks: Object.keys(head.chunks).map(Number) },
+  preTimes,
+  naiveTimes,
+  manifestMs: median(preTimes),
+  naiveMs: median(naiveTimes),
+  manifestHeapBytes: await retained(() => loadPrecompiled(memoryDir)),
+  naiveHeapBytes: await retained(loadNaively),
+}))
