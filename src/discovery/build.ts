@@ -18,8 +18,8 @@ export interface DiscoveryTuning {
   k1: number
   /** Chunk kinds whose terms are expanded with bridging vocabulary, with the weight of that source. */
   expandFrom: Partial<Record<ChunkKind, number>>
-  /** Weight of the three synonym tiers (synonyms, related forms, gloss words); all 0 disables expansion. */
-  tierWeights: readonly [number, number, number]
+  /** Weight of each WordNet tier (SYNONYM_TIERS order; missing tiers weigh 0); all 0 disables expansion. */
+  tierWeights: readonly number[]
   /** Weight of GloVe nearest neighbours (data/discovery-neighbours.json), times their cosine; 0 disables them. */
   neighbourWeight: number
   /** Neighbours below this cosine are ignored. */
@@ -28,6 +28,12 @@ export interface DiscoveryTuning {
   expansionWeight: number
   /** Most expansion terms kept per skill (index size bound). */
   maxExpansion: number
+  /** Largest summed bridge weight of one expansion term (before expansionWeight). */
+  expansionCap: number
+  /** 0: a bridge weighs as its source field (expandFrom); 1: as the source term's saturated weight in the skill times its IDF; between: a mix. */
+  expansionByTerm: number
+  /** Power of the source term's normalised IDF in that weighting. */
+  expansionIdfPower: number
   /** Use the stemmer (false: surface words, for the ablation). */
   stemming: boolean
 }
@@ -44,6 +50,9 @@ export const DEFAULT_TUNING: DiscoveryTuning = {
   neighbourMinCos: 0.65,
   expansionWeight: 0.15,
   maxExpansion: 160,
+  expansionCap: 2,
+  expansionByTerm: 0,
+  expansionIdfPower: 1,
   stemming: true,
 }
 
@@ -264,7 +273,8 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     }
     return b
   }
-  const skillTerms: Array<{ ids: Uint32Array; weights: Float64Array }> = prepared.map((chunks, i) => {
+  // Direct terms first: their document frequencies weigh the expansions (a skill's rare terms say more about it).
+  const direct = prepared.map((chunks, i) => {
     for (const c of chunks) {
       const k = c.chunk.kind
       const norm = 1 - tuning.fieldB[k] + tuning.fieldB[k] * (lengths[i][k] / avg[k])
@@ -277,30 +287,44 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
       }
     }
     // Terms with weight 0 (a kind weighted 0) still count as present, as they did with maps.
-    const direct = acc.touched.slice()
-    const present = new Set(direct)
+    const ids = Uint32Array.from(acc.touched)
+    const weights = Float64Array.from(ids, t => acc.values[t])
+    const sources = Float64Array.from(ids, t => sourceOf.values[t])
+    acc.reset()
+    sourceOf.reset()
+    return { ids, weights, sources }
+  })
+  const directDf = new Uint32Array(vocab.terms.length)
+  for (const { ids } of direct) for (const t of ids) directDf[t]++
+  const maxIdf = Math.log(1 + (skills.length + 0.5) / 0.5)
+  const skillTerms: Array<{ ids: Uint32Array; weights: Float64Array }> = direct.map(({ ids: directIds, weights: directWeights, sources }) => {
+    const present = new Set(directIds)
     const ranked: Array<[number, number]> = []
     if (expand) {
-      for (const t of sourceOf.touched) {
-        const source = sourceOf.values[t]
+      for (let i = 0; i < directIds.length; i++) {
+        const t = directIds[i]
+        let source = sources[i]
+        if (tuning.expansionByTerm > 0) {
+          // Translation-model weighting: a bridge to a word counts as much as the skill's own use of the term it comes from.
+          const idf = Math.log(1 + (skills.length - directDf[t] + 0.5) / (directDf[t] + 0.5)) / maxIdf
+          const sat = directWeights[i] / (tuning.k1 + directWeights[i])
+          source = (1 - tuning.expansionByTerm) * source + tuning.expansionByTerm * sat * idf ** tuning.expansionIdfPower
+        }
+        if (!(source > 0)) continue
         const { ids, weights } = bridgesOf(t)
         for (let j = 0; j < ids.length; j++) if (!present.has(ids[j])) added.add(ids[j], source * weights[j])
       }
       ranked.push(...topExpansions(added, vocab.terms, tuning.maxExpansion))
       added.reset()
     }
-    const ids = new Uint32Array(direct.length + ranked.length)
+    const ids = new Uint32Array(directIds.length + ranked.length)
     const weights = new Float64Array(ids.length)
-    direct.forEach((t, j) => {
-      ids[j] = t
-      weights[j] = acc.values[t]
-    })
+    ids.set(directIds)
+    weights.set(directWeights)
     ranked.forEach(([t, w], j) => {
-      ids[direct.length + j] = t
-      weights[direct.length + j] = tuning.expansionWeight * Math.min(w, 2)
+      ids[directIds.length + j] = t
+      weights[directIds.length + j] = tuning.expansionWeight * Math.min(w, tuning.expansionCap)
     })
-    acc.reset()
-    sourceOf.reset()
     return { ids, weights }
   })
 

@@ -9,16 +9,31 @@ export interface SynonymTable {
   get: (stem: string) => Map<string, number> | undefined
 }
 
-/** Weight of each tier of data/discovery-synonyms.json: synonyms, related forms/hypernyms, gloss words. */
-export const DEFAULT_TIER_WEIGHTS: readonly [number, number, number] = [1, 0.6, 0.3]
+/**
+ * The WordNet relation tiers, in file order (scripts/build-discovery-data.mjs): the first
+ * SHIPPED_TIERS are data/discovery-synonyms.json (shipped); the rest are data/discovery-relations.json,
+ * a development file the bench measures them with (they measured as noise on held-out queries).
+ */
+export const SYNONYM_TIERS = ['synonym', 'related', 'gloss', 'hyponym', 'sibling', 'definedBy', 'also', 'part', 'domain'] as const
+export const SHIPPED_TIERS = 3
+
+/** Weight of each tier, in SYNONYM_TIERS order (missing entries weigh 0). */
+export const DEFAULT_TIER_WEIGHTS: readonly number[] = [1, 0.6, 0.3]
 
 let wordnet: Promise<Record<string, string>> | null = null
 let neighbours: Promise<Record<string, string>> | null = null
+let relations: Promise<Record<string, string>> | null = null
 
 /** The derived WordNet table, already stemmed (`stem -> "tier1 stems|tier2 stems|tier3 stems"`), loaded once, only when an index is built. */
 export function loadSynonymData(): Promise<Record<string, string>> {
   wordnet ??= readDataFile('discovery-synonyms.json')
   return wordnet
+}
+
+/** The WordNet tiers after SHIPPED_TIERS (development only: not in the published package). */
+export function loadRelationData(): Promise<Record<string, string>> {
+  relations ??= readDataFile('discovery-relations.json')
+  return relations
 }
 
 /** The derived GloVe neighbour table (already stemmed: `stem -> "related cos100 related cos100 ..."`). */
@@ -96,7 +111,10 @@ export function bridgingTable(tierWeights: readonly number[], neighbourWeight: n
   let table = tables.get(key)
   if (!table) {
     table = (async () => {
-      const wn = tierWeights.some(w => w > 0) ? await loadSynonymData() : {}
+      const shipped = tierWeights.slice(0, SHIPPED_TIERS)
+      const extra = tierWeights.slice(SHIPPED_TIERS)
+      const wn = shipped.some(w => w > 0) ? await loadSynonymData() : {}
+      const rel = extra.some(w => w > 0) ? await loadRelationData() : {}
       const nb = neighbourWeight > 0 ? await loadNeighbourData() : {}
       const parsed = new Map<string, Map<string, number> | undefined>()
       const own = Object.prototype.hasOwnProperty
@@ -104,7 +122,8 @@ export function bridgingTable(tierWeights: readonly number[], neighbourWeight: n
         get(stem: string) {
           if (parsed.has(stem)) return parsed.get(stem)
           let related: Map<string, number> | undefined
-          if (own.call(wn, stem)) related = wordnetOf(wn[stem], stem, tierWeights, related)
+          if (own.call(wn, stem)) related = wordnetOf(wn[stem], stem, shipped, related)
+          if (own.call(rel, stem)) related = wordnetOf(rel[stem], stem, extra, related)
           if (own.call(nb, stem)) related = neighboursOf(nb[stem], stem, neighbourWeight, neighbourMinCos, related)
           parsed.set(stem, related)
           return related
