@@ -260,25 +260,27 @@ function candidate(bytes: Uint8Array, from: number, t: ByteTables): number {
 }
 
 /**
- * Byte classes for the first-stage filter: 6 bits, bit 5 set for word characters. Letters fold to one class
- * per letter, digits share one, every other byte keeps its own class or shares one with bytes no token
- * distinguishes well. Classes only merge bytes, so a filter built through them admits every byte sequence
- * the exact tables admit.
+ * Byte classes for the first-stage filter, 6 bits: odd for word characters, so that in a rolling window
+ * of four classes bit 18 is the previous byte's word-ness. Letters fold to one class per letter, digits
+ * share one, punctuation keeps its own, everything else shares class 0. Classes only merge bytes, so a
+ * filter built through them admits every byte sequence the exact tables admit.
  */
 const CLS = (() => {
   const out = new Uint8Array(256)
   const punct = '!"#$%&\'()*+,-./:;<=>?@[\\]^`{|}'
   for (let c = 0; c < 256; c++) {
-    if (c >= 97 && c <= 122) out[c] = 32 + c - 97
-    else if (c >= 65 && c <= 90) out[c] = 32 + c - 65
-    else if (c >= 48 && c <= 57) out[c] = 58
-    else if (c === 95) out[c] = 59
-    else if (c === 9 || c === 10 || c === 11 || c === 12 || c === 13 || c === 32) out[c] = 1
-    else if (c < 128 && punct.includes(String.fromCharCode(c))) out[c] = 2 + punct.indexOf(String.fromCharCode(c))
+    if (c >= 97 && c <= 122) out[c] = 2 * (c - 97) + 1
+    else if (c >= 65 && c <= 90) out[c] = 2 * (c - 65) + 1
+    else if (c >= 48 && c <= 57) out[c] = 53
+    else if (c === 95) out[c] = 55
+    else if (c === 9 || c === 10 || c === 11 || c === 12 || c === 13 || c === 32) out[c] = 2
+    else if (c < 128 && punct.includes(String.fromCharCode(c))) out[c] = 4 + 2 * punct.indexOf(String.fromCharCode(c))
     else out[c] = 0
   }
   return out
 })()
+/** Class of the virtual byte before a text (a space: not a word character). */
+const CLS_START = 2
 
 /**
  * The first stage over (previous byte's word-ness, three bytes), in classes: one lookup per byte of a
@@ -314,10 +316,10 @@ function classFilter(t: ByteTables): Int32Array {
 /** The next position >= from (and < bytes.length - 2) the class filter passes, or -1: the hot loop, one lookup per byte. */
 function nextPass(bytes: Uint8Array, from: number, f: Int32Array): number {
   const n = bytes.length
-  let h = ((from > 0 ? CLS[bytes[from - 1]!]! : 1) << 12) | (CLS[bytes[from]!]! << 6) | CLS[bytes[from + 1]!]!
+  let h = ((from > 0 ? CLS[bytes[from - 1]!]! : CLS_START) << 12) | (CLS[bytes[from]!]! << 6) | CLS[bytes[from + 1]!]!
   for (let j = from + 2; j < n; j++) {
-    h = ((h << 6) | CLS[bytes[j]!]!) & 0xFFFFFF
-    const k = ((h >>> 5) & 0x40000) | (h & 0x3FFFF)
+    h = (h << 6) | CLS[bytes[j]!]!
+    const k = h & 0x7FFFF
     if ((f[k >> 5]! & (1 << (k & 31))) !== 0) return j - 2
   }
   return -1
@@ -339,11 +341,11 @@ function candidateFast(bytes: Uint8Array, from: number, t: ByteTables, f: Int32A
 }
 
 /** Byte-level tables: group per (byte, next byte) and per last byte; per group the allowed previous-byte kinds and third/fourth bytes. */
-interface ByteTables { pair: Uint16Array; last: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array }
+interface ByteTables { pair: Uint16Array; last: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array }
 /** 1 when the byte is not a word character, 2 when it is (matches a group's `pw` bits). */
 const WORD_BIT = new Uint8Array(256).map((_, c) => (isWord(c) ? 2 : 1))
 /** The WebAssembly copy of the hot loop (null without WebAssembly: the JS loop runs). */
-const KERNEL = createKernel(CLS, WORD_BIT)
+const KERNEL = createKernel(CLS, WORD_BIT, CLS_START)
 /** Whether finders run the WebAssembly loop (tests check that it compiled). */
 export const KERNEL_ACTIVE = KERNEL !== null
 
@@ -365,16 +367,16 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   }
   const fold = ignoreCase ? FOLD.map(c => (c >= 65 && c <= 90 ? c + 32 : c)) : FOLD
   const ANY = new Uint8Array(B).fill(1)
-  interface Entry { list: number[]; m3: Uint8Array; m4: Uint8Array }
+  interface Entry { list: number[]; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array }
   const entries = new Map<number, Entry>()
   const or = (into: Uint8Array, set: Set130 | null): void => { for (let c = 0; c < B; c++) if (set ? set[c] && (c >= 128 || fold[c] === c) : 1) into[c] = 1 }
   try {
     tokens.forEach((token, t) => {
       const ast = parse(token, ignoreCase)
       const lead = ast.t === 'seq' && ast.items[0]?.t === 'empty' && ast.items[0].wordBoundary === true
-      for (const p of prefixes(ast, 4)) {
+      for (const p of prefixes(ast, 6)) {
         if (p.sets.length === 0) throw new Unsupported('token can match the empty string')
-        const [s0, s1, s2, s3] = [p.sets[0]!, p.sets[1] ?? null, p.sets[2] ?? null, p.sets[3] ?? null]
+        const [s0, s1, s2, s3, s4, s5] = [p.sets[0]!, p.sets[1] ?? null, p.sets[2] ?? null, p.sets[3] ?? null, p.sets[4] ?? null, p.sets[5] ?? null]
         for (let a = 0; a < END; a++) {
           if (!s0[a] || (a < 128 && fold[a] !== a)) continue
           const wordA = a < 128 && isWord(a)
@@ -386,10 +388,12 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
               if (s1 && (!s1[b] || (b < 128 && fold[b] !== b))) continue
               const key = (pw * END + a) * B + b
               let e = entries.get(key)
-              if (!e) entries.set(key, e = { list: [], m3: new Uint8Array(B), m4: new Uint8Array(B) })
+              if (!e) entries.set(key, e = { list: [], m3: new Uint8Array(B), m4: new Uint8Array(B), m5: new Uint8Array(B), m6: new Uint8Array(B) })
               if (e.list[e.list.length - 1] !== t) e.list.push(t)
               or(e.m3, s1 ? s2 : ANY)
               or(e.m4, s1 && s2 ? s3 : ANY)
+              or(e.m5, s1 && s2 && s3 ? s4 : ANY)
+              or(e.m6, s1 && s2 && s3 && s4 ? s5 : ANY)
             }
           }
         }
@@ -424,7 +428,7 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   // Over raw latin1 bytes, the previous-is-word bit moves from the key into the group: entries that differ
   // only by it are merged (token lists and masks united, which only adds candidates).
   const byteGroupOf = new Map<string, number>()
-  const byteGroups: Array<{ re: RegExp; m3: Uint8Array; m4: Uint8Array; pw: number }> = [{ re: /(?!)/y, m3: new Uint8Array(257), m4: new Uint8Array(257), pw: 0 }]
+  const byteGroups: Array<{ re: RegExp; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array; pw: number }> = [{ re: /(?!)/y, m3: new Uint8Array(257), m4: new Uint8Array(257), m5: new Uint8Array(257), m6: new Uint8Array(257), pw: 0 }]
   const byteGroup = (a: number, b: number): number => {
     const e0 = entries.get((0 * END + a) * B + b)
     const e1 = entries.get((1 * END + a) * B + b)
@@ -432,13 +436,15 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     const list = [...new Set([...(e0?.list ?? []), ...(e1?.list ?? [])])].sort((x, y) => x - y)
     const m3 = new Uint8Array(B)
     const m4 = new Uint8Array(B)
-    for (const e of [e0, e1]) if (e) for (let c = 0; c < B; c++) { m3[c] |= e.m3[c]!; m4[c] |= e.m4[c]! }
+    const m5 = new Uint8Array(B)
+    const m6 = new Uint8Array(B)
+    for (const e of [e0, e1]) if (e) for (let c = 0; c < B; c++) { m3[c] |= e.m3[c]!; m4[c] |= e.m4[c]!; m5[c] |= e.m5[c]!; m6[c] |= e.m6[c]! }
     const pw = (e0 ? 1 : 0) | (e1 ? 2 : 0)
-    const id = `${list.join(',')}/${m3.join('')}/${m4.join('')}/${pw}`
+    const id = `${list.join(',')}/${m3.join('')}/${m4.join('')}/${m5.join('')}/${m6.join('')}/${pw}`
     let g = byteGroupOf.get(id)
     if (g === undefined) {
       g = byteGroups.length
-      byteGroups.push({ re: new RegExp(list.map(t => tokens[t]).join('|'), ignoreCase ? 'iy' : 'y'), m3: byBucket(m3), m4: byBucket(m4), pw })
+      byteGroups.push({ re: new RegExp(list.map(t => tokens[t]).join('|'), ignoreCase ? 'iy' : 'y'), m3: byBucket(m3), m4: byBucket(m4), m5: byBucket(m5), m6: byBucket(m6), pw })
       byteGroupOf.set(id, g)
     }
     return g
@@ -452,14 +458,16 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     pw: Uint8Array.from(byteGroups, g => g.pw),
     m3: new Uint8Array(byteGroups.length * 257),
     m4: new Uint8Array(byteGroups.length * 257),
+    m5: new Uint8Array(byteGroups.length * 257),
+    m6: new Uint8Array(byteGroups.length * 257),
   }
-  byteGroups.forEach((g, k) => { bt.m3.set(g.m3, k * 257); bt.m4.set(g.m4, k * 257) })
+  byteGroups.forEach((g, k) => { bt.m3.set(g.m3, k * 257); bt.m4.set(g.m4, k * 257); bt.m5.set(g.m5, k * 257); bt.m6.set(g.m6, k * 257) })
   for (let x = 0; x < 256; x++) {
     bt.last[x] = bucketGroups[bucket(x) * B + END]!
     for (let y = 0; y < 256; y++) bt.pair[(x << 8) | y] = bucketGroups[bucket(x) * B + bucket(y)]!
   }
   const filter = classFilter(bt)
-  const block = KERNEL ? KERNEL.install({ filter, pair: bt.pair, pw: bt.pw, m3: bt.m3, m4: bt.m4 }) : -1
+  const block = KERNEL ? KERNEL.install({ filter, pair: bt.pair, pw: bt.pw, m3: bt.m3, m4: bt.m4, m5: bt.m5, m6: bt.m6 }) : -1
   const verify = (re: RegExp, text: string, i: number): { index: number; text: string } | null => {
     // Most candidates fail: `test` does not build a match array; a success leaves lastIndex at the match end.
     re.lastIndex = i
@@ -574,4 +582,86 @@ export function requiredClasses(re: RegExp): RegExp[] {
     if (body) out.set(body, new RegExp(`[${body}]`))
   }
   return [...out.values()]
+}
+
+/**
+ * Literals a regex cannot match without: `{ all }` needs each part, `{ any }` one of them. Strings are
+ * lower case and free of whitespace (a masked view blanks comments to spaces: a literal without
+ * whitespace that occurs in the view occurs at the same place in the raw text).
+ */
+export type Gate = string | { all: Gate[] } | { any: Gate[] }
+
+/** The single character a class stands for (both cases of one letter count as one), or null. */
+function literalChar(set: Set130): string | null {
+  let found = -1
+  for (let c = 0; c < B; c++) {
+    if (!set[c]) continue
+    if (c >= 128) return null
+    const lower = c >= 65 && c <= 90 ? c + 32 : c
+    if (found !== -1 && found !== lower) return null
+    found = lower
+  }
+  return found === -1 || CLASS_S.includes(found) ? null : String.fromCharCode(found)
+}
+
+function gateOf(ast: Ast): Gate | null {
+  switch (ast.t) {
+    case 'empty': return null
+    case 'chars': return literalChar(ast.set)
+    case 'rep': {
+      if (ast.min < 1) return null
+      const inner = gateOf(ast.item)
+      // `x{2}` or `x+` still contains `x`; runs across copies are not joined (kept simple).
+      return inner
+    }
+    case 'alt': {
+      const parts: Gate[] = []
+      for (const a of ast.alts) {
+        const g = gateOf(a)
+        if (g === null) return null
+        parts.push(g)
+      }
+      return parts.length === 1 ? parts[0]! : { any: parts }
+    }
+    case 'seq': {
+      const parts: Gate[] = []
+      let run = ''
+      const end = (): void => { if (run.length >= 2) parts.push(run); run = '' }
+      for (const item of ast.items) {
+        // Lookarounds and boundaries consume nothing: the characters around them stay adjacent.
+        if (item.t === 'empty') continue
+        if (item.t === 'chars') {
+          const ch = literalChar(item.set)
+          if (ch !== null) { run += ch; continue }
+          end()
+          continue
+        }
+        end()
+        const g = gateOf(item)
+        if (g !== null && !(typeof g === 'string' && g.length < 2)) parts.push(g)
+      }
+      end()
+      return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : { all: parts }
+    }
+  }
+}
+
+/** The literal gate of a line pattern, or null when none can be derived (the pattern then always runs). */
+export function literalGate(re: RegExp): Gate | null {
+  if (re.flags.includes('u') || re.flags.includes('v')) return null
+  let ast: Ast
+  try { ast = parse(re.source, true) } catch (error) {
+    if (error instanceof Unsupported) return null
+    throw error
+  }
+  const g = gateOf(ast)
+  return typeof g === 'string' && g.length < 2 ? null : g
+}
+
+/** A gate as a test of a lower-cased text (closures: measured faster than walking the tree per hit). */
+export function compileGate(gate: Gate): (lower: string) => boolean {
+  if (typeof gate === 'string') return lower => lower.includes(gate)
+  const parts = ('all' in gate ? gate.all : gate.any).map(compileGate)
+  if ('all' in gate) return lower => { for (const p of parts) if (!p(lower)) return false; return true }
+  return lower => { for (const p of parts) if (p(lower)) return true; return false }
 }

@@ -2,13 +2,16 @@ import { excerptAt, redact } from './excerpt'
 import { LineIndex } from './lines'
 import { maskRanges, maskedSlice } from './mask'
 import type { MaskRanges } from './mask'
-import { buildFinder, requiredClasses, splitAlternatives } from './prefilter'
+import { buildFinder, compileGate, literalGate, requiredClasses, splitAlternatives } from './prefilter'
 import type { Finder } from './prefilter'
 import { RULE_MODULES } from './rules/index'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 
-/** `requires`: classes every match contains a character of; a window without one skips the pattern. */
-interface Compiled { rule: string; p: LinePattern; re: RegExp; anchor: RegExp; requires: RegExp[] }
+/**
+ * `requires`: classes every match contains a character of; a window without one skips the pattern.
+ * `gate`: literals every match contains; a hit on a line without them cannot lead to a finding.
+ */
+interface Compiled { rule: string; p: LinePattern; re: RegExp; anchor: RegExp; requires: RegExp[]; gate: ((lower: string) => boolean) | null }
 
 // Short tokens that must be whole words to be worth a look (`rm`, not `rmdir`... nor `format`).
 const WHOLE = new Set(['rm', 'dd', 'nc', 'DAN', 'iex', 'iwr', 'irm', 'ssh', 'scp', 'ftp', 'net', 'got', 'ws', 'tls', 'ufw', 'pwd', 'env', 'cat', 'tar', 'zip', 'os', 'xxd', 'sftp', 'ncat'])
@@ -29,6 +32,11 @@ const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
 const WINDOW = 4096
 const OVERLAP = 512
 
+const gateOf = (re: RegExp): ((lower: string) => boolean) | null => {
+  const g = literalGate(re)
+  return g === null ? null : compileGate(g)
+}
+
 const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)
 const combine = (tokens: Iterable<string>): RegExp => new RegExp(order(tokens).join('|') || '(?!)', 'gi')
 
@@ -43,7 +51,7 @@ function compile(): Record<Lang, LangTable> {
         if (!p.langs.includes(lang)) continue
         const tokens = anchorTokens(p.anchor)
         const flags = p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`
-        patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags), anchor: new RegExp(tokens.join('|'), 'i'), requires: requiredClasses(p.re) })
+        patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags), anchor: new RegExp(tokens.join('|'), 'i'), requires: requiredClasses(p.re), gate: gateOf(p.re) })
         all.push(...tokens)
         if (!p.astCovered) noAst.push(...tokens)
       }
@@ -66,6 +74,17 @@ function patternsFor(table: LangTable, hit: string): number[] {
     table.memo.set(key, list)
   }
   return list
+}
+
+/** Whether every pattern of a hit has a literal gate (only then can a line without them skip the hit). */
+function gatesFail(patterns: Compiled[], list: number[]): boolean {
+  for (const i of list) if (patterns[i]!.gate === null) return false
+  return list.length > 0
+}
+
+function passesAny(patterns: Compiled[], list: number[], lower: string): boolean {
+  for (const i of list) if (patterns[i]!.gate!(lower)) return true
+  return false
 }
 
 /** A piece of a file read in one language: a whole file, or a fenced block of a markdown file. */
@@ -111,11 +130,27 @@ export function scanSegment(seg: Segment, out: RawFinding[]): void {
   }
   let next = 0
   let hit: { index: number; text: string } | null
+  // The line of the last gated hit (trigger words repeat on a line): bounds, and lower-cased text when short.
+  let gateStart = -1
+  let gateEnd = -1
+  let gateLine: string | null = null
   while ((hit = finder.next(text, next))) {
     const pos = hit.index
     next = pos + (hit.text.length || 1)
+    // A hit on a line (read whole, not in windows) that lacks the literals of every pattern it could
+    // start cannot lead to a finding: skip it before any line bookkeeping.
+    const list = patternsFor(table, hit.text)
+    if (gatesFail(table.patterns, list)) {
+      if (pos < gateStart || pos > gateEnd) {
+        gateStart = pos === 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1
+        gateEnd = text.indexOf('\n', pos)
+        if (gateEnd === -1) gateEnd = text.length
+        gateLine = gateEnd - gateStart <= WINDOW ? text.slice(gateStart, gateEnd).toLowerCase() : null
+      }
+      if (gateLine !== null && !passesAny(table.patterns, list, gateLine)) continue
+    }
     if (cur && pos < cur.lineStart + cur.to && (cur.to === cur.lineEnd - cur.lineStart || pos < cur.lineStart + cur.to - OVERLAP)) {
-      for (const i of patternsFor(table, hit.text)) cur.pats.add(i)
+      for (const i of list) cur.pats.add(i)
       continue
     }
     if (cur) flush(cur)
@@ -130,7 +165,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): void {
       from = Math.max(0, pos - lineStart - OVERLAP)
       to = Math.min(to, from + WINDOW)
     }
-    cur = { line, lineStart, lineEnd, from, to, pats: new Set(patternsFor(table, hit.text)) }
+    cur = { line, lineStart, lineEnd, from, to, pats: new Set(list) }
   }
   if (cur) flush(cur)
 }

@@ -9,7 +9,7 @@
  */
 
 /** Table block of one finder: class-filter bitset, pair groups, per-group masks. */
-export interface KernelTables { filter: Int32Array; pair: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array }
+export interface KernelTables { filter: Int32Array; pair: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array }
 
 export interface Kernel {
   /** Copies the tables in; returns the block's address for `scan`. */
@@ -17,7 +17,7 @@ export interface Kernel {
   /** Puts a text's latin1 bytes in memory (once per text) and returns a view of them. */
   load: (text: string) => Uint8Array
   /**
-   * First position in [from, n - 2) that passes the filter and the exact pair/word/third/fourth-byte
+   * First position in [from, n - 2) that passes the filter and the exact pair/word/third-to-sixth-byte
    * checks (its group then in `group()`), -1 when there is none before the last two positions.
    */
   scan: (block: number, from: number) => number
@@ -68,13 +68,24 @@ const PAIR_OFF = F_OFF + (1 << 16)
 const PW_OFF = PAIR_OFF + (1 << 17)
 const HEADER_M3 = 0
 const HEADER_M4 = 4
+const HEADER_M5 = 8
+const HEADER_M6 = 12
 
-function scanBody(): number[] {
+/** mask[g * 257 + (j + d < n ? b[j + d] : 256)], the mask's base read from the block header. */
+function maskAt(header: number, d: number): number[] {
+  return [
+    ...get(BLOCK), OP.load, ...memarg(2, header), ...get(G), ...c(257), OP.mul, OP.add,
+    ...get(J), ...c(d), OP.add, ...get(N), OP.ltU, OP.if, I32, ...byteAt(J, d), OP.else, ...c(256), OP.end,
+    OP.add, OP.load8, 0, 0,
+  ]
+}
+
+function scanBody(start: number): number[] {
   return [
     // h = cls(prev) << 12 | cls(b[from]) << 6 | cls(b[from + 1]); the text starts with a virtual space.
     ...get(FROM), OP.if, I32,
     ...get(TEXT), ...get(FROM), OP.add, ...c(1), OP.sub, OP.load8, 0, 0, OP.load8, 0, 0,
-    OP.else, ...c(1), OP.end,
+    OP.else, ...c(start), OP.end,
     ...c(12), OP.shl,
     ...byteAt(FROM), OP.load8, 0, 0, ...c(6), OP.shl, OP.or,
     ...byteAt(FROM, 1), OP.load8, 0, 0, OP.or,
@@ -84,9 +95,9 @@ function scanBody(): number[] {
     ...get(BLOCK), OP.load, ...memarg(2, HEADER_M3), ...set(M),
     OP.block, VOID, OP.loop, VOID,
     ...get(J), ...get(N), OP.geU, OP.brIf, 1,
-    // h = ((h << 6) | cls(b[j])) & 0xFFFFFF; k = ((h >>> 5) & 0x40000) | (h & 0x3FFFF)
-    ...get(H), ...c(6), OP.shl, ...byteAt(J), OP.load8, 0, 0, OP.or, ...c(0xFFFFFF), OP.and, OP.tee, H,
-    ...c(5), OP.shrU, ...c(0x40000), OP.and, ...get(H), ...c(0x3FFFF), OP.and, OP.or, OP.tee, K,
+    // h = (h << 6) | cls(b[j]); k = h & 0x7FFFF (bit 18: the low bit of the previous byte's class, its word-ness)
+    ...get(H), ...c(6), OP.shl, ...byteAt(J), OP.load8, 0, 0, OP.or, OP.tee, H,
+    ...c(0x7FFFF), OP.and, OP.tee, K,
     // filter bit: load32(block + F_OFF + (k >>> 5) * 4) >>> (k & 31) & 1
     ...c(5), OP.shrU, ...c(2), OP.shl, ...get(BLOCK), OP.add, OP.load, ...memarg(2, F_OFF),
     ...get(K), OP.shrU, ...c(1), OP.and,
@@ -108,9 +119,13 @@ function scanBody(): number[] {
     ...get(J), ...c(1), OP.add, ...get(N), OP.ltU, OP.if, I32, ...byteAt(J, 1), OP.else, ...c(256), OP.end,
     OP.add, OP.load8, 0, 0,
     OP.if, VOID,
+    ...maskAt(HEADER_M5, 2),
+    OP.if, VOID,
+    ...maskAt(HEADER_M6, 3),
+    OP.if, VOID,
     ...c(512), ...get(G), OP.store, ...memarg(2),
     ...get(I), OP.ret,
-    OP.end, OP.end, OP.end, OP.end, OP.end,
+    OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end,
     ...get(J), ...c(1), OP.add, ...set(J),
     OP.br, 0,
     OP.end, OP.end,
@@ -119,12 +134,12 @@ function scanBody(): number[] {
   ]
 }
 
-function moduleBytes(): Uint8Array {
+function moduleBytes(start: number): Uint8Array {
   const type = section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32]]), ...vec([[I32]])]]))
   const func = section(3, vec([[0]]))
   const memory = section(5, vec([[0x00, ...uleb(16)]]))
   const exports = section(7, vec([[...str('scan'), 0x00, 0], [...str('mem'), 0x02, 0]]))
-  const body = [...vec([[...uleb(6), I32]]), ...scanBody()]
+  const body = [...vec([[...uleb(6), I32]]), ...scanBody(start)]
   const code = section(10, vec([[...uleb(body.length), ...body]]))
   return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...func, ...memory, ...exports, ...code])
 }
@@ -132,10 +147,10 @@ function moduleBytes(): Uint8Array {
 const PAGE = 65536
 
 /** The kernel, or null where WebAssembly cannot be compiled (the JS loop is used then). */
-export function createKernel(cls: Uint8Array, wordBit: Uint8Array): Kernel | null {
+export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number): Kernel | null {
   let instance: WebAssembly.Instance
   try {
-    instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes().buffer as ArrayBuffer))
+    instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(start).buffer as ArrayBuffer))
   } catch {
     return null
   }
@@ -161,16 +176,22 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array): Kernel | nul
       const block = top
       const m3 = block + PW_OFF + t.pw.length
       const m4 = m3 + t.m3.length
-      const end = m4 + t.m4.length
+      const m5 = m4 + t.m4.length
+      const m6 = m5 + t.m5.length
+      const end = m6 + t.m6.length
       ensure(end)
-      const header = new Int32Array(mem.buffer, block, 2)
+      const header = new Int32Array(mem.buffer, block, 4)
       header[0] = m3
       header[1] = m4
+      header[2] = m5
+      header[3] = m6
       new Int32Array(mem.buffer, block + F_OFF, t.filter.length).set(t.filter)
       new Uint16Array(mem.buffer, block + PAIR_OFF, t.pair.length).set(t.pair)
       view.set(t.pw, block + PW_OFF)
       view.set(t.m3, m3)
       view.set(t.m4, m4)
+      view.set(t.m5, m5)
+      view.set(t.m6, m6)
       // Keep the next block 8-aligned for the 32-bit loads.
       top = (end + 7) & ~7
       loaded = null

@@ -1,8 +1,11 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
 import { maskRanges, maskViews, maskedSlice } from '../../src/scanner/mask'
-import { KERNEL_ACTIVE, buildFinder, requiredClasses, splitAlternatives } from '../../src/scanner/prefilter'
+import { KERNEL_ACTIVE, buildFinder, compileGate, literalGate, requiredClasses, splitAlternatives } from '../../src/scanner/prefilter'
 import { COMPILED } from '../../src/scanner/text-scan'
+import { CORPUS } from './corpus'
 
 const FRAGMENTS = [
   'curl ', '| sh', 'rm -rf /', 'Secret', 'TOKEN=', 'password: "', 'to  the user', 'To User', '\u200B', '\uDB40\uDC01', '\u0130', '\u212A', '\u017F',
@@ -12,6 +15,20 @@ const FRAGMENTS = [
   'iex ', 'session . post', 'requests.get', 'x', 'AKIA', 'ghp_', 'sk-', ':AA', 'dev/tcp', 'verify = False', 'tls', 'net', 'write', 'rename(', 'ssh',
   'wget', '`', "'", '"', '${', '}', '/*', '*/', '//', '#', 'archive', 'without telling', 'Ignore previous', 'hide the',
 ]
+
+/** Every line of the labelled scanner corpus (the malicious samples match most patterns). */
+function labelledLines(): string[] {
+  const out: string[] = []
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (!fs.readFileSync(p).includes(0)) out.push(...fs.readFileSync(p, 'utf8').split('\n'))
+    }
+  }
+  walk(CORPUS)
+  return out
+}
 
 /** Deterministic pseudo-random texts built from token fragments (short ones, and long ones for the byte path). */
 function texts(): string[] {
@@ -119,6 +136,37 @@ describe('required classes of line patterns', () => {
       }
     }
     expect(matched).toBeGreaterThan(500)
+  })
+  it('literal gates hold for every match of every line pattern (on the labelled corpus lines too)', () => {
+    const lines = [...texts(), ...labelledLines()]
+    let matched = 0
+    let gated = 0
+    for (const t of Object.values(COMPILED)) {
+      for (const c of t.patterns) {
+        const g = literalGate(c.re)
+        if (g === null) continue
+        gated++
+        const pass = compileGate(g)
+        const re = new RegExp(c.re.source, c.re.flags.replace('g', ''))
+        for (const text of lines) {
+          const m = re.exec(text)
+          if (!m) continue
+          matched++
+          expect(pass(m[0].toLowerCase()), `${c.re.source} on ${JSON.stringify(m[0])}`).toBe(true)
+        }
+      }
+    }
+    expect(gated).toBeGreaterThan(60)
+    expect(matched).toBeGreaterThan(1000)
+  })
+  it('derives gates: literals in sequence, alternatives as any-of, nothing from optional parts', () => {
+    expect(literalGate(/\b(?:aws_?secret|SecretAccessKey)["']?\s*[:=]/i)).toEqual({ any: [{ all: ['aws', 'secret'] }, 'secretaccesskey'] })
+    expect(literalGate(/\bchmod\s+(?:0?777|a\+rwx)\b/)).toEqual({ all: ['chmod', { any: ['777', 'a+rwx'] }] })
+    expect(literalGate(/x|y?/)).toBe(null)
+    expect(literalGate(/(a)\1/)).toBe(null)
+    expect(literalGate(/[\u200B]/u)).toBe(null)
+    expect(compileGate({ all: ['ab', { any: ['cd', 'ef'] }] })('xx ab ef')).toBe(true)
+    expect(compileGate({ all: ['ab', { any: ['cd', 'ef'] }] })('xx ab e f')).toBe(false)
   })
   it('derives the pipe of `curl ... | sh` and nothing from unknown syntax', () => {
     expect(requiredClasses(/\bcurl\b[^|\n]{0,300}\|\s*sh\b/i).map(r => r.source)).toEqual(['[\\x43\\x63]', '[\\x55\\x75]', '[\\x52\\x72]', '[\\x4c\\x6c]', '[\\x7c]', '[\\x53\\x73]', '[\\x48\\x68]'])
