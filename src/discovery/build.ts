@@ -66,8 +66,8 @@ export interface BuildDiscoveryOptions {
 }
 
 const EMBED_BATCH = 64
-/** Target size of a postings shard (raw bytes; 4/3 of that in base64): a few hundred terms each. */
-const POSTING_SHARD_BYTES = 16384
+/** Target size of a postings shard (raw bytes; 4/3 of that in base64): a query loads one shard per term, so small. */
+const POSTING_SHARD_BYTES = 4096
 /** Above any chunk's distinct term count (a 900-character chunk has at most 450 terms). */
 const POSITIONS = 1 << 16
 

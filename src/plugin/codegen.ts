@@ -2,7 +2,7 @@ import { summarizeManifest } from '../manifest'
 import { isDiscoveryIndex } from '../runtime/discovery-index'
 import type { DiscoveryIndex } from '../runtime/discovery-index'
 import type { ManifestSkill, SkillsManifest } from '../types'
-import { ALIAS_ID, indexSkillModuleId, INDEX_SUFFIX, postingsModuleId, RUNTIME_SUFFIX, skillModuleId } from './ids'
+import { ALIAS_ID, indexSkillModuleId, INDEX_SUFFIX, LOADERS_SUFFIX, postingsModuleId, RUNTIME_SUFFIX, skillModuleId } from './ids'
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\'': '\\\'', '\n': '\\n', '\r': '\\r', '\u2028': '\\u2028', '\u2029': '\\u2029' }
 /**
@@ -33,8 +33,23 @@ function loader(name: string, ids: readonly string[]): string {
  * don't put every body, file list or index record in the entry chunk.
  */
 export function mainModule(manifest: SkillsManifest): string {
-  return `const manifest = ${data(summarizeManifest(manifest))}
-${loader('loadSkill', manifest.skills.map(s => skillModuleId(s.name)))}
+  const summary = summarizeManifest(manifest)
+  // Fields at their default are left out of the data and restored below: fewer bytes to parse.
+  const skills = summary.skills.map((skill) => {
+    const { capabilities, workload, requiresApproval, ...rest } = skill
+    const out: Record<string, unknown> = rest
+    if (capabilities.declared.length || capabilities.detected.length) out.capabilities = capabilities
+    if (workload !== 'read') out.workload = workload
+    if (requiresApproval) out.requiresApproval = requiresApproval
+    return out
+  })
+  return `const manifest = ${data({ ...summary, skills })}
+for (const skill of manifest.skills) {
+  skill.capabilities ??= { declared: [], detected: [] }
+  skill.workload ??= 'read'
+  skill.requiresApproval ??= false
+}
+const loadSkill = i => import(${JSON.stringify(ALIAS_ID + LOADERS_SUFFIX)}).then(m => m.loadSkill(i))
 export default manifest
 export const skills = manifest.skills
 const byName = new Map(skills.map((skill, i) => [skill.name, i]))
@@ -59,6 +74,13 @@ export async function findSkills(query, options) {
   const { runtime, index, manifest: withIndex } = await searchable
   return runtime.findSkillsLoading(withIndex, query, options, index.load)
 }
+`
+}
+
+/** The skill modules' loaders, by skill index (kept out of the entry module). */
+export function loadersModule(manifest: SkillsManifest): string {
+  return `${loader('loadSkill', manifest.skills.map(s => skillModuleId(s.name)))}
+export { loadSkill }
 `
 }
 

@@ -8,9 +8,9 @@ import { isInside, writeIfChanged } from '../fs'
 import { sha256Hex } from '../hash'
 import type { Options } from '../options'
 import type { Diagnostic } from '../types'
-import { indexModule, indexSkillModule, mainModule, postingsModule, skillModule } from './codegen'
+import { indexModule, indexSkillModule, loadersModule, mainModule, postingsModule, skillModule } from './codegen'
 import { generateDts } from './dts'
-import { parseVirtual, RESOLVED_ID, resolvedSkillId } from './ids'
+import { parseVirtual, RESOLVED_ID, resolvedSkillId, sharedModuleIds } from './ids'
 
 /** An error whose printed form is the report itself: no stack trace under a diagnostics list. */
 export class SkillsAuditError extends Error {
@@ -51,6 +51,8 @@ export function createSkillsContext(options: Options = {}) {
   let full = false
   let dev = false
   let reportedKey = ''
+  /** Postings shards served so far (their ids are numbered): invalidated with the index on changes. */
+  let servedShards = 0
   // Per audit: each skill's own files and dirs, so a skill module only depends on its skill.
   const depsByAudit = new WeakMap<AuditResult, Map<string, ModuleDeps>>()
 
@@ -155,7 +157,11 @@ export function createSkillsContext(options: Options = {}) {
       if (mod.kind === 'main') return mainModule(audit.manifest)
       // The discovery index is built on demand (and cached by content): only when a bundle includes it.
       if (mod.kind === 'index') return indexModule((await audit.complete()).manifest)
-      if (mod.kind === 'postings') return postingsModule((await audit.complete()).manifest, mod.shard)
+      if (mod.kind === 'loaders') return loadersModule(audit.manifest)
+      if (mod.kind === 'postings') {
+        servedShards = Math.max(servedShards, mod.shard + 1)
+        return postingsModule((await audit.complete()).manifest, mod.shard)
+      }
       if (mod.kind === 'index-skill') return indexSkillModule((await audit.complete()).manifest, mod.name)
       if (mod.kind === 'skill') {
         const skill = audit.manifest.skills.find(s => s.name === mod.name)
@@ -175,9 +181,9 @@ export function createSkillsContext(options: Options = {}) {
       }
       return audit.watch
     },
-    /** Resolved ids of the modules to invalidate after `files` changed: the entry and the touched skills. */
+    /** Resolved ids of the modules to invalidate after `files` changed: the entry, loaders and discovery modules, the touched skills. */
     affectedModules(files: readonly string[]): string[] {
-      const ids = [RESOLVED_ID]
+      const ids = [RESOLVED_ID, ...sharedModuleIds(result?.manifest.skills.map(s => s.name) ?? [], servedShards)]
       const { root: projectRoot } = getEngine().options
       for (const skill of result?.manifest.skills ?? []) {
         const dir = path.resolve(projectRoot, skill.path)

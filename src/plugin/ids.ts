@@ -10,6 +10,8 @@ export const RESOLVED_ID = `\0${VIRTUAL_ID}`
  * per-skill chunk records, each loaded when a query needs it), the browser runtime.
  */
 export const SKILL_PREFIX = '/skill/'
+/** The loaders of the skill modules, imported on the first `load()`: 1,000 import() calls cost the entry ~1 ms. */
+export const LOADERS_SUFFIX = '/loaders'
 export const INDEX_SUFFIX = '/index'
 export const POSTINGS_PREFIX = '/index/postings/'
 export const INDEX_SKILL_PREFIX = '/index/skill/'
@@ -30,6 +32,7 @@ export type VirtualModule =
   | { kind: 'main' }
   | { kind: 'skill'; name: string }
   | { kind: 'index' }
+  | { kind: 'loaders' }
   | { kind: 'postings'; shard: number }
   | { kind: 'index-skill'; name: string }
   | { kind: 'unknown' }
@@ -46,6 +49,7 @@ export function parseVirtual(resolved: string): VirtualModule {
     }
   }
   if (rest === INDEX_SUFFIX) return { kind: 'index' }
+  if (rest === LOADERS_SUFFIX) return { kind: 'loaders' }
   if (rest.startsWith(POSTINGS_PREFIX) && /^\d{1,6}$/.test(rest.slice(POSTINGS_PREFIX.length))) return { kind: 'postings', shard: Number(rest.slice(POSTINGS_PREFIX.length)) }
   if (rest.startsWith(INDEX_SKILL_PREFIX)) {
     try {
@@ -63,6 +67,13 @@ const encodeName = (name: string): string => encodeURIComponent(name).replace(/[
 export const skillModuleId = (name: string): string => `${ALIAS_ID}${SKILL_PREFIX}${encodeName(name)}`
 export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_PREFIX}${encodeName(name)}`
 export const postingsModuleId = (shard: number): string => `${ALIAS_ID}${POSTINGS_PREFIX}${shard}`
+/** Resolved ids of the skill loaders and the discovery modules: all change when any skill changes (positions, term ids). */
+export function sharedModuleIds(skills: readonly string[], shards: number): string[] {
+  const ids = [RESOLVED_ID + LOADERS_SUFFIX, RESOLVED_ID + INDEX_SUFFIX]
+  for (let i = 0; i < shards; i++) ids.push(`${RESOLVED_ID}${POSTINGS_PREFIX}${i}`)
+  for (const name of skills) ids.push(`${RESOLVED_ID}${INDEX_SKILL_PREFIX}${encodeName(name)}`)
+  return ids
+}
 export const indexSkillModuleId = (name: string): string => `${ALIAS_ID}${INDEX_SKILL_PREFIX}${encodeName(name)}`
 /** The browser runtime, imported lazily by `findSkills`: a real file, not a virtual module. */
 export const RUNTIME_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})${escape(RUNTIME_SUFFIX)}$`)

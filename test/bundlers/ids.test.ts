@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LOAD_FILTER, parseVirtual, RESOLVE_FILTER, resolvedSkillId, resolveVirtual, RUNTIME_FILTER, skillModuleId } from '../../src/plugin/ids'
+import { indexSkillModuleId, LOAD_FILTER, parseVirtual, postingsModuleId, RESOLVE_FILTER, resolvedSkillId, resolveVirtual, RUNTIME_FILTER, skillModuleId } from '../../src/plugin/ids'
 
 describe('virtual module ids', () => {
   it('resolve both public forms and their sub-paths to one \\0 id', () => {
@@ -27,6 +27,12 @@ describe('virtual module ids', () => {
     expect(parseVirtual('\0virtual:skills-manifest')).toEqual({ kind: 'main' })
     expect(parseVirtual('\0virtual:skills-manifest?v=123')).toEqual({ kind: 'main' })
     expect(parseVirtual('\0virtual:skills-manifest/index')).toEqual({ kind: 'index' })
+    expect(parseVirtual('\0virtual:skills-manifest/loaders')).toEqual({ kind: 'loaders' })
+    expect(parseVirtual(resolveVirtual(postingsModuleId(12)))).toEqual({ kind: 'postings', shard: 12 })
+    expect(parseVirtual(resolveVirtual(indexSkillModuleId('x\'y(z)*~.')))).toEqual({ kind: 'index-skill', name: 'x\'y(z)*~.' })
+    expect(parseVirtual('\0virtual:skills-manifest/index/postings/-1')).toEqual({ kind: 'unknown' })
+    expect(parseVirtual('\0virtual:skills-manifest/index/postings/1e3')).toEqual({ kind: 'unknown' })
+    expect(parseVirtual('\0virtual:skills-manifest/index/skill/%E0%A4%A')).toEqual({ kind: 'unknown' })
     expect(parseVirtual('\0virtual:skills-manifest/skill/%E0%A4%A')).toEqual({ kind: 'unknown' })
     expect(parseVirtual('\0virtual:skills-manifest/other')).toEqual({ kind: 'unknown' })
   })
