@@ -349,7 +349,7 @@ function candidateFast(bytes: Uint8Array, from: number, t: ByteTables, f: Int32A
 const maskKey = (m: Uint8Array): string => String.fromCharCode.apply(null, m as unknown as number[])
 
 /** Byte-level tables: group per (byte, next byte) and per last byte; per group the allowed previous-byte kinds and third/fourth bytes. */
-interface ByteTables { pair: Uint16Array; last: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array }
+interface ByteTables { pair: Uint16Array; last: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array; m7: Uint8Array; m8: Uint8Array }
 /** 1 when the byte is not a word character, 2 when it is (matches a group's `pw` bits). */
 const WORD_BIT = new Uint8Array(256).map((_, c) => (isWord(c) ? 2 : 1))
 /** The WebAssembly copy of the hot loop (null without WebAssembly: the JS loop runs). */
@@ -375,16 +375,16 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   }
   const fold = ignoreCase ? FOLD.map(c => (c >= 65 && c <= 90 ? c + 32 : c)) : FOLD
   const ANY = new Uint8Array(B).fill(1)
-  interface Entry { list: number[]; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array }
+  interface Entry { list: number[]; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array; m7: Uint8Array; m8: Uint8Array }
   const entries = new Map<number, Entry>()
   const or = (into: Uint8Array, set: Set130 | null): void => { for (let c = 0; c < B; c++) if (set ? set[c] && (c >= 128 || fold[c] === c) : 1) into[c] = 1 }
   try {
     tokens.forEach((token, t) => {
       const ast = parse(token, ignoreCase)
       const lead = ast.t === 'seq' && ast.items[0]?.t === 'empty' && ast.items[0].wordBoundary === true
-      for (const p of prefixes(ast, 6)) {
+      for (const p of prefixes(ast, 8)) {
         if (p.sets.length === 0) throw new Unsupported('token can match the empty string')
-        const [s0, s1, s2, s3, s4, s5] = [p.sets[0]!, p.sets[1] ?? null, p.sets[2] ?? null, p.sets[3] ?? null, p.sets[4] ?? null, p.sets[5] ?? null]
+        const [s0, s1, s2, s3, s4, s5, s6, s7] = [p.sets[0]!, p.sets[1] ?? null, p.sets[2] ?? null, p.sets[3] ?? null, p.sets[4] ?? null, p.sets[5] ?? null, p.sets[6] ?? null, p.sets[7] ?? null]
         for (let a = 0; a < END; a++) {
           if (!s0[a] || (a < 128 && fold[a] !== a)) continue
           const wordA = a < 128 && isWord(a)
@@ -396,12 +396,14 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
               if (s1 && (!s1[b] || (b < 128 && fold[b] !== b))) continue
               const key = (pw * END + a) * B + b
               let e = entries.get(key)
-              if (!e) entries.set(key, e = { list: [], m3: new Uint8Array(B), m4: new Uint8Array(B), m5: new Uint8Array(B), m6: new Uint8Array(B) })
+              if (!e) entries.set(key, e = { list: [], m3: new Uint8Array(B), m4: new Uint8Array(B), m5: new Uint8Array(B), m6: new Uint8Array(B), m7: new Uint8Array(B), m8: new Uint8Array(B) })
               if (e.list[e.list.length - 1] !== t) e.list.push(t)
               or(e.m3, s1 ? s2 : ANY)
               or(e.m4, s1 && s2 ? s3 : ANY)
               or(e.m5, s1 && s2 && s3 ? s4 : ANY)
               or(e.m6, s1 && s2 && s3 && s4 ? s5 : ANY)
+              or(e.m7, s1 && s2 && s3 && s4 && s5 ? s6 : ANY)
+              or(e.m8, s1 && s2 && s3 && s4 && s5 && s6 ? s7 : ANY)
             }
           }
         }
@@ -436,7 +438,7 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   // Over raw latin1 bytes, the previous-is-word bit moves from the key into the group: entries that differ
   // only by it are merged (token lists and masks united, which only adds candidates).
   const byteGroupOf = new Map<string, number>()
-  const byteGroups: Array<{ re: RegExp; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array; pw: number }> = [{ re: /(?!)/y, m3: new Uint8Array(257), m4: new Uint8Array(257), m5: new Uint8Array(257), m6: new Uint8Array(257), pw: 0 }]
+  const byteGroups: Array<{ re: RegExp; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array; m7: Uint8Array; m8: Uint8Array; pw: number }> = [{ re: /(?!)/y, m3: new Uint8Array(257), m4: new Uint8Array(257), m5: new Uint8Array(257), m6: new Uint8Array(257), m7: new Uint8Array(257), m8: new Uint8Array(257), pw: 0 }]
   const byteGroup = (a: number, b: number): number => {
     const e0 = entries.get((0 * END + a) * B + b)
     const e1 = entries.get((1 * END + a) * B + b)
@@ -446,13 +448,15 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     const m4 = new Uint8Array(B)
     const m5 = new Uint8Array(B)
     const m6 = new Uint8Array(B)
-    for (const e of [e0, e1]) if (e) for (let c = 0; c < B; c++) { m3[c] |= e.m3[c]!; m4[c] |= e.m4[c]!; m5[c] |= e.m5[c]!; m6[c] |= e.m6[c]! }
+    const m7 = new Uint8Array(B)
+    const m8 = new Uint8Array(B)
+    for (const e of [e0, e1]) if (e) for (let c = 0; c < B; c++) { m3[c] |= e.m3[c]!; m4[c] |= e.m4[c]!; m5[c] |= e.m5[c]!; m6[c] |= e.m6[c]!; m7[c] |= e.m7[c]!; m8[c] |= e.m8[c]! }
     const pw = (e0 ? 1 : 0) | (e1 ? 2 : 0)
-    const id = `${list.join(',')}/${maskKey(m3)}${maskKey(m4)}${maskKey(m5)}${maskKey(m6)}/${pw}`
+    const id = `${list.join(',')}/${maskKey(m3)}${maskKey(m4)}${maskKey(m5)}${maskKey(m6)}${maskKey(m7)}${maskKey(m8)}/${pw}`
     let g = byteGroupOf.get(id)
     if (g === undefined) {
       g = byteGroups.length
-      byteGroups.push({ re: new RegExp(list.map(t => tokens[t]).join('|'), ignoreCase ? 'iy' : 'y'), m3: byBucket(m3), m4: byBucket(m4), m5: byBucket(m5), m6: byBucket(m6), pw })
+      byteGroups.push({ re: new RegExp(list.map(t => tokens[t]).join('|'), ignoreCase ? 'iy' : 'y'), m3: byBucket(m3), m4: byBucket(m4), m5: byBucket(m5), m6: byBucket(m6), m7: byBucket(m7), m8: byBucket(m8), pw })
       byteGroupOf.set(id, g)
     }
     return g
@@ -468,14 +472,16 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     m4: new Uint8Array(byteGroups.length * 257),
     m5: new Uint8Array(byteGroups.length * 257),
     m6: new Uint8Array(byteGroups.length * 257),
+    m7: new Uint8Array(byteGroups.length * 257),
+    m8: new Uint8Array(byteGroups.length * 257),
   }
-  byteGroups.forEach((g, k) => { bt.m3.set(g.m3, k * 257); bt.m4.set(g.m4, k * 257); bt.m5.set(g.m5, k * 257); bt.m6.set(g.m6, k * 257) })
+  byteGroups.forEach((g, k) => { bt.m3.set(g.m3, k * 257); bt.m4.set(g.m4, k * 257); bt.m5.set(g.m5, k * 257); bt.m6.set(g.m6, k * 257); bt.m7.set(g.m7, k * 257); bt.m8.set(g.m8, k * 257) })
   for (let x = 0; x < 256; x++) {
     bt.last[x] = bucketGroups[bucket(x) * B + END]!
     for (let y = 0; y < 256; y++) bt.pair[(x << 8) | y] = bucketGroups[bucket(x) * B + bucket(y)]!
   }
   const filter = classFilter(bt)
-  const block = KERNEL ? KERNEL.install({ filter, pair: bt.pair, pw: bt.pw, m3: bt.m3, m4: bt.m4, m5: bt.m5, m6: bt.m6 }) : -1
+  const block = KERNEL ? KERNEL.install({ filter, pair: bt.pair, pw: bt.pw, m3: bt.m3, m4: bt.m4, m5: bt.m5, m6: bt.m6, m7: bt.m7, m8: bt.m8 }) : -1
   const verify = (re: RegExp, text: string, i: number): { index: number; text: string } | null => {
     // Most candidates fail: `test` does not build a match array; a success leaves lastIndex at the match end.
     re.lastIndex = i

@@ -9,7 +9,7 @@
  */
 
 /** Table block of one finder: class-filter bitset, pair groups, per-group masks. */
-export interface KernelTables { filter: Int32Array; pair: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array }
+export interface KernelTables { filter: Int32Array; pair: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array; m7: Uint8Array; m8: Uint8Array }
 
 export interface Kernel {
   /** Copies the tables in; returns the block's address for `scan`. */
@@ -17,7 +17,7 @@ export interface Kernel {
   /** Puts a text's latin1 bytes in memory (once per text) and returns a view of them. */
   load: (text: string) => Uint8Array
   /**
-   * First position in [from, n - 2) that passes the filter and the exact pair/word/third-to-sixth-byte
+   * First position in [from, n - 2) that passes the filter and the exact pair/word/third-to-eighth-byte
    * checks (its group then in `group()`), -1 when there is none before the last two positions.
    */
   scan: (block: number, from: number) => number
@@ -63,13 +63,15 @@ const byteAt = (l: number, delta = 0): number[] => [...get(TEXT), ...get(l), OP.
 const memarg = (align: number, offset = 0): number[] => [align, ...uleb(offset)]
 
 /** Table block layout (offsets from the block address). */
-const F_OFF = 16
+const F_OFF = 32
 const PAIR_OFF = F_OFF + (1 << 16)
 const PW_OFF = PAIR_OFF + (1 << 17)
 const HEADER_M3 = 0
 const HEADER_M4 = 4
 const HEADER_M5 = 8
 const HEADER_M6 = 12
+const HEADER_M7 = 16
+const HEADER_M8 = 20
 
 /** mask[g * 257 + (j + d < n ? b[j + d] : 256)], the mask's base read from the block header. */
 function maskAt(header: number, d: number): number[] {
@@ -123,9 +125,13 @@ function scanBody(start: number): number[] {
     OP.if, VOID,
     ...maskAt(HEADER_M6, 3),
     OP.if, VOID,
+    ...maskAt(HEADER_M7, 4),
+    OP.if, VOID,
+    ...maskAt(HEADER_M8, 5),
+    OP.if, VOID,
     ...c(512), ...get(G), OP.store, ...memarg(2),
     ...get(I), OP.ret,
-    OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end,
+    OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end,
     ...get(J), ...c(1), OP.add, ...set(J),
     OP.br, 0,
     OP.end, OP.end,
@@ -178,13 +184,17 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       const m4 = m3 + t.m3.length
       const m5 = m4 + t.m4.length
       const m6 = m5 + t.m5.length
-      const end = m6 + t.m6.length
+      const m7 = m6 + t.m6.length
+      const m8 = m7 + t.m7.length
+      const end = m8 + t.m8.length
       ensure(end)
-      const header = new Int32Array(mem.buffer, block, 4)
+      const header = new Int32Array(mem.buffer, block, 6)
       header[0] = m3
       header[1] = m4
       header[2] = m5
       header[3] = m6
+      header[4] = m7
+      header[5] = m8
       new Int32Array(mem.buffer, block + F_OFF, t.filter.length).set(t.filter)
       new Uint16Array(mem.buffer, block + PAIR_OFF, t.pair.length).set(t.pair)
       view.set(t.pw, block + PW_OFF)
@@ -192,6 +202,8 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       view.set(t.m4, m4)
       view.set(t.m5, m5)
       view.set(t.m6, m6)
+      view.set(t.m7, m7)
+      view.set(t.m8, m8)
       // Keep the next block 8-aligned for the 32-bit loads.
       top = (end + 7) & ~7
       loaded = null
