@@ -54,7 +54,7 @@ const section = (id: number, body: number[]): number[] => [id, ...uleb(body.leng
 const str = (s: string): number[] => [...uleb(s.length), ...[...s].map(c => c.charCodeAt(0))]
 
 // Parameters and locals of `scan(block, text, from, n)`.
-const BLOCK = 0, TEXT = 1, FROM = 2, N = 3, J = 4, H = 5, K = 6, I = 7, G = 8, M = 9
+const BLOCK = 0, TEXT = 1, FROM = 2, N = 3, J = 4, H = 5, I = 6, G = 7, M = 8, P = 9, E = 10
 const get = (l: number): number[] => [OP.get, l]
 const set = (l: number): number[] => [OP.set, l]
 const c = (v: number): number[] => [OP.const, ...leb(v)]
@@ -92,19 +92,20 @@ function scanBody(start: number): number[] {
     ...byteAt(FROM), OP.load8, 0, 0, ...c(6), OP.shl, OP.or,
     ...byteAt(FROM, 1), OP.load8, 0, 0, OP.or,
     ...set(H),
-    ...get(FROM), ...c(2), OP.add, ...set(J),
-    // m3 and m4 base addresses from the block header.
+    // p walks the text from from + 2 (the window's last byte) to the end e.
+    ...get(TEXT), ...get(FROM), OP.add, ...c(2), OP.add, ...set(P),
+    ...get(TEXT), ...get(N), OP.add, ...set(E),
+    // m3 base address from the block header.
     ...get(BLOCK), OP.load, ...memarg(2, HEADER_M3), ...set(M),
     OP.block, VOID, OP.loop, VOID,
-    ...get(J), ...get(N), OP.geU, OP.brIf, 1,
-    // h = (h << 6) | cls(b[j]); k = h & 0x7FFFF (bit 18: the low bit of the previous byte's class, its word-ness)
-    ...get(H), ...c(6), OP.shl, ...byteAt(J), OP.load8, 0, 0, OP.or, OP.tee, H,
-    ...c(0x7FFFF), OP.and, OP.tee, K,
-    // filter bit: load32(block + F_OFF + (k >>> 5) * 4) >>> (k & 31) & 1
-    ...c(5), OP.shrU, ...c(2), OP.shl, ...get(BLOCK), OP.add, OP.load, ...memarg(2, F_OFF),
-    ...get(K), OP.shrU, ...c(1), OP.and,
+    ...get(P), ...get(E), OP.geU, OP.brIf, 1,
+    // h = (h << 6) | cls(*p); its low 19 bits are the key (bit 18: the low bit of the previous byte's class, its word-ness)
+    ...get(H), ...c(6), OP.shl, ...get(P), OP.load8, 0, 0, OP.load8, 0, 0, OP.or, OP.tee, H,
+    // filter bit: load32(block + F_OFF + ((key >>> 5) << 2)) >>> (key & 31) & 1, with (key >>> 5) << 2 = (h >>> 3) & 0xFFFC
+    ...c(3), OP.shrU, ...c(0xFFFC), OP.and, ...get(BLOCK), OP.add, OP.load, ...memarg(2, F_OFF),
+    ...get(H), OP.shrU, ...c(1), OP.and,
     OP.if, VOID,
-    ...get(J), ...c(2), OP.sub, ...set(I),
+    ...get(P), ...get(TEXT), OP.sub, OP.tee, J, ...c(2), OP.sub, ...set(I),
     // g = pair[b[i] << 8 | b[i + 1]]
     ...byteAt(I), ...c(8), OP.shl, ...byteAt(I, 1), OP.or, ...c(1), OP.shl, ...get(BLOCK), OP.add, OP.load16, 1, ...uleb(PAIR_OFF), OP.tee, G,
     OP.if, VOID,
@@ -132,7 +133,7 @@ function scanBody(start: number): number[] {
     ...c(512), ...get(G), OP.store, ...memarg(2),
     ...get(I), OP.ret,
     OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end,
-    ...get(J), ...c(1), OP.add, ...set(J),
+    ...get(P), ...c(1), OP.add, ...set(P),
     OP.br, 0,
     OP.end, OP.end,
     ...c(-1),
@@ -145,7 +146,7 @@ function moduleBytes(start: number): Uint8Array {
   const func = section(3, vec([[0]]))
   const memory = section(5, vec([[0x00, ...uleb(16)]]))
   const exports = section(7, vec([[...str('scan'), 0x00, 0], [...str('mem'), 0x02, 0]]))
-  const body = [...vec([[...uleb(6), I32]]), ...scanBody(start)]
+  const body = [...vec([[...uleb(7), I32]]), ...scanBody(start)]
   const code = section(10, vec([[...uleb(body.length), ...body]]))
   return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...func, ...memory, ...exports, ...code])
 }
