@@ -7,13 +7,13 @@ import { discover } from './discover'
 import type { DirListings, Discovery } from './discover'
 import { isInside, relativePosix, writeFileAtomic } from './fs'
 import { sha256Hex } from './hash'
-import { describeDrift, joinLock, readLock, removedSkill } from './lockfile'
+import { describeDrift, joinLock, lockDigest, readLock, removedSkill } from './lockfile'
 import type { LockRead, SkillDrift } from './lockfile'
 import { serializeManifest } from './manifest'
 import { resolveOptions } from './options'
 import type { Options, ResolvedOptions } from './options'
 import { loadCustomSchema } from './schema'
-import { processSkill, readHead, settleSkill } from './skill'
+import { processSkill, readHead, settleSkill, skillDirs, skillFiles } from './skill'
 import type { ProcessedSkill } from './skill'
 import type { Diagnostic, LockSkill, SkillsManifest } from './types'
 import { SKILL_FILE } from './walk'
@@ -134,8 +134,11 @@ export class SkillsEngine {
     const skills = [...processed.values()].sort((a, b) => compareBytewise(a.name, b.name) || compareBytewise(a.location.relDir, b.location.relDir))
     const duplicates = findDuplicates(skills, global)
 
-    const lockText = joinLock(skills.map(s => s.lockEntryText))
-    const lock = this.settleLock(lockRead, lockText, skills, discovery, duplicates, request, mode, global)
+    // The lock text is only built when it is written or asked for: `check` digests it piece by piece.
+    const lockEntries = skills.map(s => s.lockEntryText)
+    let lockText: string | undefined
+    const lockTextOf = (): string => (lockText ??= joinLock(lockEntries))
+    const lock = this.settleLock(lockRead, lockTextOf, skills, discovery, duplicates, request, mode, global)
 
     const skillNames = new Set(skills.map(s => s.name))
     const settled = skills.map(s => settleSkill(s, skillNames))
@@ -143,7 +146,7 @@ export class SkillsEngine {
     const manifest: SkillsManifest = {
       manifestVersion: 1,
       generator: GENERATOR,
-      lockDigest: sha256Hex(lockText),
+      lockDigest: lockDigest(lockEntries),
       profile: options.profile,
       skills: settled.map(s => s.manifest),
     }
@@ -156,17 +159,23 @@ export class SkillsEngine {
       const full: SkillsManifest = { ...manifest, index }
       return { manifest: full, json: serializeManifest(full) }
     }))
+    let watch: AuditResult['watch'] | undefined
     return {
       complete,
       ok: !hasErrors(diagnostics),
       diagnostics,
       manifest,
-      lockText,
+      get lockText() {
+        return lockTextOf()
+      },
       lock,
       sources,
-      watch: {
-        files: [...skills.flatMap(s => s.files), options.lockFile],
-        dirs: [...new Set([...discovery.dirs, ...skills.flatMap(s => s.dirs)])],
+      // Built when a bundler asks: `check` needn't hold 10 absolute paths per skill.
+      get watch() {
+        return (watch ??= {
+          files: [...skills.flatMap(skillFiles), options.lockFile],
+          dirs: [...new Set([...discovery.dirs, ...skills.flatMap(skillDirs)])],
+        })
       },
       stats: {
         skills: skills.length,
@@ -209,7 +218,7 @@ export class SkillsEngine {
   }
 
   /** Verifies, creates or updates the lock per the options; every outcome is a diagnostic, never a throw. */
-  private settleLock(read: LockRead | null, lockText: string, skills: ProcessedSkill[], discovery: Discovery, duplicates: boolean, request: AuditRequest, mode: 'build' | 'dev', out: Diagnostic[]): AuditResult['lock'] {
+  private settleLock(read: LockRead | null, lockText: () => string, skills: ProcessedSkill[], discovery: Discovery, duplicates: boolean, request: AuditRequest, mode: 'build' | 'dev', out: Diagnostic[]): AuditResult['lock'] {
     const { options } = this
     const file = relativePosix(options.root, options.lockFile)
     if (!read) return { status: 'off', file, drift: [] }
@@ -227,7 +236,7 @@ export class SkillsEngine {
     }
     const write = (): boolean => {
       try {
-        writeFileAtomic(options.lockFile, lockText)
+        writeFileAtomic(options.lockFile, lockText())
         this.lockCache = null
         return true
       }
@@ -263,7 +272,7 @@ export class SkillsEngine {
         refuse('discovery had errors or duplicate skill names')
         return { status: 'drift', file, drift }
       }
-      if (read.text === lockText) return { status: 'unchanged', file, drift: [] }
+      if (read.text === lockText()) return { status: 'unchanged', file, drift: [] }
       if (write()) out.push(diagnostic({ code: 'lock/updated', severity: 'info', message: `updated ${file}:\n${drift.map(describeDrift).join('\n')}`, file, hint: null }))
       return { status: 'updated', file, drift }
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import Ajv from 'ajv'
 import lockSchema from '../schemas/lockfile.schema.json'
@@ -14,10 +15,22 @@ export function serializeLockEntry(entry: LockSkill): string {
   return JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ').replace(/^/, '    ')
 }
 
+const LOCK_HEAD = `{\n  "lockfileVersion": ${LOCKFILE_VERSION},\n  "skills": [\n`
+const LOCK_TAIL = '\n  ]\n}\n'
+const EMPTY_LOCK = `{\n  "lockfileVersion": ${LOCKFILE_VERSION},\n  "skills": []\n}\n`
+
 /** The lock text from serialised entries (already sorted by name): deterministic, trailing newline. */
 export function joinLock(entries: readonly string[]): string {
-  if (!entries.length) return `{\n  "lockfileVersion": ${LOCKFILE_VERSION},\n  "skills": []\n}\n`
-  return `{\n  "lockfileVersion": ${LOCKFILE_VERSION},\n  "skills": [\n${entries.join(',\n')}\n  ]\n}\n`
+  return entries.length ? `${LOCK_HEAD}${entries.join(',\n')}${LOCK_TAIL}` : EMPTY_LOCK
+}
+
+/** SHA-256 of `joinLock(entries)`, hashed a few hundred entries at a time: the whole text needn't exist. */
+export function lockDigest(entries: readonly string[]): string {
+  const hash = createHash('sha256')
+  if (!entries.length) return hash.update(EMPTY_LOCK).digest('hex')
+  hash.update(LOCK_HEAD)
+  for (let i = 0; i < entries.length; i += 256) hash.update(`${i ? ',\n' : ''}${entries.slice(i, i + 256).join(',\n')}`)
+  return hash.update(LOCK_TAIL).digest('hex')
 }
 
 export type LockRead =

@@ -53,8 +53,24 @@ export interface ProcessedSkill {
   scenarioDrafts: ScenarioDraft[]
   /** For code frames, per project-relative path of a file with a (possible) diagnostic: the lines around them. */
   sources: Map<string, string>
-  files: string[]
+  /** Listed files that could not be read (absolute): `skillFiles` adds them to the manifest's files. */
+  unread: string[]
+  /** Every directory walked, relative to the skill (`''` for itself): `skillDirs` makes them absolute. */
   dirs: string[]
+}
+
+/** Absolute path of every directory of a skill, for bundler watchers. */
+export function skillDirs(skill: ProcessedSkill): string[] {
+  const dir = skill.location.dir
+  return skill.dirs.map(rel => (rel ? path.join(dir, rel) : dir))
+}
+
+/** Absolute path of every listed file of a skill, for bundler watchers. */
+export function skillFiles(skill: ProcessedSkill): string[] {
+  const dir = skill.location.dir
+  const join = path.sep === '/' ? (rel: string): string => `${dir}/${rel}` : (rel: string): string => path.join(dir, rel)
+  const files = skill.manifest.files.map(f => join(f.path))
+  return skill.unread.length ? [...files, ...skill.unread] : files
 }
 
 export function fingerprintOf(entries: readonly FileEntry[]): string {
@@ -178,7 +194,8 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
   if (enterprise.uri) manifest.uri = enterprise.uri
   if (enterprise.urn) manifest.urn = enterprise.urn
 
-  const located = [...diagnostics, ...scenarioDrafts.flatMap(d => [...d.names.map(n => n.unknown), ...d.then])]
+  // Findings that settling may add need their frame lines too (the text is gone by then).
+  const located: Array<Pick<Diagnostic, 'file' | 'line'>> = [...diagnostics, ...scenarioDrafts.flatMap(d => [...d.names.map(n => ({ file: d.file, line: n.line })), ...d.then])]
   return {
     name: skill,
     location,
@@ -190,9 +207,14 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     diagnostics,
     scenarioDrafts,
     sources: frameSources(located, files, location.relDir),
-    files: listing.entries.map(e => e.absPath),
-    dirs: listing.dirs,
+    unread: files.length === listing.entries.length ? [] : unreadOf(listing.entries, files),
+    dirs: listing.dirs.map(d => (d === location.dir ? '' : detach(path.relative(location.dir, d)))),
   }
+}
+
+function unreadOf(entries: readonly FileEntry[], files: readonly SkillFile[]): string[] {
+  const read = new Set(files.map(f => f.path))
+  return entries.filter(e => !read.has(e.path)).map(e => e.absPath)
 }
 
 /** The diagnostics and manifest entry of a skill in this build: its scenarios' expected skills checked against `skillNames`. */
@@ -205,7 +227,7 @@ export function settleSkill(skill: ProcessedSkill, skillNames: ReadonlySet<strin
 /** A code frame shows two lines either side of a diagnostic's: only those are kept, the rest blank, so no whole text stays cached. */
 const FRAME_REACH = 2
 
-function frameSources(diagnostics: readonly Diagnostic[], files: readonly SkillFile[], relDir: string): Map<string, string> {
+function frameSources(diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line'>>, files: readonly SkillFile[], relDir: string): Map<string, string> {
   const wanted = new Map<string, number[]>()
   for (const d of diagnostics) {
     if (d.file && d.line !== null) wanted.set(d.file, [...wanted.get(d.file) ?? [], d.line])

@@ -23,7 +23,7 @@ export interface HitlResult {
 const NON_GET: Array<{ pattern: RegExp; possible: (text: string) => boolean }> = [
   {
     pattern: /\bmethod\s*[:=]\s*["'`](?:POST|PUT|PATCH|DELETE)["'`]/gi,
-    possible: t => (t.includes(':') || t.includes('=')) && (t.includes('"') || t.includes('\'') || t.includes('`')),
+    possible: t => (t.includes('"') || t.includes('\'') || t.includes('`')) && methodAssignment(t),
   },
   {
     pattern: /\b(?:requests|httpx|axios|session|aiohttp|got|ky|superagent|http|https)\.(?:post|put|patch|delete)\s*\(/gi,
@@ -60,6 +60,21 @@ function methodCall(text: string): boolean {
     if (!words) continue
     for (const word of words) {
       if (text.charCodeAt(end - word.length - 1) === 0x2E && wordAt(text, end - word.length, word)) return true
+    }
+  }
+  return false
+}
+
+/**
+ * Whether some `:` or `=` has `method` (any case) and only whitespace before it: what the pattern
+ * needs. A case-insensitive regex, even /method/i alone, costs more than the file's other checks.
+ */
+function methodAssignment(text: string): boolean {
+  for (const sign of [':', '=']) {
+    for (let i = text.indexOf(sign); i !== -1; i = text.indexOf(sign, i + 1)) {
+      let end = i
+      for (let c = text.charCodeAt(end - 1); end > 0 && (c <= 0x20 || c >= 0x7F); c = text.charCodeAt(--end - 1));
+      if (wordAt(text, end - 6, 'method')) return true
     }
   }
   return false

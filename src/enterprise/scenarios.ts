@@ -27,8 +27,12 @@ const validate = (data: unknown): ErrorObject[] => {
 export interface ScenarioDraft {
   /** Findings that stand whatever the skill names are. */
   diagnostics: Diagnostic[]
-  /** Each well-formed expected skill, with the finding to report if the build has no such skill. */
-  names: Array<{ name: string; unknown: Diagnostic }>
+  /** Each well-formed expected skill and where it is written; the finding is made only if the build lacks it. */
+  names: Array<{ name: string; line: number | null; column: number | null }>
+  /** Where and how an unknown name is reported. */
+  file: string
+  skill: string
+  severity: Severity
   /** Findings that are only reported when every expected skill exists. */
   then: Diagnostic[]
   /** The scenario, when nothing but unknown names can still reject it. */
@@ -51,7 +55,7 @@ export function settleScenarios(drafts: readonly ScenarioDraft[], skillNames: Re
   for (const draft of drafts) {
     diagnostics.push(...draft.diagnostics)
     const unknown = draft.names.filter(n => !skillNames.has(n.name))
-    for (const n of unknown) diagnostics.push(n.unknown)
+    for (const n of unknown) diagnostics.push(unknownSkill(draft, n))
     if (unknown.length) continue
     diagnostics.push(...draft.then)
     if (draft.scenario) scenarios.push(draft.scenario)
@@ -59,19 +63,30 @@ export function settleScenarios(drafts: readonly ScenarioDraft[], skillNames: Re
   return { diagnostics, scenarios }
 }
 
+function unknownSkill(draft: ScenarioDraft, at: ScenarioDraft['names'][number]): Diagnostic {
+  return diagnostic({
+    code: 'scenario/unknown-skill',
+    severity: draft.severity,
+    message: `expected skill ${quote(at.name)} is not a skill of this build`,
+    file: draft.file,
+    line: at.line,
+    column: at.column,
+    skill: draft.skill,
+    hint: 'List names of skills the build discovers (their `name` field).',
+  })
+}
+
 /** Every check of `scenarios/*.md` that doesn't need the other skills' names. */
 export function draftScenarios(skill: SkillSource, severity: Severity): ScenarioDraft[] {
   const drafts: ScenarioDraft[] = []
   for (const file of skill.files) {
     if (!file.path.startsWith('scenarios/') || !isMarkdown(file.path)) continue
-    const draft: ScenarioDraft = { diagnostics: [], names: [], then: [], scenario: null }
-    drafts.push(draft)
     const where = projectPath(skill, file.path)
+    const draft: ScenarioDraft = { diagnostics: [], names: [], file: where, skill: skill.name, severity, then: [], scenario: null }
+    drafts.push(draft)
     let out = draft.diagnostics
-    const finding = (code: string, message: string, pos: { line: number; column: number } | null, hint: string | null = null, level = severity): Diagnostic =>
-      diagnostic({ code, severity: level, message, file: where, line: pos?.line ?? null, column: pos?.column ?? null, skill: skill.name, hint })
     const report = (code: string, message: string, pos: { line: number; column: number } | null, hint: string | null = null, level = severity): void => {
-      out.push(finding(code, message, pos, hint, level))
+      out.push(diagnostic({ code, severity: level, message, file: where, line: pos?.line ?? null, column: pos?.column ?? null, skill: skill.name, hint }))
     }
     if (file.text === null) {
       report('scenario/encoding', 'scenario is not UTF-8 text', null, 'Save the scenario as UTF-8 markdown.')
@@ -102,7 +117,8 @@ export function draftScenarios(skill: SkillSource, severity: Severity): Scenario
     listed.forEach((name, i) => {
       // Malformed names are the schema's finding already.
       if (typeof name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) return
-      draft.names.push({ name, unknown: finding('scenario/unknown-skill', `expected skill ${quote(name)} is not a skill of this build`, locate(`expected_skills.${i}`), 'List names of skills the build discovers (their `name` field).') })
+      const at = locate(`expected_skills.${i}`)
+      draft.names.push({ name, line: at?.line ?? null, column: at?.column ?? null })
     })
     if (!valid) continue
 

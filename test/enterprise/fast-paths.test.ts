@@ -72,6 +72,14 @@ describe('prefilters of the request and CWE patterns', () => {
     ])
   })
 
+  it('finds explicit methods in any case with any whitespace around `:` or `=`', () => {
+    expect(findWriteRequests('Method\u00A0: "post"\nx.method="GET"\nfetch(u, { METHOD =\t`Delete` })\nmethods: "PUT"')).toEqual([
+      { what: 'Method\u00A0: "post"', offset: 0 },
+      { what: 'METHOD =\t`Delete`', offset: 42 },
+    ])
+    expect(findWriteRequests('method "POST"\nmethod\n= \'PUT\'')).toEqual([{ what: 'method\n= \'PUT\'', offset: 14 }])
+  })
+
   it('finds wget writes within 500 characters on the same line only', () => {
     const near = `wget ${'a'.repeat(490)} --post-data=1`
     expect(findWriteRequests(near)).toEqual([{ what: near.slice(0, -2), offset: 0 }])
