@@ -461,8 +461,9 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
         chunkOut.write(c.tfs[at])
         prev = id
       }
-      chunkOut.raw(chunkSigns[s][j])
     })
+    // Sign bits after every chunk's varints, so the varints decode in one pass.
+    for (const signs of chunkSigns[s]) chunkOut.raw(signs)
     chunkRecords.push(toBase64(chunkOut.result()))
     inline.push(texts)
   })

@@ -141,23 +141,6 @@ export function quantizeInt8(vector: ArrayLike<number>): Uint8Array {
   return new Uint8Array(out.buffer)
 }
 
-/** int8 bytes -> L2-normalised floats (zero vector stays zero). */
-export function dequantizeInt8(bytes: Uint8Array, dim: number): Float32Array {
-  const out = new Float32Array(dim)
-  const n = Math.min(dim, bytes.length)
-  let norm = 0
-  for (let i = 0; i < n; i++) {
-    const v = bytes[i] > 127 ? bytes[i] - 256 : bytes[i]
-    out[i] = v
-    norm += v * v
-  }
-  if (norm > 0) {
-    const inv = 1 / Math.sqrt(norm)
-    for (let i = 0; i < n; i++) out[i] *= inv
-  }
-  return out
-}
-
 /** Sign bits of a vector, packed 8 per byte (SimHash-style 1-bit quantisation). */
 export function packSigns(vector: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(Math.ceil(vector.length / 8))

@@ -14,10 +14,11 @@
  * - `vectors`: int8 skill embeddings, `dim` bytes per skill, in `skills` order.
  * - `chunks`: per skill, varint chunk count, then per chunk: kind, source (index into `sources`,
  *   0 = inline text), start, end (or index into the skill's `inline` texts), length in terms,
- *   term count, pairs (term id delta, count), then `ceil(dim / 8)` bytes of embedding sign bits.
+ *   term count, pairs (term id delta, count); then, for each chunk in order, `ceil(dim / 8)` bytes
+ *   of embedding sign bits.
  */
 
-export const DISCOVERY_FORMAT = 'unplugin-skills/discovery@2'
+export const DISCOVERY_FORMAT = 'unplugin-skills/discovery@3'
 
 /** Where a chunk comes from (spec: itemised chunks). */
 export type ChunkKind = 'summary' | 'instructions' | 'trigger' | 'reference' | 'example'

@@ -1,5 +1,5 @@
 import type { ManifestSkill, SkillsManifest } from '../types'
-import { decodeVarints, dequantizeInt8, fromBase64, fromBase64Range } from './codec'
+import { decodeVarints, fromBase64, fromBase64Range } from './codec'
 import type { ChunkKind, DiscoveryIndex } from './discovery-index'
 import { CHUNK_KINDS, isDiscoveryIndex } from './discovery-index'
 import { HASH_EMBEDDING_MODEL, hashEmbed, normalize } from './hash-embed'
@@ -68,8 +68,8 @@ interface DecodedChunk {
   end: number
   inline: string | undefined
   length: number
-  ids: number[]
-  tfs: number[]
+  ids: Uint32Array
+  tfs: Uint32Array
   /** Packed embedding sign bits (see packSigns), read in place. */
   signs: Uint8Array | null
 }
@@ -95,6 +95,25 @@ interface Prepared {
   /** Query term frequency by term id (set for the current query's terms only, then cleared). */
   qtf: Float64Array
   skillsByName: Map<string, ManifestSkill> | null
+}
+
+/**
+ * Every skill's int8 vector as L2-normalised floats (a zero vector stays zero), in long loops
+ * rather than a call per skill: at startup this code is still cold, and long loops get optimised
+ * early while thousands of short calls run in the interpreter.
+ */
+function dequantizeAll(raw: Uint8Array, n: number, dim: number): Float32Array {
+  const out = new Float32Array(n * dim)
+  const count = Math.min(out.length, raw.length)
+  const norms = new Float64Array(n)
+  for (let i = 0; i < count; i++) {
+    const v = raw[i] > 127 ? raw[i] - 256 : raw[i]
+    out[i] = v
+    norms[Math.floor(i / dim)] += v * v
+  }
+  for (let s = 0; s < n; s++) norms[s] = norms[s] > 0 ? 1 / Math.sqrt(norms[s]) : 0
+  for (let i = 0; i < count; i++) out[i] *= norms[Math.floor(i / dim)]
+  return out
 }
 
 /** The skills of one term's postings, ascending, and their weights. */
@@ -132,9 +151,7 @@ function prepare(index: DiscoveryIndex): Prepared {
     idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5))
   }
   const dim = Math.max(0, Math.floor(index.embedding.dim)) || 0
-  const vectors = new Float32Array(n * dim)
-  const raw = fromBase64(index.vectors ?? '')
-  for (let s = 0; s < n; s++) vectors.set(dequantizeInt8(raw.subarray(s * dim, (s + 1) * dim), dim), s * dim)
+  const vectors = dequantizeAll(fromBase64(index.vectors ?? ''), n, dim)
   return {
     index,
     terms,
@@ -241,29 +258,6 @@ function queryVector(p: Prepared, terms: Map<number, number>, unknown: string[],
   return hashEmbed(weighted, p.dim)
 }
 
-/** Varint reader over the chunk records, bounded: damaged data ends the record instead of throwing. */
-function reader(bytes: Uint8Array, at: number) {
-  return {
-    get at() { return at },
-    next(): number {
-      let v = 0
-      let scale = 1
-      while (at < bytes.length) {
-        const b = bytes[at++]
-        v += (b & 127) * scale
-        if (b < 128) return v
-        scale *= 128
-      }
-      return 0
-    },
-    skip(count: number): Uint8Array {
-      const out = bytes.subarray(at, at + count)
-      at += count
-      return out
-    },
-  }
-}
-
 /** A skill's chunks, decoded when first needed; [] while its record is not loaded (noted in `missing`, not cached). */
 function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
   let list = p.chunks.get(s)
@@ -276,24 +270,28 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
   list = []
   const inline = Array.isArray(p.index.inline[s]) ? p.index.inline[s] : []
   const bytes = fromBase64(record)
-  const r = reader(bytes, 0)
-  const count = r.next()
   const signBytes = Math.ceil(p.dim / 8)
-  for (let c = 0; c < count && r.at < bytes.length; c++) {
-    const kind = CHUNK_KINDS[r.next()] ?? 'instructions'
-    const source = r.next()
-    const start = r.next()
-    const end = r.next()
-    const length = r.next()
-    const nTerms = r.next()
-    const ids: number[] = []
-    const tfs: number[] = []
-    for (let i = 0, id = 0; i < nTerms && r.at < bytes.length; i++) {
-      id += r.next()
-      ids.push(id)
-      tfs.push(r.next())
+  // The varints (count, then the chunks) in one pass, then each chunk's sign bits (at the end).
+  const count = decodeVarints(bytes.subarray(0, 5))[0] ?? 0
+  const signsAt = Math.max(0, bytes.length - count * signBytes)
+  const nums = decodeVarints(bytes.subarray(0, signsAt))
+  for (let c = 0, at = 1; c < count && at + 6 <= nums.length; c++) {
+    const kind = CHUNK_KINDS[nums[at]] ?? 'instructions'
+    const source = nums[at + 1]
+    const start = nums[at + 2]
+    const end = nums[at + 3]
+    const length = nums[at + 4]
+    // Damaged data ends the pairs.
+    const nTerms = Math.min(nums[at + 5], (nums.length - at - 6) >> 1)
+    at += 6
+    const ids = new Uint32Array(nTerms)
+    const tfs = new Uint32Array(nTerms)
+    for (let i = 0, id = 0; i < nTerms; i++, at += 2) {
+      id += nums[at]
+      ids[i] = id
+      tfs[i] = nums[at + 1]
     }
-    const signs = r.skip(signBytes)
+    const signs = bytes.subarray(signsAt + c * signBytes, signsAt + (c + 1) * signBytes)
     list.push({
       kind,
       source: source === 0 ? 'frontmatter' : p.index.sources[source] ?? '',
@@ -303,7 +301,7 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
       length,
       ids,
       tfs,
-      signs: p.dim && signs.length === Math.ceil(p.dim / 8) ? signs : null,
+      signs: p.dim && signs.length === signBytes ? signs : null,
     })
   }
   p.chunks.set(s, list)
