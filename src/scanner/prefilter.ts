@@ -492,14 +492,15 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   const next = (text: string, from: number): { index: number; text: string } | null => {
     const n = text.length
     if (from >= n) return null
-    if (KERNEL && useKernel && n >= 64 && (text === cachedText ? cachedBytes !== null : !WIDE.test(text))) {
+    const loaded = KERNEL && useKernel && n >= 64 && (text === cachedText ? cachedBytes !== null : !WIDE.test(text)) ? KERNEL.load(text) : null
+    if (loaded) {
       cachedText = text
-      const bytes = cachedBytes = KERNEL.load(text)
+      const bytes = cachedBytes = loaded
       let i = from
       while (i < n) {
         let c: number
-        const p = n - i >= 3 ? KERNEL.scan(block, i) : -1
-        if (p >= 0) c = p * 0x10000 + KERNEL.group()
+        const p = n - i >= 3 ? KERNEL!.scan(block, i) : -1
+        if (p >= 0) c = p * 0x10000 + KERNEL!.group()
         else {
           c = candidate(bytes, Math.max(i, n - 2), bt)
           if (c < 0) return null

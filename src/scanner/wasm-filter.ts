@@ -14,8 +14,8 @@ export interface KernelTables { filter: Int32Array; pair: Uint16Array; pw: Uint8
 export interface Kernel {
   /** Copies the tables in; returns the block's address for `scan`. */
   install: (t: KernelTables) => number
-  /** Puts a text's latin1 bytes in memory (once per text) and returns a view of them. */
-  load: (text: string) => Uint8Array
+  /** Puts a text's latin1 bytes in memory (once per text) and returns a view of them; null when memory cannot grow that far. */
+  load: (text: string) => Uint8Array | null
   /**
    * First position in [from, n - 2) that passes the filter and the exact pair/word/third-to-eighth-byte
    * checks (its group then in `group()`), -1 when there is none before the last two positions.
@@ -212,7 +212,7 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
     },
     load(text) {
       if (text !== loaded) {
-        ensure(top + text.length)
+        try { ensure(top + text.length) } catch { return null }
         length = buf.write(text, top, 'latin1')
         loaded = text
       }
