@@ -10,6 +10,11 @@ import { createKernel } from './wasm-filter'
  * it, in their original order. Positions no token can start at cannot start a match of the
  * alternation, and among the tokens that can, the first one that matches wins as before: the hits
  * (position and matched text) are exactly those of the global regex.
+ *
+ * Stages per position, cheapest first: a 64 KB bitset over (previous byte's word-ness, three byte
+ * classes); the exact pair table with the allowed third to eighth bytes of its group; the sticky regex.
+ * The first two run in a small WebAssembly loop (wasm-filter.ts) over the text's latin1 bytes.
+ * The module also derives literal gates of line patterns (`literalGate`), used by text-scan.ts.
  */
 
 /** Buckets: ASCII code units (folded to lower case when ignoring case), 128 = any non-ASCII, 129 = end of text. */
