@@ -3,12 +3,16 @@ import type { Diagnostic, ManifestDoc, ManifestFile, ManifestFinding, ManifestSk
 const DOC_DIRS = ['references', 'examples', 'scenarios'] as const
 const FILE_DIRS = ['scripts', 'resources'] as const
 
-/** Listings of the progressive-disclosure folders; texts are embedded for docs when `content` is on. */
-export function buildTree(files: readonly SkillFile[], content: boolean): SkillTree {
+/**
+ * Listings of the progressive-disclosure folders; texts are embedded for docs when `content` is on.
+ * `listed` (the skill's `files` entries, same order) are reused where no text is added: one object per file.
+ */
+export function buildTree(files: readonly SkillFile[], content: boolean, listed?: readonly ManifestFile[]): SkillTree {
   const tree: SkillTree = { references: [], examples: [], scenarios: [], scripts: [], resources: [] }
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     const top = file.path.slice(0, file.path.indexOf('/'))
-    const entry: ManifestFile = { path: file.path, size: file.size, sha256: file.sha256 }
+    const embeds = content && file.text !== null && (DOC_DIRS as readonly string[]).includes(top)
+    const entry: ManifestFile = (!embeds && listed?.[i]) || { path: file.path, size: file.size, sha256: file.sha256 }
     if ((DOC_DIRS as readonly string[]).includes(top)) {
       const doc: ManifestDoc = entry
       if (content && file.text !== null) doc.text = file.text

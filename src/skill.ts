@@ -171,6 +171,7 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
   const lockEntry: LockSkill = { name: skill, source: location.source, version, digest, files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })) }
   const drift = ctx.locked === undefined ? null : diffSkill(lockEntry, ctx.locked, p => lineEndingAlternates(files.find(f => f.path === p)))
 
+  const listed = lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))
   const manifest: ManifestSkill = {
     name: skill,
     description: typeof data?.description === 'string' ? data.description : '',
@@ -181,8 +182,8 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     integrity: { algorithm: 'sha-256', value: digest },
     frontmatter: data ? normalizeFrontmatter(data) : {},
     body: ctx.content ? source.body : '',
-    files: lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
-    tree: buildTree(files, ctx.content),
+    files: listed,
+    tree: buildTree(files, ctx.content, listed),
     capabilities: scan.capabilities,
     findings: scan.diagnostics.map(toFinding),
     suppressions: scan.suppressions,

@@ -74,7 +74,7 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
   }
   for (const dirent of dirents) {
     const name = dirent.name
-    const relPath = rel ? `${rel}/${name}` : name
+    const relPath = intern(rel ? `${rel}/${name}` : name)
     const absPath = path.join(dir, name)
     const display = join(ctx.relDir, relPath)
     if (BAD_NAME.test(name)) {
@@ -111,6 +111,16 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
       return
     }
   }
+}
+
+// Skills share layouts (SKILL.md, references/guide.md, ...): one string per path, not one per skill and
+// file, for what the engine keeps (manifest and lock entries). Bounded, so odd trees can't grow it.
+const interned = new Map<string, string>()
+function intern(relPath: string): string {
+  const known = interned.get(relPath)
+  if (known !== undefined) return known
+  if (interned.size < 4096) interned.set(relPath, relPath)
+  return relPath
 }
 
 /** Discovery's answer where it listed the folder (it stops at its depth bound); the disk's otherwise. */
