@@ -63,6 +63,7 @@ export class SkillsEngine {
   private readonly cache = new Map<string, ProcessedSkill>()
   private discovery: Discovery | null = null
   private lockCache: { stamp: string; read: LockRead } | null = null
+  private readonly lockedKeys = new WeakMap<LockSkill, string>()
   private indexCache: { key: string; index: Promise<SkillsManifest['index']> } | null = null
 
   /**
@@ -105,7 +106,11 @@ export class SkillsEngine {
     const lockedOf = (name: string): LockSkill | null | undefined => (lockRead?.status === 'ok' ? lockRead.bySkill.get(name) ?? null : undefined)
     const contextOf = (name: string): string => {
       const locked = lockedOf(name)
-      return locked === undefined ? '-' : sha256Hex(JSON.stringify(locked))
+      if (!locked) return locked === null ? 'unlocked' : '-'
+      // Locked entries are the same objects while the lock file is unchanged: hashed once, not per audit.
+      let key = this.lockedKeys.get(locked)
+      if (key === undefined) this.lockedKeys.set(locked, key = sha256Hex(JSON.stringify(locked)))
+      return key
     }
 
     // One pass: each skill is listed, read and checked, then only its results are kept. What needs
@@ -115,7 +120,7 @@ export class SkillsEngine {
     for (const location of discovery.skills) {
       const cached = this.cache.get(location.dir)
       const valid = cached && cached.context === contextOf(cached.name) ? cached : undefined
-      if (valid && dirty && ![...dirty].some(f => isInside(location.dir, f))) {
+      if (valid && dirty && !touches(dirty, location.dir)) {
         processed.set(location.dir, valid)
         reusedCount++
         continue
@@ -295,9 +300,21 @@ export class SkillsEngine {
   }
 }
 
+/** Whether a changed path is `dir` or inside it (a prefix test: path.relative per skill and audit adds up). */
+function touches(changed: ReadonlySet<string>, dir: string): boolean {
+  for (const file of changed) {
+    if (path.sep === '/' ? file === dir || file.startsWith(`${dir}/`) : isInside(dir, file)) return true
+  }
+  return false
+}
+
 function findDuplicates(skills: ProcessedSkill[], out: Diagnostic[]): boolean {
   const byName = new Map<string, ProcessedSkill[]>()
-  for (const s of skills) byName.set(s.name, [...(byName.get(s.name) ?? []), s])
+  for (const s of skills) {
+    const group = byName.get(s.name)
+    if (group) group.push(s)
+    else byName.set(s.name, [s])
+  }
   let found = false
   for (const [name, group] of byName) {
     if (group.length < 2) continue
