@@ -231,7 +231,10 @@ const FRAME_REACH = 2
 function frameSources(diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line'>>, files: readonly SkillFile[], relDir: string): Map<string, string> {
   const wanted = new Map<string, number[]>()
   for (const d of diagnostics) {
-    if (d.file && d.line !== null) wanted.set(d.file, [...wanted.get(d.file) ?? [], d.line])
+    if (!d.file || d.line === null) continue
+    const lines = wanted.get(d.file)
+    if (lines) lines.push(d.line)
+    else wanted.set(d.file, [d.line])
   }
   const sources = new Map<string, string>()
   if (!wanted.size) return sources
@@ -241,8 +244,12 @@ function frameSources(diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line
     if (!lines || file.text === null) continue
     const all = file.text.split('\n')
     const keep = new Set<number>()
-    for (const line of lines) for (let i = line - 1 - FRAME_REACH; i <= line - 1 + FRAME_REACH; i++) keep.add(i)
-    const last = Math.min(all.length, Math.max(...lines) + FRAME_REACH)
+    let furthest = 0
+    for (const line of lines) {
+      for (let i = line - 1 - FRAME_REACH; i <= line - 1 + FRAME_REACH; i++) keep.add(i)
+      furthest = Math.max(furthest, line)
+    }
+    const last = Math.min(all.length, furthest + FRAME_REACH)
     const kept: string[] = []
     for (let i = 0; i < last; i++) kept.push(keep.has(i) ? detach(all[i]) : '')
     sources.set(display, kept.join('\n'))

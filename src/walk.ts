@@ -203,7 +203,9 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
  * One buffer for every read. Bytes are hashed and decoded while they are in it and never kept, so
  * reading 10,000 files allocates no 10,000 Buffers (and puts no external-memory pressure on the GC).
  */
-let shared = Buffer.allocUnsafe(256 * 1024)
+const INITIAL_BUFFER = 256 * 1024
+const MAX_KEPT_BUFFER = 16 * 1024 * 1024
+let shared = Buffer.allocUnsafe(INITIAL_BUFFER)
 
 /**
  * Reads one listed file: SHA-256 and, for text, the decoded string. The listing's size and mtime are
@@ -231,13 +233,16 @@ export function readEntry(entry: FileEntry, relDir: string, skill: string | null
     if (fd !== undefined) fs.closeSync(fd)
   }
   const bytes = shared.subarray(0, size)
-  return {
+  const file: SkillFile = {
     path: entry.path,
     absPath: entry.absPath,
     size,
     sha256: sha256Hex(bytes),
     text: decodeText(bytes, entry.path, relDir, skill, diagnostics),
   }
+  // One huge file must not keep a huge buffer for the rest of the process.
+  if (shared.length > MAX_KEPT_BUFFER) shared = Buffer.allocUnsafe(INITIAL_BUFFER)
+  return file
 }
 
 /** Reads to EOF into the shared buffer (growing it when the file is larger than fstat said). */
