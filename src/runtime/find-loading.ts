@@ -1,7 +1,7 @@
 import type { SkillsManifest } from '../types'
 import type { DiscoveryIndex } from './discovery-index'
 import type { FindSkillsOptions, SkillMatch } from './find'
-import { findSkills, missingPostingShards, takeMissingParts } from './find'
+import { attachChunks, findSkills, missingChunkRecords, missingPostingShards, rankSkills, takeMissingParts } from './find'
 
 /** Parts of an index to load: postings shard numbers, and skill indexes whose chunk records are wanted. */
 export interface IndexParts {
@@ -15,17 +15,30 @@ const MAX_ROUNDS = 8
 /**
  * `findSkills` over an index shipped in parts (`virtual:skills-manifest`: a head, postings shards,
  * per-skill chunk records) that `load` adds to the index in place. Loads the shards of the query's
- * terms, answers, and while the answer needed parts that were missing, loads them and answers again:
- * the result is the one the complete index gives, having loaded only what this query touched.
+ * terms, ranks the skills once, loads the chunk records of the ranked skills and matches their
+ * chunks: the result is the one the complete index gives, having loaded only what this query
+ * touched. Whatever else turns out missing (feedback reads records and shards while ranking, a
+ * load that failed) is loaded and the query answered again until nothing is.
  */
 export async function findSkillsLoading(source: SkillsManifest | DiscoveryIndex, query: string, options: FindSkillsOptions | undefined, load: (parts: IndexParts) => Promise<void>): Promise<SkillMatch[]> {
   const shards = missingPostingShards(source, query)
   if (shards.length) await load({ postings: shards, chunks: [] })
+  takeMissingParts(source)
+  const ranking = rankSkills(source, query, options)
+  if (!ranking) return []
+  let missing = takeMissingParts(source)
+  if (missing.postings.length === 0 && missing.chunks.length === 0) {
+    const records = missingChunkRecords(ranking)
+    if (records.length) await load({ postings: [], chunks: records })
+    const result = attachChunks(ranking)
+    missing = takeMissingParts(source)
+    if (missing.postings.length === 0 && missing.chunks.length === 0) return result
+  }
   for (let round = 0; ; round++) {
+    await load(missing)
     takeMissingParts(source)
     const result = findSkills(source, query, options)
-    const missing = takeMissingParts(source)
+    missing = takeMissingParts(source)
     if ((missing.postings.length === 0 && missing.chunks.length === 0) || round === MAX_ROUNDS) return result
-    await load(missing)
   }
 }

@@ -68,11 +68,22 @@ interface DecodedChunk {
   end: number
   inline: string | undefined
   length: number
+  /** Its (term id, count) pairs: [from, to) of the skill's `ids` / `tfs`. */
+  from: number
+  to: number
+  /** Offset of its packed embedding sign bits (see packSigns) in the skill's record, -1 if none. */
+  signsAt: number
+}
+
+/** A skill's chunks: one flat array of term ids and one of counts for all of them (few allocations at startup). */
+interface SkillChunks {
+  list: DecodedChunk[]
   ids: Uint32Array
   tfs: Uint32Array
-  /** Packed embedding sign bits (see packSigns), read in place. */
-  signs: Uint8Array | null
+  bytes: Uint8Array
 }
+
+const NO_CHUNKS: SkillChunks = { list: [], ids: new Uint32Array(0), tfs: new Uint32Array(0), bytes: new Uint8Array(0) }
 
 /** Structures derived from the index on the first query (lazy: importing the manifest stays free). */
 interface Prepared {
@@ -88,8 +99,10 @@ interface Prepared {
   missing: { postings: Set<number>; chunks: Set<number> }
   idf: Float64Array
   dim: number
-  vectors: Float32Array
-  chunks: Map<number, DecodedChunk[]>
+  /** int8 skill vectors, `dim` per skill, and each one's normalising factor (see skillVectors). */
+  vectors: Int8Array
+  scales: Float64Array
+  chunks: Map<number, SkillChunks>
   /** Per-query scratch buffers, reused: no garbage per query, no GC pauses in the tail latency. */
   lex: Float64Array
   /** Query term frequency by term id (set for the current query's terms only, then cleared). */
@@ -98,22 +111,23 @@ interface Prepared {
 }
 
 /**
- * Every skill's int8 vector as L2-normalised floats (a zero vector stays zero), in long loops
- * rather than a call per skill: at startup this code is still cold, and long loops get optimised
- * early while thousands of short calls run in the interpreter.
+ * Every skill's int8 vector, read in place, and the factor that L2-normalises it (0 for a zero
+ * vector): cosine is the int8 dot product times that factor, so no float copy of the vectors is
+ * made at startup. Short (damaged) data reads as zeros.
  */
-function dequantizeAll(raw: Uint8Array, n: number, dim: number): Float32Array {
-  const out = new Float32Array(n * dim)
-  const count = Math.min(out.length, raw.length)
-  const norms = new Float64Array(n)
-  for (let i = 0; i < count; i++) {
-    const v = raw[i] > 127 ? raw[i] - 256 : raw[i]
-    out[i] = v
-    norms[Math.floor(i / dim)] += v * v
+function skillVectors(raw: Uint8Array, n: number, dim: number): { vectors: Int8Array; scales: Float64Array } {
+  let vectors = new Int8Array(raw.buffer, raw.byteOffset, raw.length)
+  if (vectors.length < n * dim) {
+    vectors = new Int8Array(n * dim)
+    vectors.set(new Int8Array(raw.buffer, raw.byteOffset, raw.length))
   }
-  for (let s = 0; s < n; s++) norms[s] = norms[s] > 0 ? 1 / Math.sqrt(norms[s]) : 0
-  for (let i = 0; i < count; i++) out[i] *= norms[Math.floor(i / dim)]
-  return out
+  const scales = new Float64Array(n)
+  for (let s = 0, at = 0; s < n; s++) {
+    let sum = 0
+    for (let d = 0; d < dim; d++, at++) sum += vectors[at] * vectors[at]
+    scales[s] = sum > 0 ? 1 / Math.sqrt(sum) : 0
+  }
+  return { vectors, scales }
 }
 
 /** The skills of one term's postings, ascending, and their weights. */
@@ -151,7 +165,7 @@ function prepare(index: DiscoveryIndex): Prepared {
     idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5))
   }
   const dim = Math.max(0, Math.floor(index.embedding.dim)) || 0
-  const vectors = dequantizeAll(fromBase64(index.vectors ?? ''), n, dim)
+  const { vectors, scales } = skillVectors(fromBase64(index.vectors ?? ''), n, dim)
   return {
     index,
     terms,
@@ -164,6 +178,7 @@ function prepare(index: DiscoveryIndex): Prepared {
     idf,
     dim,
     vectors,
+    scales,
     chunks: new Map(),
     lex: new Float64Array(n),
     qtf: new Float64Array(nTerms),
@@ -258,16 +273,16 @@ function queryVector(p: Prepared, terms: Map<number, number>, unknown: string[],
   return hashEmbed(weighted, p.dim)
 }
 
-/** A skill's chunks, decoded when first needed; [] while its record is not loaded (noted in `missing`, not cached). */
-function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
-  let list = p.chunks.get(s)
-  if (list) return list
+/** A skill's chunks, decoded when first needed; none while its record is not loaded (noted in `missing`, not cached). */
+function decodeChunks(p: Prepared, s: number): SkillChunks {
+  const cached = p.chunks.get(s)
+  if (cached) return cached
   const record = p.index.chunks[s]
   if (typeof record !== 'string') {
     p.missing.chunks.add(s)
-    return []
+    return NO_CHUNKS
   }
-  list = []
+  const list: DecodedChunk[] = []
   const inline = Array.isArray(p.index.inline[s]) ? p.index.inline[s] : []
   const bytes = fromBase64(record)
   const signBytes = Math.ceil(p.dim / 8)
@@ -275,6 +290,10 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
   const count = decodeVarints(bytes.subarray(0, 5))[0] ?? 0
   const signsAt = Math.max(0, bytes.length - count * signBytes)
   const nums = decodeVarints(bytes.subarray(0, signsAt))
+  // At most half the numbers are pairs: ids and counts of every chunk, in two flat arrays.
+  const ids = new Uint32Array(nums.length >>> 1)
+  const tfs = new Uint32Array(nums.length >>> 1)
+  let pairs = 0
   for (let c = 0, at = 1; c < count && at + 6 <= nums.length; c++) {
     const kind = CHUNK_KINDS[nums[at]] ?? 'instructions'
     const source = nums[at + 1]
@@ -284,14 +303,13 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
     // Damaged data ends the pairs.
     const nTerms = Math.min(nums[at + 5], (nums.length - at - 6) >> 1)
     at += 6
-    const ids = new Uint32Array(nTerms)
-    const tfs = new Uint32Array(nTerms)
+    const from = pairs
     for (let i = 0, id = 0; i < nTerms; i++, at += 2) {
       id += nums[at]
-      ids[i] = id
-      tfs[i] = nums[at + 1]
+      ids[pairs] = id
+      tfs[pairs++] = nums[at + 1]
     }
-    const signs = bytes.subarray(signsAt + c * signBytes, signsAt + (c + 1) * signBytes)
+    const signs = signsAt + (c + 1) * signBytes <= bytes.length && p.dim ? signsAt + c * signBytes : -1
     list.push({
       kind,
       source: source === 0 ? 'frontmatter' : p.index.sources[source] ?? '',
@@ -299,13 +317,14 @@ function decodeChunks(p: Prepared, s: number): DecodedChunk[] {
       end: source === 0 ? (inline[end] ?? '').length : end,
       inline: source === 0 ? inline[end] ?? '' : undefined,
       length,
-      ids,
-      tfs,
-      signs: p.dim && signs.length === signBytes ? signs : null,
+      from,
+      to: pairs,
+      signsAt: signs,
     })
   }
-  p.chunks.set(s, list)
-  return list
+  const decoded = { list, ids, tfs, bytes }
+  p.chunks.set(s, decoded)
+  return decoded
 }
 
 function chunkText(p: Prepared, skillName: string, source: string, start: number, end: number, inline?: string): string | null {
@@ -317,29 +336,52 @@ function chunkText(p: Prepared, skillName: string, source: string, start: number
   return typeof doc?.text === 'string' ? doc.text.slice(start, end) : null
 }
 
-function matchChunks(p: Prepared, s: number, qv: Float32Array | null, semantic: number, limit: number): ChunkMatch[] {
+/**
+ * The query's dot products with sign bytes: entry 256 * g + v is the sum of ±qv over the 8
+ * dimensions of byte g, bit set meaning +. A chunk's dot product is then ceil(dim / 8) lookups
+ * instead of dim bit tests (a first answer scores hundreds of chunks per skill). Each entry adds
+ * its ±qv in dimension order, and entries are added in byte order: the sum of one chunk is the
+ * same as adding its dim terms one by one only up to rounding, so the table is the one definition.
+ */
+function signTable(qv: Float32Array, dim: number): Float64Array {
+  const groups = Math.ceil(dim / 8)
+  const table = new Float64Array(groups * 256)
+  for (let g = 0; g < groups; g++) {
+    for (let v = 0; v < 256; v++) {
+      let sum = 0
+      for (let j = 0; j < 8 && g * 8 + j < dim; j++) sum += (v >> j) & 1 ? qv[g * 8 + j] : -qv[g * 8 + j]
+      table[g * 256 + v] = sum
+    }
+  }
+  return table
+}
+
+function matchChunks(p: Prepared, s: number, qv: Float32Array | null, signs: Float64Array | null, semantic: number, limit: number): ChunkMatch[] {
   if (limit <= 0) return []
   const { k1, b, avgChunkLength } = p.index.bm25
   const name = p.index.skills[s]
-  const chunks = decodeChunks(p, s)
+  const { list: chunks, ids, tfs, bytes } = decodeChunks(p, s)
   const scored: Array<{ i: number; score: number }> = []
-  chunks.forEach((c, i) => {
+  const groups = Math.ceil(p.dim / 8)
+  const norm = Math.sqrt(p.dim)
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]
     let lex = 0
-    for (let j = 0; j < c.ids.length; j++) {
-      const qtf = p.qtf[c.ids[j]]
+    for (let j = c.from; j < c.to; j++) {
+      const qtf = p.qtf[ids[j]]
       if (!qtf) continue
-      const tf = c.tfs[j]
-      lex += qtf * p.idf[c.ids[j]] * (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * c.length) / (avgChunkLength || 1)))
+      const tf = tfs[j]
+      lex += qtf * p.idf[ids[j]] * (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * c.length) / (avgChunkLength || 1)))
     }
     let sem = 0
     // Dot product with the ±1/sqrt(dim) vector the sign bits stand for (unpackSigns), without unpacking it.
-    if (qv && c.signs) {
-      for (let d = 0; d < p.dim; d++) sem += (c.signs[d >> 3] >> (d & 7)) & 1 ? qv[d] : -qv[d]
-      sem /= Math.sqrt(p.dim)
+    if (qv && signs && c.signsAt >= 0) {
+      for (let g = 0; g < groups; g++) sem += signs[g * 256 + bytes[c.signsAt + g]]
+      sem /= norm
     }
     const score = lex + semantic * 10 * Math.max(0, sem)
     if (score > 0) scored.push({ i, score })
-  })
+  }
   scored.sort((x, y) => y.score - x.score || x.i - y.i)
   return scored.slice(0, limit).map(({ i, score }) => {
     const c = chunks[i]
@@ -375,9 +417,10 @@ function feedback(p: Prepared, lex: Float64Array, terms: Map<number, number>, sk
   for (const s of top) {
     let length = 0
     const tf = new Map<number, number>()
-    for (const c of decodeChunks(p, s)) {
+    const { list, ids, tfs } = decodeChunks(p, s)
+    for (const c of list) {
       length += c.length
-      for (let j = 0; j < c.ids.length; j++) tf.set(c.ids[j], (tf.get(c.ids[j]) ?? 0) + c.tfs[j])
+      for (let j = c.from; j < c.to; j++) tf.set(ids[j], (tf.get(ids[j]) ?? 0) + tfs[j])
     }
     const share = lex[s] / best / (length || 1)
     for (const [id, f] of tf) if (!terms.has(id) && id < p.idf.length) mass.set(id, (mass.get(id) ?? 0) + share * f * p.idf[id])
@@ -400,11 +443,32 @@ function feedback(p: Prepared, lex: Float64Array, terms: Map<number, number>, sk
  * Returns [] when the manifest has no (compatible) discovery index. Never throws on bad input.
  */
 export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: string, options: FindSkillsOptions = {}): SkillMatch[] {
+  const ranking = rankSkills(manifest, query, options)
+  return ranking ? attachChunks(ranking) : []
+}
+
+/** The best skills for a query before their chunks are matched (see rankSkills, attachChunks). */
+export interface SkillRanking {
+  p: Prepared
+  top: number[]
+  topScores: number[]
+  terms: Map<number, number>
+  qv: Float32Array | null
+  semantic: number
+  limit: number
+}
+
+/**
+ * findSkills' first half: scores every skill and keeps the best k. Chunk records are not read
+ * here (unless pseudo-relevance feedback is on), so an index loaded in parts can load the records
+ * of exactly these skills before attachChunks (findSkillsLoading) instead of ranking twice.
+ */
+export function rankSkills(manifest: SkillsManifest | DiscoveryIndex, query: string, options: FindSkillsOptions = {}): SkillRanking | null {
   const p = getPrepared(manifest)
-  if (!p || typeof query !== 'string') return []
+  if (!p || typeof query !== 'string') return null
   const k = Math.max(0, Math.floor(options.k ?? 5))
   const n = p.index.skills.length
-  if (k === 0 || n === 0) return []
+  if (k === 0 || n === 0) return null
   const semantic = options.semanticWeight ?? DEFAULT_SEMANTIC_WEIGHT
   const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query
 
@@ -439,6 +503,7 @@ export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
     if (qv) {
       const base = s * dim
       for (let d = 0; d < dim; d++) cos += qv[d] * vectors[base + d]
+      cos *= p.scales[s]
     }
     const score = (maxLex > 0 ? lex[s] / maxLex : 0) + semantic * (cos > MIN_COSINE ? cos : 0)
     if (!(score > 0) || (top.length === k && score <= topScores[k - 1])) continue
@@ -452,12 +517,26 @@ export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
     topScores[i] = score
   }
   const limit = Math.max(0, Math.floor(options.chunks ?? 3))
+  return { p, top, topScores, terms, qv, semantic, limit }
+}
+
+/** Skill indexes of a ranking whose chunk records attachChunks will read and the index does not hold yet. */
+export function missingChunkRecords(ranking: SkillRanking): number[] {
+  const { p, top, limit } = ranking
+  if (limit <= 0) return []
+  return top.filter(s => !p.chunks.has(s) && typeof p.index.chunks[s] !== 'string').sort((a, b) => a - b)
+}
+
+/** findSkills' second half: each ranked skill's best matching chunks. */
+export function attachChunks(ranking: SkillRanking): SkillMatch[] {
+  const { p, top, topScores, terms, qv, semantic, limit } = ranking
+  const signs = qv && limit > 0 && top.length > 0 ? signTable(qv, p.dim) : null
   for (const [id, qtf] of terms) p.qtf[id] = qtf
   try {
     return top.map((s, i) => ({
       name: p.index.skills[s],
       score: Math.round(topScores[i] * 1e4) / 1e4,
-      chunks: matchChunks(p, s, qv, semantic, limit),
+      chunks: matchChunks(p, s, qv, signs, semantic, limit),
     }))
   }
   finally {
