@@ -72,16 +72,29 @@ async function engineBench(): Promise<void> {
 }
 
 function rssBench(): void {
-  console.log('\n# Memory (10,000 skills)')
-  const corpus = generateCorpus(path.join(corpusRoot, 's10000'), { skills: 10_000, seed: 7 })
-  row('corpus', `${corpus.files} files, ${mb(corpus.bytes)}`)
+  console.log('\n# Memory')
+  const big = generateCorpus(path.join(corpusRoot, 's10000'), { skills: 10_000, seed: 7 })
+  const small = generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 })
+  row('corpus for `check`', `${big.skills} skills, ${big.files} files, ${mb(big.bytes)}`)
   const script = `import { SkillsEngine } from ${JSON.stringify(path.join(here, '../dist/index.mjs'))}
-const r = await new SkillsEngine({ root: ${JSON.stringify(corpus.dir)}, lock: false }, { content: process.argv[1] === 'build' }).audit()
-if (process.argv[1] === 'build') (await r.complete()).json.length
+const [mode, root] = process.argv.slice(1)
+const r = await new SkillsEngine({ root, lock: false }, { content: mode === 'build' }).audit()
+if (mode === 'build') (await r.complete()).json.length
 console.log(JSON.stringify({ skills: r.stats.skills, maxRSS: process.resourceUsage().maxRSS * 1024 }))`
-  for (const mode of ['check', 'build']) {
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, mode], { encoding: 'utf8', maxBuffer: 1 << 20 }).trim().split('\n').at(-1)!)
-    row(`peak RSS, ${mode === 'check' ? '`check` (no embedded texts)' : '`build` (manifest with embedded texts)'}`, mb(out.maxRSS), mode === 'check' ? 'target < 300 MB' : '')
+  // `build` embeds every text in one skills_manifest.json: at 10,000 skills that is ~2 GB of text, beyond V8's
+  // maximum string length, so it is measured on the 1,000-skill corpus.
+  const runs: Array<[mode: string, corpus: typeof big, label: string, target: string]> = [
+    ['check', big, '`check`, 10,000 skills (no embedded texts)', 'target < 300 MB'],
+    ['build', small, '`build`, 1,000 skills (manifest with embedded texts)', ''],
+  ]
+  for (const [mode, corpus, label, target] of runs) {
+    try {
+      const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, mode, corpus.dir], { encoding: 'utf8', maxBuffer: 1 << 20 }).trim().split('\n').at(-1)!)
+      row(`peak RSS, ${label}`, mb(out.maxRSS), target)
+    }
+    catch (error) {
+      row(`peak RSS, ${label}`, 'failed', String((error as Error).message).split('\n')[0])
+    }
   }
 }
 
