@@ -106,9 +106,10 @@ export async function complete() {
 `
   }
   const head: DiscoveryIndex = { ...index, postings: [], chunks: [], inline: [] }
+  const key = manifest.lockDigest.slice(0, 16)
   return `const index = ${JSON.stringify(head)}
-${loader('loadPostings', index.postings.map((_, i) => postingsModuleId(i)))}
-${loader('loadRecords', index.skills.map(name => indexSkillModuleId(name)))}
+${loader('loadPostings', index.postings.map((_, i) => postingsModuleId(i, key)))}
+${loader('loadRecords', index.skills.map(name => indexSkillModuleId(name, key)))}
 export default index
 /** Loads postings shards and skills' chunk records (by skill index) into the index. */
 export async function load(parts) {

@@ -179,6 +179,8 @@ export function createSkillsContext(options: Options = {}) {
         // An unknown name still watches the roots: the skill may appear later.
         return own ? { files: [...own.files, lock], dirs: own.dirs } : { files: [lock], dirs: audit.watch.dirs }
       }
+      // Content-addressed (see postingsModuleId): the index head, which watches everything, names new parts.
+      if (mod.kind === 'postings' || mod.kind === 'index-skill') return { files: [], dirs: [] }
       return audit.watch
     },
     /** Resolved ids of the modules to invalidate after `files` changed: the entry, loaders and discovery modules, the touched skills. */

@@ -50,10 +50,13 @@ export function parseVirtual(resolved: string): VirtualModule {
   }
   if (rest === INDEX_SUFFIX) return { kind: 'index' }
   if (rest === LOADERS_SUFFIX) return { kind: 'loaders' }
-  if (rest.startsWith(POSTINGS_PREFIX) && /^\d{1,6}$/.test(rest.slice(POSTINGS_PREFIX.length))) return { kind: 'postings', shard: Number(rest.slice(POSTINGS_PREFIX.length)) }
+  const shard = rest.startsWith(POSTINGS_PREFIX) && /^(?:[0-9a-f]{1,64}\/)?(\d{1,6})$/.exec(rest.slice(POSTINGS_PREFIX.length))
+  if (shard) return { kind: 'postings', shard: Number(shard[1]) }
   if (rest.startsWith(INDEX_SKILL_PREFIX)) {
     try {
-      return { kind: 'index-skill', name: decodeURIComponent(rest.slice(INDEX_SKILL_PREFIX.length)) }
+      // An encoded name has no `/`: what precedes one is the content key.
+      const part = rest.slice(INDEX_SKILL_PREFIX.length)
+      return { kind: 'index-skill', name: decodeURIComponent(part.slice(part.indexOf('/') + 1)) }
     }
     catch {
       return { kind: 'unknown' }
@@ -66,7 +69,12 @@ export function parseVirtual(resolved: string): VirtualModule {
 const encodeName = (name: string): string => encodeURIComponent(name).replace(/[!'()*.~]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 export const skillModuleId = (name: string): string => `${ALIAS_ID}${SKILL_PREFIX}${encodeName(name)}`
 export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_PREFIX}${encodeName(name)}`
-export const postingsModuleId = (shard: number): string => `${ALIAS_ID}${POSTINGS_PREFIX}${shard}`
+/**
+ * Index parts are addressed by content (`key`: the lock digest, which covers every skill file): a changed
+ * index gets new part ids from its head, so the parts need no watch dependencies of their own (1,000+
+ * modules each listing every skill file made Vite builds ~3x slower).
+ */
+export const postingsModuleId = (shard: number, key = ''): string => `${ALIAS_ID}${POSTINGS_PREFIX}${key && `${key}/`}${shard}`
 /** Resolved ids of the skill loaders and the discovery modules: all change when any skill changes (positions, term ids). */
 export function sharedModuleIds(skills: readonly string[], shards: number): string[] {
   const ids = [RESOLVED_ID + LOADERS_SUFFIX, RESOLVED_ID + INDEX_SUFFIX]
@@ -74,6 +82,6 @@ export function sharedModuleIds(skills: readonly string[], shards: number): stri
   for (const name of skills) ids.push(`${RESOLVED_ID}${INDEX_SKILL_PREFIX}${encodeName(name)}`)
   return ids
 }
-export const indexSkillModuleId = (name: string): string => `${ALIAS_ID}${INDEX_SKILL_PREFIX}${encodeName(name)}`
+export const indexSkillModuleId = (name: string, key = ''): string => `${ALIAS_ID}${INDEX_SKILL_PREFIX}${key && `${key}/`}${encodeName(name)}`
 /** The browser runtime, imported lazily by `findSkills`: a real file, not a virtual module. */
 export const RUNTIME_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})${escape(RUNTIME_SUFFIX)}$`)

@@ -30,6 +30,12 @@ describe('virtual module ids', () => {
     expect(parseVirtual('\0virtual:skills-manifest/loaders')).toEqual({ kind: 'loaders' })
     expect(parseVirtual(resolveVirtual(postingsModuleId(12)))).toEqual({ kind: 'postings', shard: 12 })
     expect(parseVirtual(resolveVirtual(indexSkillModuleId('x\'y(z)*~.')))).toEqual({ kind: 'index-skill', name: 'x\'y(z)*~.' })
+    // Content-keyed part ids (what the index head imports): the key is not part of the name or shard.
+    expect(postingsModuleId(7, '0a1b2c')).toBe('~skills-manifest/index/postings/0a1b2c/7')
+    expect(parseVirtual(resolveVirtual(postingsModuleId(7, '0a1b2c')))).toEqual({ kind: 'postings', shard: 7 })
+    expect(indexSkillModuleId('a/b', '0a1b2c')).toBe('~skills-manifest/index/skill/0a1b2c/a%2Fb')
+    expect(parseVirtual(resolveVirtual(indexSkillModuleId('a/b', '0a1b2c')))).toEqual({ kind: 'index-skill', name: 'a/b' })
+    expect(parseVirtual('\0virtual:skills-manifest/index/postings/xyz/7')).toEqual({ kind: 'unknown' })
     expect(parseVirtual('\0virtual:skills-manifest/index/postings/-1')).toEqual({ kind: 'unknown' })
     expect(parseVirtual('\0virtual:skills-manifest/index/postings/1e3')).toEqual({ kind: 'unknown' })
     expect(parseVirtual('\0virtual:skills-manifest/index/skill/%E0%A4%A')).toEqual({ kind: 'unknown' })

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeApp, OPTIONS, removeDir, runOutput } from '../bundlers/helpers'
+import { engineAudit, makeApp, OPTIONS, removeDir, runOutput } from '../bundlers/helpers'
 import type { RunResult } from '../bundlers/helpers'
 import { watchers, writeSkill } from './watchers'
 import type { Watching } from './watchers'
@@ -53,6 +53,9 @@ export function watchSuite(bundler: keyof typeof watchers): void {
       fs.appendFileSync(path.join(dir, 'skills/pdf-tools/references/layout.md'), 'Rotated pages are read after rotation.\n')
       const result = await settle(watching, r => String((r?.loaded['pdf-tools'] as any)?.tree.references[0].text).includes('Rotated pages'), 'the edited reference')
       expect(names(result)).toEqual(['pdf-tools', 'release-notes'])
+      // The index parts (postings shards, chunk records) are content-addressed modules: the rebuilt
+      // bundle must serve the new ones, equal to what a fresh engine builds from the edited tree.
+      expect(result!.full.index).toEqual((await engineAudit(dir, { ...OPTIONS, lock: false })).manifest.index)
     })
 
     it('picks up a new skill folder', async () => {
