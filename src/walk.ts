@@ -198,6 +198,9 @@ function addFile(ctx: Context, out: SkillListing, relPath: string, absPath: stri
 const TEXT_EXTENSIONS = /\.(?:md|markdown|mdx|txt|rst|js|mjs|cjs|jsx|ts|mts|cts|tsx|py|sh|bash|zsh|fish|ps1|psm1|bat|cmd|rb|go|rs|java|kt|php|pl|lua|r|sql|json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml|html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl)$/i
 // O_NONBLOCK: a file swapped for a FIFO after the walk must not block the open; fstat then rejects it.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
+// A file the walk saw as regular and that is a symlink by read time is not followed (ELOOP): it could
+// point outside the skill. Symlinks the walk checked are opened by their resolved path.
+const OPEN_FLAGS_REGULAR = OPEN_FLAGS | (fs.constants.O_NOFOLLOW ?? 0)
 
 /**
  * One buffer for every read. Bytes are hashed and decoded while they are in it and never kept, so
@@ -215,7 +218,7 @@ export function readEntry(entry: FileEntry, relDir: string, skill: string | null
   let size: number
   let fd: number | undefined
   try {
-    fd = fs.openSync(entry.realPath ?? entry.absPath, OPEN_FLAGS)
+    fd = entry.realPath ? fs.openSync(entry.realPath, OPEN_FLAGS) : fs.openSync(entry.absPath, OPEN_FLAGS_REGULAR)
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) {
       diagnostics.push(diagnostic({ code: 'fs/special-file', severity: 'error', message: `${entry.path} is not a regular file (FIFO, socket or device) and is not read`, file: join(relDir, entry.path), skill, hint: 'Skills may contain only regular files and directories.' }))

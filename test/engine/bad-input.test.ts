@@ -6,6 +6,8 @@ import { audit } from '../../src/engine'
 import type { AuditResult } from '../../src/engine'
 import type { Diagnostic } from '../../src/types'
 import { makeTree, skill } from '../helpers'
+import { readEntry } from '../../src/walk'
+import type { FileEntry } from '../../src/walk'
 
 const run = (root: string, extra: Parameters<typeof audit>[0] = {}): Promise<AuditResult> => audit({ root, lock: false, ...extra })
 const find = (r: AuditResult, code: string): Diagnostic | undefined => r.diagnostics.find(d => d.code === code)
@@ -195,5 +197,19 @@ describe('one pass', () => {
     const missing = find(r, 'schema/required')!
     expect(missing.message).toBe('missing required field `version` (the enterprise profile)')
     expect(missing.hint).toBe('Add `version: 1.0.0`, or set `profile: \'agentskills\'` to validate against the agentskills.io baseline instead.')
+  })
+})
+
+describe('a file swapped for a symlink between the walk and the read', () => {
+  it('is not followed: its target outside the skill is never read', () => {
+    const root = makeTree({ 'skill/notes.md': '# Notes\n', 'outside/secret.txt': 'TOP SECRET\n' })
+    const file = path.join(root, 'skill/notes.md')
+    // What the walk listed: a regular file (no resolved symlink path).
+    const entry: FileEntry = { path: 'notes.md', absPath: file, size: 8, mtimeMs: 0 }
+    fs.rmSync(file)
+    fs.symlinkSync(path.join(root, 'outside/secret.txt'), file)
+    const diagnostics: Diagnostic[] = []
+    expect(readEntry(entry, 'skills/skill', 'skill', diagnostics)).toBeNull()
+    expect(diagnostics.map(d => [d.code, d.message])).toEqual([['fs/unreadable', 'skills/skill/notes.md could not be read (ELOOP)']])
   })
 })
