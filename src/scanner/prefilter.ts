@@ -492,6 +492,11 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     re.lastIndex = i
     return re.test(text) ? { index: i, text: text.slice(i, re.lastIndex) } : null
   }
+  // The WebAssembly loop stops two positions early; the JS lookup finishes the text.
+  const kernelCandidate = (bytes: Uint8Array, i: number, n: number): number => {
+    const p = n - i >= 3 ? KERNEL!.scan(block, i) : -1
+    return p >= 0 ? p * 0x10000 + KERNEL!.group() : candidate(bytes, Math.max(i, n - 2), bt)
+  }
   let cachedText: string | null = null
   let cachedBytes: Uint8Array | null = null
   const next = (text: string, from: number): { index: number; text: string } | null => {
@@ -500,25 +505,9 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     const loaded = KERNEL && useKernel && n >= 64 && (text === cachedText ? cachedBytes !== null : !WIDE.test(text)) ? KERNEL.load(text) : null
     if (loaded) {
       cachedText = text
-      const bytes = cachedBytes = loaded
-      let i = from
-      while (i < n) {
-        let c: number
-        const p = n - i >= 3 ? KERNEL!.scan(block, i) : -1
-        if (p >= 0) c = p * 0x10000 + KERNEL!.group()
-        else {
-          c = candidate(bytes, Math.max(i, n - 2), bt)
-          if (c < 0) return null
-        }
-        const g = c % 0x10000
-        i = (c - g) / 0x10000
-        const h = verify(byteGroups[g]!.re, text, i)
-        if (h) return h
-        i++
-      }
-      return null
+      cachedBytes = loaded
     }
-    if (text !== cachedText) {
+    else if (text !== cachedText) {
       cachedText = text
       const buf = n >= 64 && !WIDE.test(text) ? Buffer.from(text, 'latin1') : null
       // A plain Uint8Array view keeps the hot loop monomorphic.
@@ -526,15 +515,14 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     }
     const bytes = cachedBytes
     if (bytes) {
-      let i = from
-      while (i < n) {
-        const c = candidateFast(bytes, i, bt, filter)
+      // Either loop yields the next candidate as position * 0x10000 + group, or -1.
+      for (let i = from; i < n; i++) {
+        const c = loaded ? kernelCandidate(bytes, i, n) : candidateFast(bytes, i, bt, filter)
         if (c < 0) return null
         const g = c % 0x10000
         i = (c - g) / 0x10000
         const h = verify(byteGroups[g]!.re, text, i)
         if (h) return h
-        i++
       }
       return null
     }
