@@ -4,7 +4,7 @@ import pkg from '../package.json'
 import { compareBytewise, diagnostic, hasErrors, sortDiagnostics } from './diagnostics'
 import { buildDiscoveryIndex } from './discovery'
 import { discover } from './discover'
-import type { DirListings, Discovery } from './discover'
+import type { DirListings, Discovery, SkillLocation } from './discover'
 import { isInside, relativePosix, writeFileAtomic } from './fs'
 import { sha256Hex } from './hash'
 import { describeDrift, joinLock, lockDigest, readLock, removedSkill } from './lockfile'
@@ -13,12 +13,17 @@ import { serializeManifest } from './manifest'
 import { resolveOptions } from './options'
 import type { Options, ResolvedOptions } from './options'
 import { loadCustomSchema } from './schema'
+import { SkillPool } from './pool'
+import type { PoolResult } from './pool'
 import { processSkill, readHead, settleSkill, skillDirs, skillFiles } from './skill'
 import type { ProcessedSkill } from './skill'
 import type { Diagnostic, LockSkill, SkillsManifest } from './types'
 import { SKILL_FILE } from './walk'
 
 export const GENERATOR = `${pkg.name}@${pkg.version}`
+
+/** Below this many skills a worker's start-up costs more than it saves. */
+const PARALLEL_FROM = 200
 
 export interface AuditRequest {
   /**
@@ -49,7 +54,8 @@ export interface AuditResult {
   /** Text of files that have diagnostics, keyed by project-relative path, for code frames. */
   sources: Map<string, string>
   watch: { files: string[]; dirs: string[] }
-  stats: { skills: number; files: number; bytes: number; reused: number }
+  /** `reused`: skills taken from the cache unread; `parallel`: skills audited by worker threads. */
+  stats: { skills: number; files: number; bytes: number; reused: number; parallel: number }
 }
 
 /**
@@ -65,15 +71,18 @@ export class SkillsEngine {
   private lockCache: { stamp: string; read: LockRead } | null = null
   private readonly lockedKeys = new WeakMap<LockSkill, string>()
   private indexCache: { key: string; index: Promise<SkillsManifest['index']> } | null = null
+  private readonly parallelFrom: number
 
   /**
    * @param settings.content embed reference/example/scenario texts in the manifest (builds do; `check` needn't).
    * @param settings.scan run the security scanner (benchmarks switch it off to measure its share).
+   * @param settings.parallelFrom fewest skills for a cold audit to share them with worker threads (tests lower it).
    */
-  constructor(options: Options = {}, settings: { content?: boolean; scan?: boolean } = {}) {
+  constructor(options: Options = {}, settings: { content?: boolean; scan?: boolean; parallelFrom?: number } = {}) {
     this.options = resolveOptions(options)
     this.content = settings.content ?? true
     this.scan = settings.scan ?? true
+    this.parallelFrom = settings.parallelFrom ?? PARALLEL_FROM
   }
 
   /** Whether a path can affect the audit (inside a skills root, or the lock). */
@@ -116,22 +125,47 @@ export class SkillsEngine {
     // One pass: each skill is listed, read and checked, then only its results are kept. What needs
     // every skill's name (scenarios' expected skills) is settled below, so no skill waits in memory.
     const processed = new Map<string, ProcessedSkill>()
+    const processHere = (location: SkillLocation, head = readHead(location, undefined, known)): ProcessedSkill =>
+      processSkill(head, { options, locked: lockedOf(head.name), content: this.content, scan: this.scan, customSchema, context: contextOf(head.name) })
+    // A cold audit of many skills shares them with worker threads (same code, same results).
+    const pool = this.cache.size === 0 && discovery.skills.length >= this.parallelFrom ? this.openPool(lockRead, lockDisplay, customSchema) : null
+    const offered = new Map<number, SkillLocation>()
+    const receive = (results: PoolResult[]): void => {
+      for (const { id, skill } of results) {
+        const location = offered.get(id)!
+        offered.delete(id)
+        // A job a worker could not finish is audited here.
+        if (skill) parallelCount++
+        processed.set(location.dir, skill ? { ...skill, context: contextOf(skill.name) } : processHere(location))
+      }
+    }
     let reusedCount = 0
-    for (const location of discovery.skills) {
-      const cached = this.cache.get(location.dir)
-      const valid = cached && cached.context === contextOf(cached.name) ? cached : undefined
-      if (valid && dirty && !touches(dirty, location.dir)) {
-        processed.set(location.dir, valid)
-        reusedCount++
-        continue
-      }
-      const head = readHead(location, valid && { fingerprint: valid.fingerprint, name: valid.name }, known)
-      if (valid && valid.fingerprint === head.fingerprint) {
-        processed.set(location.dir, valid)
-        reusedCount++
-        continue
-      }
-      processed.set(location.dir, processSkill(head, { options, locked: lockedOf(head.name), content: this.content, scan: this.scan, customSchema, context: contextOf(head.name) }))
+    let parallelCount = 0
+    try {
+      discovery.skills.forEach((location, i) => {
+        if (pool) {
+          receive(pool.poll())
+          if (pool.offer(i, location)) return void offered.set(i, location)
+        }
+        const cached = this.cache.get(location.dir)
+        const valid = cached && cached.context === contextOf(cached.name) ? cached : undefined
+        if (valid && dirty && !touches(dirty, location.dir)) {
+          processed.set(location.dir, valid)
+          reusedCount++
+          return
+        }
+        const head = readHead(location, valid && { fingerprint: valid.fingerprint, name: valid.name }, known)
+        if (valid && valid.fingerprint === head.fingerprint) {
+          processed.set(location.dir, valid)
+          reusedCount++
+          return
+        }
+        processed.set(location.dir, processHere(location, head))
+      })
+      if (pool) receive(await pool.drain())
+    }
+    finally {
+      pool?.close()
     }
     this.cache.clear()
     for (const [dir, skill] of processed) this.cache.set(dir, skill)
@@ -187,8 +221,18 @@ export class SkillsEngine {
         files: skills.reduce((n, s) => n + s.manifest.files.length, 0),
         bytes: skills.reduce((n, s) => n + s.manifest.files.reduce((m, f) => m + f.size, 0), 0),
         reused: reusedCount,
+        parallel: parallelCount,
       },
     }
+  }
+
+  /** Worker threads for this audit, or null (none configured, no worker entry, or settings that cannot cross threads). */
+  private openPool(lockRead: LockRead | null, lockDisplay: string, customSchema: Record<string, unknown> | null): SkillPool | null {
+    // Resolvers and the embedding function are functions, and only discovery and the index use them.
+    const { resolvers: _resolvers, embed: _embed, ...rest } = this.options
+    const options = { ...rest, resolvers: {}, embed: null }
+    const lock = lockRead?.status === 'ok' ? { text: lockRead.text, display: lockDisplay } : null
+    return SkillPool.open(this.options.workers, { options, customSchema, lock, content: this.content, scan: this.scan })
   }
 
   /** The discovery index of a manifest, rebuilt only when the skills' content (the lock digest) changes. */

@@ -54,6 +54,11 @@ export function readLock(file: string, display: string): LockRead {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' }
     return corrupt(display, `the lock could not be read (${(error as NodeJS.ErrnoException).code})`, 1, 1)
   }
+  return parseLock(text, display)
+}
+
+/** Validates the text of a lock (`display`: its path as diagnostics show it). */
+export function parseLock(text: string, display: string): LockRead {
   let data: unknown
   try {
     data = JSON.parse(text)

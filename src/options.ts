@@ -1,3 +1,4 @@
+import os from 'node:os'
 import path from 'node:path'
 import process from 'node:process'
 import type { Capability, Profile, Severity } from './types'
@@ -113,6 +114,12 @@ export interface Options {
    */
   deny?: Capability[]
   /**
+   * Worker threads that audit skills (read, hash, validate, scan) alongside the main thread, for cold
+   * audits of at least 200 skills; `0`: the main thread does everything. Results are byte-identical either way.
+   * @default one per core beyond the first, at most 2 (`0` on a single core)
+   */
+  workers?: number
+  /**
    * JIT discovery: a custom embedding function (for a real model) replacing the deterministic one.
    * Must return vectors of a constant dimension.
    */
@@ -136,6 +143,7 @@ export interface ResolvedOptions {
   dts: string | false
   deny: Capability[]
   embed: Options['embed'] | null
+  workers: number
 }
 
 export const DEFAULT_OPTIONS = {
@@ -171,7 +179,13 @@ export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = p
     dts: dts ? path.resolve(root, dts) : false,
     deny: [...(options.deny ?? DEFAULT_OPTIONS.deny)],
     embed: options.embed ?? null,
+    workers: Number.isFinite(options.workers) ? Math.max(0, Math.floor(options.workers!)) : defaultWorkers(),
   }
+}
+
+/** One core stays the main thread's; a machine's other cores, up to two (each worker holds its own scanner tables). */
+function defaultWorkers(): number {
+  return Math.min(2, Math.max(0, os.availableParallelism() - 1))
 }
 
 function isCI(env: NodeJS.ProcessEnv): boolean {

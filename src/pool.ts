@@ -1,0 +1,132 @@
+import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
+import type { SkillLocation } from './discover'
+import type { ResolvedOptions } from './options'
+import type { ProcessedSkill } from './skill'
+
+/** What a worker needs to audit a skill as the main thread would: options without functions, the lock's text. */
+export interface PortableSettings {
+  options: ResolvedOptions
+  customSchema: Record<string, unknown> | null
+  /** The lock as read by the main thread, when it parsed (a worker parses the same text). */
+  lock: { text: string; display: string } | null
+  content: boolean
+  scan: boolean
+}
+
+/** A job's answer; `skill` null: the worker could not audit it, the main thread does. */
+export interface PoolResult { id: number; skill: ProcessedSkill | null }
+
+interface Thread { worker: Worker; port: MessagePort; pending: Set<number>; exited: boolean }
+
+/** Jobs handed to a worker ahead of its answers: one running, one waiting, so it never idles between messages. */
+const AHEAD = 2
+
+/**
+ * The built worker entry: beside this module in dist/, or in the package's dist/ when the engine runs
+ * from its sources (tests, benches). Null when it is not there: the main thread audits every skill.
+ */
+function workerFile(): string | null {
+  const here = import.meta.url
+  const url = here.endsWith('.ts') ? new URL('../dist/skill-worker.mjs', here) : new URL('./skill-worker.mjs', here)
+  try {
+    const file = fileURLToPath(url)
+    return fs.statSync(file).isFile() ? file : null
+  }
+  catch {
+    return null
+  }
+}
+
+/**
+ * Worker threads that audit skills alongside the main thread. The main thread offers each skill to a
+ * worker with room and audits it itself otherwise, so the load balances by itself; answers are polled
+ * between skills without yielding. A worker that dies costs time, never a result: its jobs come back
+ * with `skill: null` and the main thread audits them.
+ */
+export class SkillPool {
+  private readonly threads: Thread[] = []
+
+  /** `count` workers, or null when there is no worker entry or the settings cannot cross threads (functions in them). */
+  static open(count: number, settings: PortableSettings): SkillPool | null {
+    if (count < 1) return null
+    const file = workerFile()
+    if (!file) return null
+    try {
+      structuredClone(settings)
+    }
+    catch {
+      return null
+    }
+    return new SkillPool(file, count, settings)
+  }
+
+  private constructor(file: string, count: number, settings: PortableSettings) {
+    for (let i = 0; i < count; i++) {
+      const { port1, port2 } = new MessageChannel()
+      const worker = new Worker(file, { workerData: { port: port2, settings }, transferList: [port2] })
+      const thread: Thread = { worker, port: port1, pending: new Set(), exited: false }
+      worker.on('error', () => {})
+      worker.on('exit', () => (thread.exited = true))
+      this.threads.push(thread)
+    }
+  }
+
+  /** Hands a skill to a worker with room; false when every worker is busy (the caller audits it). */
+  offer(id: number, location: SkillLocation): boolean {
+    for (const t of this.threads) {
+      if (t.exited || t.pending.size >= AHEAD) continue
+      t.pending.add(id)
+      t.port.postMessage({ id, location })
+      return true
+    }
+    return false
+  }
+
+  /** Answers that have arrived, without waiting. */
+  poll(): PoolResult[] {
+    const out: PoolResult[] = []
+    for (const t of this.threads) {
+      for (let m = receiveMessageOnPort(t.port); m; m = receiveMessageOnPort(t.port)) {
+        const result = m.message as PoolResult
+        t.pending.delete(result.id)
+        out.push(result)
+      }
+    }
+    return out
+  }
+
+  /** Waits for every outstanding answer (a worker that exits answers its jobs with null), then stops the workers. */
+  async drain(): Promise<PoolResult[]> {
+    const out = this.poll()
+    await Promise.all(this.threads.map(t => new Promise<void>((resolve) => {
+      const settle = (): void => {
+        if (t.pending.size && !t.exited) return
+        for (const id of t.pending) out.push({ id, skill: null })
+        t.pending.clear()
+        t.port.off('message', onMessage)
+        t.worker.off('exit', settle)
+        resolve()
+      }
+      const onMessage = (result: PoolResult): void => {
+        t.pending.delete(result.id)
+        out.push(result)
+        settle()
+      }
+      t.port.on('message', onMessage)
+      t.worker.on('exit', settle)
+      settle()
+    })))
+    this.close()
+    return out
+  }
+
+  close(): void {
+    for (const t of this.threads) {
+      t.port.close()
+      void t.worker.terminate()
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Worker thread entry (`SkillPool`): audits the skills the main thread hands it, with the same code
+ * the main thread runs, and answers each with its `ProcessedSkill` (plain data, structured clone).
+ */
+import type { MessagePort } from 'node:worker_threads'
+import { workerData } from 'node:worker_threads'
+import type { SkillLocation } from './discover'
+import { parseLock } from './lockfile'
+import type { LockRead } from './lockfile'
+import type { PortableSettings } from './pool'
+import { processSkill, readHead } from './skill'
+
+const { port, settings } = workerData as { port: MessagePort; settings: PortableSettings }
+const lock: LockRead | null = settings.lock ? parseLock(settings.lock.text, settings.lock.display) : null
+
+port.on('message', ({ id, location }: { id: number; location: SkillLocation }) => {
+  try {
+    const head = readHead(location)
+    const locked = lock?.status === 'ok' ? lock.bySkill.get(head.name) ?? null : undefined
+    // `context` is the main thread's to set: it keys its cache by its own lock objects.
+    const skill = processSkill(head, { options: settings.options, locked, content: settings.content, scan: settings.scan, customSchema: settings.customSchema, context: '' })
+    port.postMessage({ id, skill })
+  }
+  catch {
+    // The main thread audits this skill itself, and reports whatever goes wrong there.
+    port.postMessage({ id, skill: null })
+  }
+})
