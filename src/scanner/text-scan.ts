@@ -2,7 +2,7 @@ import { excerptAt, redact } from './excerpt'
 import { LineIndex } from './lines'
 import { maskRanges, maskedSlice } from './mask'
 import type { MaskRanges } from './mask'
-import { buildFinder, compileGate, literalGate, requiredClasses, splitAlternatives } from './prefilter'
+import { buildFinder, compileGate, lazyFinder, literalGate, requiredClasses, splitAlternatives } from './prefilter'
 import type { Finder } from './prefilter'
 import { RULE_MODULES } from './rules/index'
 import type { Lang, LinePattern, RawFinding, View } from './types'
@@ -32,36 +32,59 @@ const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
 const WINDOW = 4096
 const OVERLAP = 512
 
-const gateOf = (re: RegExp): ((lower: string) => boolean) | null => {
-  const g = literalGate(re)
-  return g === null ? null : compileGate(g)
+/** Required classes and literal gate of a line pattern, derived once (a pattern serves several languages). */
+const derived = new WeakMap<RegExp, Pick<Compiled, 'requires' | 'gate'>>()
+function derive(re: RegExp): Pick<Compiled, 'requires' | 'gate'> {
+  let d = derived.get(re)
+  if (!d) {
+    const g = literalGate(re)
+    derived.set(re, d = { requires: requiredClasses(re), gate: g === null ? null : compileGate(g) })
+  }
+  return d
 }
 
 const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)
 const combine = (tokens: Iterable<string>): RegExp => new RegExp(order(tokens).join('|') || '(?!)', 'gi')
 
-function compile(): Record<Lang, LangTable> {
-  const out = {} as Record<Lang, LangTable>
-  for (const lang of LANGS) {
-    const patterns: Compiled[] = []
-    const all: string[] = []
-    const noAst: string[] = []
-    for (const mod of RULE_MODULES) {
-      for (const p of mod.patterns) {
-        if (!p.langs.includes(lang)) continue
-        const tokens = anchorTokens(p.anchor)
-        const flags = p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`
-        patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags), anchor: new RegExp(tokens.join('|'), 'i'), requires: requiredClasses(p.re), gate: gateOf(p.re) })
-        all.push(...tokens)
-        if (!p.astCovered) noAst.push(...tokens)
-      }
-    }
-    out[lang] = { patterns, anchor: combine(all), anchorAst: combine(noAst), finder: buildFinder(order(all), true), finderAst: buildFinder(order(noAst), true), memo: new Map() }
-  }
-  return out
+/** One finder per distinct token list (prose and text use the same list with and without AST rules), built on first use. */
+const finders = new Map<string, Finder>()
+function finderOf(tokens: string[]): Finder {
+  const key = tokens.join('\n')
+  let f = finders.get(key)
+  if (!f) finders.set(key, f = lazyFinder(() => buildFinder(tokens, true)))
+  return f
 }
 
-export const COMPILED = compile()
+function compile(lang: Lang): LangTable {
+  const patterns: Compiled[] = []
+  const all: string[] = []
+  const noAst: string[] = []
+  for (const mod of RULE_MODULES) {
+    for (const p of mod.patterns) {
+      if (!p.langs.includes(lang)) continue
+      const tokens = anchorTokens(p.anchor)
+      const flags = p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`
+      patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags), anchor: new RegExp(tokens.join('|'), 'i'), ...derive(p.re) })
+      all.push(...tokens)
+      if (!p.astCovered) noAst.push(...tokens)
+    }
+  }
+  return { patterns, anchor: combine(all), anchorAst: combine(noAst), finder: finderOf(order(all)), finderAst: finderOf(order(noAst)), memo: new Map() }
+}
+
+/** Per language, compiled on first access (importing the scanner compiles nothing; a language no file uses never is). */
+export const COMPILED = {} as Readonly<Record<Lang, LangTable>>
+for (const lang of LANGS) {
+  Object.defineProperty(COMPILED, lang, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const table = compile(lang)
+      Object.defineProperty(COMPILED, lang, { value: table, enumerable: true })
+      return table
+    },
+  })
+}
 
 /** Which patterns an anchor hit can belong to (memoised on the hit text: few distinct words fire). */
 function patternsFor(table: LangTable, hit: string): number[] {

@@ -1,4 +1,4 @@
-import { buildFinder, splitAlternatives } from '../prefilter'
+import { buildFinder, lazyFinder, splitAlternatives } from '../prefilter'
 
 /**
  * Tokens without which no AST rule can fire. Files without any of them skip the (slow) parse.
@@ -17,5 +17,5 @@ export const AST_TRIGGER = new RegExp([
   String.raw`(?:\\x[0-9A-Fa-f]{2}){4}|(?:\\u00[0-7][0-9A-Fa-f]){4}`,
 ].join('|'))
 
-/** `AST_TRIGGER.test` at literal-search speed (same answer). */
-export const AST_TRIGGER_FINDER = buildFinder(splitAlternatives(AST_TRIGGER.source), false)
+/** `AST_TRIGGER.test` at literal-search speed (same answer); its tables are built on the first test. */
+export const AST_TRIGGER_FINDER = lazyFinder(() => buildFinder(splitAlternatives(AST_TRIGGER.source), false))
