@@ -417,8 +417,11 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     termStats.write(shard.length - before)
   }
   if (terms.length) postings.push(toBase64(shard.result()))
-  const vectorBytes = new Uint8Array(n * dim)
-  skillVectors.forEach((v, s) => vectorBytes.set(quantizeInt8(v), s * dim))
+  // A custom model's skill vectors stay in the head: a query may match skills by meaning alone. The
+  // hashing embedding only reorders lexical candidates, so each skill's vector ends its chunk record.
+  const vectorsInRecords = !options.embed
+  const vectorBytes = new Uint8Array(vectorsInRecords ? 0 : n * dim)
+  if (!vectorsInRecords) skillVectors.forEach((v, s) => vectorBytes.set(quantizeInt8(v), s * dim))
 
   const sources: string[] = ['']
   const sourceId = new Map<string, number>([['', 0]])
@@ -464,6 +467,7 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     })
     // Sign bits after every chunk's varints, so the varints decode in one pass.
     for (const signs of chunkSigns[s]) chunkOut.raw(signs)
+    if (vectorsInRecords) chunkOut.raw(quantizeInt8(skillVectors[s]))
     chunkRecords.push(toBase64(chunkOut.result()))
     inline.push(texts)
   })

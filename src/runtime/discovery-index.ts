@@ -4,21 +4,24 @@
  * bundles and is read at every agent start, so it is a handful of strings holding binary records
  * in base64 (cheap for JSON.parse: no per-record objects), cut so that an app can load it in pieces
  * (`virtual:skills-manifest` does): the head, then only the posting shards a query's terms fall in
- * and the chunk records of the skills a query returns.
+ * and the chunk records of its best lexical candidates.
  *
  * - `termStats`: per term, in `terms` order: varint document frequency, then the byte length of
  *   its postings list.
  * - `postings`: shards of consecutive terms (shard i starts at term `postingShards[i]`); each term's
  *   list is pairs (skill index delta, weight 1-255), where weight is the skill's saturated BM25F
  *   term frequency tf/(k1+tf) scaled to 255 (field-weighted, bridging vocabulary included).
- * - `vectors`: int8 skill embeddings, `dim` bytes per skill, in `skills` order.
+ * - `vectors`: a custom model's int8 skill embeddings, `dim` bytes per skill, in `skills` order
+ *   (a query may match a skill by meaning alone). Empty for the hashing embedding, which only
+ *   reorders lexical candidates: each skill's int8 vector ends its chunk record instead, so a
+ *   first query decodes a few skills' vectors, not every skill's.
  * - `chunks`: per skill, varint chunk count, then per chunk: kind, source (index into `sources`,
  *   0 = inline text), start, end (or index into the skill's `inline` texts), length in terms,
  *   term count, pairs (term id delta, count); then, for each chunk in order, `ceil(dim / 8)` bytes
- *   of embedding sign bits.
+ *   of embedding sign bits; then, when `vectors` is empty, the skill's int8 vector (`dim` bytes).
  */
 
-export const DISCOVERY_FORMAT = 'unplugin-skills/discovery@3'
+export const DISCOVERY_FORMAT = 'unplugin-skills/discovery@4'
 
 /** Where a chunk comes from (spec: itemised chunks). */
 export type ChunkKind = 'summary' | 'instructions' | 'trigger' | 'reference' | 'example'

@@ -99,10 +99,16 @@ interface Prepared {
   missing: { postings: Set<number>; chunks: Set<number> }
   idf: Float64Array
   dim: number
-  /** int8 skill vectors, `dim` per skill, and each one's normalising factor (see skillVectors). */
+  /**
+   * int8 skill vectors from the head, `dim` per skill, and each one's normalising factor (see
+   * skillVectors): a custom model's index. Empty when the vectors end the chunk records (the
+   * hashing embedding): then only lexical candidates are scored with them (see rankSkills).
+   */
   vectors: Int8Array
   scales: Float64Array
+  rerank: boolean
   chunks: Map<number, SkillChunks>
+  records: Map<number, Uint8Array>
   /** Per-query scratch buffers, reused: no garbage per query, no GC pauses in the tail latency. */
   lex: Float64Array
   /** Query term frequency by term id (set for the current query's terms only, then cleared). */
@@ -113,7 +119,7 @@ interface Prepared {
 /**
  * Every skill's int8 vector, read in place, and the factor that L2-normalises it (0 for a zero
  * vector): cosine is the int8 dot product times that factor, so no float copy of the vectors is
- * made at startup. Short (damaged) data reads as zeros.
+ * made. Short (damaged) data reads as zeros.
  */
 function skillVectors(raw: Uint8Array, n: number, dim: number): { vectors: Int8Array; scales: Float64Array } {
   let vectors = new Int8Array(raw.buffer, raw.byteOffset, raw.length)
@@ -129,6 +135,13 @@ function skillVectors(raw: Uint8Array, n: number, dim: number): { vectors: Int8A
   }
   return { vectors, scales }
 }
+
+/**
+ * Lexical candidates scored with embeddings beyond k when skill vectors end the chunk records:
+ * the quality bench's answers are the same as scoring every skill (bench/discovery.ts), and a first
+ * query loads k + RERANK_EXTRA chunk records instead of every skill's vector.
+ */
+const RERANK_EXTRA = 5
 
 /** The skills of one term's postings, ascending, and their weights. */
 interface PostingList {
@@ -165,7 +178,7 @@ function prepare(index: DiscoveryIndex): Prepared {
     idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5))
   }
   const dim = Math.max(0, Math.floor(index.embedding.dim)) || 0
-  const { vectors, scales } = skillVectors(fromBase64(index.vectors ?? ''), n, dim)
+  const head = fromBase64(typeof index.vectors === 'string' ? index.vectors : '')
   return {
     index,
     terms,
@@ -177,9 +190,10 @@ function prepare(index: DiscoveryIndex): Prepared {
     missing: { postings: new Set(), chunks: new Set() },
     idf,
     dim,
-    vectors,
-    scales,
+    ...skillVectors(head, n, dim),
+    rerank: head.length === 0 && dim > 0,
     chunks: new Map(),
+    records: new Map(),
     lex: new Float64Array(n),
     qtf: new Float64Array(nTerms),
     skillsByName: null,
@@ -273,6 +287,33 @@ function queryVector(p: Prepared, terms: Map<number, number>, unknown: string[],
   return hashEmbed(weighted, p.dim)
 }
 
+/** A skill's chunk record as bytes, decoded once (the skill's vector is read from it before its chunks). */
+function recordBytes(p: Prepared, s: number, record: string): Uint8Array {
+  let bytes = p.records.get(s)
+  if (!bytes) p.records.set(s, bytes = fromBase64(record))
+  return bytes
+}
+
+/** Cosine of the query with skill s's vector at the end of its record; 0 while the record is not loaded (noted in `missing`). */
+function recordCosine(p: Prepared, s: number, qv: Float32Array): number {
+  const record = p.index.chunks[s]
+  if (typeof record !== 'string') {
+    p.missing.chunks.add(s)
+    return 0
+  }
+  const bytes = recordBytes(p, s, record)
+  const dim = p.dim
+  if (bytes.length < dim) return 0
+  const v = new Int8Array(bytes.buffer, bytes.byteOffset + bytes.length - dim, dim)
+  let dot = 0
+  let sum = 0
+  for (let d = 0; d < dim; d++) {
+    dot += qv[d] * v[d]
+    sum += v[d] * v[d]
+  }
+  return sum > 0 ? dot / Math.sqrt(sum) : 0
+}
+
 /** A skill's chunks, decoded when first needed; none while its record is not loaded (noted in `missing`, not cached). */
 function decodeChunks(p: Prepared, s: number): SkillChunks {
   const cached = p.chunks.get(s)
@@ -284,11 +325,11 @@ function decodeChunks(p: Prepared, s: number): SkillChunks {
   }
   const list: DecodedChunk[] = []
   const inline = Array.isArray(p.index.inline[s]) ? p.index.inline[s] : []
-  const bytes = fromBase64(record)
+  const bytes = recordBytes(p, s, record)
   const signBytes = Math.ceil(p.dim / 8)
-  // The varints (count, then the chunks) in one pass, then each chunk's sign bits (at the end).
+  // The varints (count, then the chunks) in one pass, then each chunk's sign bits, then the skill's vector when it is there.
   const count = decodeVarints(bytes.subarray(0, 5))[0] ?? 0
-  const signsAt = Math.max(0, bytes.length - count * signBytes)
+  const signsAt = Math.max(0, bytes.length - (p.rerank ? p.dim : 0) - count * signBytes)
   const nums = decodeVarints(bytes.subarray(0, signsAt))
   // At most half the numbers are pairs: ids and counts of every chunk, in two flat arrays.
   const ids = new Uint32Array(nums.length >>> 1)
@@ -339,24 +380,28 @@ function chunkText(p: Prepared, skillName: string, source: string, start: number
 /**
  * The query's dot products with sign bytes: entry 256 * g + v is the sum of ±qv over the 8
  * dimensions of byte g, bit set meaning +. A chunk's dot product is then ceil(dim / 8) lookups
- * instead of dim bit tests (a first answer scores hundreds of chunks per skill). Each entry adds
- * its ±qv in dimension order, and entries are added in byte order: the sum of one chunk is the
- * same as adding its dim terms one by one only up to rounding, so the table is the one definition.
+ * instead of dim bit tests (a first answer scores hundreds of chunks per skill). Each entry is its value with the lowest set bit cleared plus
+ * twice that bit's component (256 additions per byte, not 2,048); the table is the one definition
+ * both the complete and the split index use, so their scores are identical.
  */
 function signTable(qv: Float32Array, dim: number): Float64Array {
   const groups = Math.ceil(dim / 8)
   const table = new Float64Array(groups * 256)
   for (let g = 0; g < groups; g++) {
-    for (let v = 0; v < 256; v++) {
-      let sum = 0
-      for (let j = 0; j < 8 && g * 8 + j < dim; j++) sum += (v >> j) & 1 ? qv[g * 8 + j] : -qv[g * 8 + j]
-      table[g * 256 + v] = sum
+    const at = g * 256
+    let none = 0
+    for (let j = 0; j < 8 && g * 8 + j < dim; j++) none -= qv[g * 8 + j]
+    table[at] = none
+    for (let v = 1; v < 256; v++) {
+      const low = 31 - Math.clz32(v & -v)
+      const d = g * 8 + low
+      table[at + v] = table[at + (v & (v - 1))] + (d < dim ? 2 * qv[d] : 0)
     }
   }
   return table
 }
 
-function matchChunks(p: Prepared, s: number, qv: Float32Array | null, signs: Float64Array | null, semantic: number, limit: number): ChunkMatch[] {
+function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semantic: number, limit: number): ChunkMatch[] {
   if (limit <= 0) return []
   const { k1, b, avgChunkLength } = p.index.bm25
   const name = p.index.skills[s]
@@ -375,7 +420,7 @@ function matchChunks(p: Prepared, s: number, qv: Float32Array | null, signs: Flo
     }
     let sem = 0
     // Dot product with the ±1/sqrt(dim) vector the sign bits stand for (unpackSigns), without unpacking it.
-    if (qv && signs && c.signsAt >= 0) {
+    if (signs && c.signsAt >= 0) {
       for (let g = 0; g < groups; g++) sem += signs[g * 256 + bytes[c.signsAt + g]]
       sem /= norm
     }
@@ -450,18 +495,39 @@ export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
 /** The best skills for a query before their chunks are matched (see rankSkills, attachChunks). */
 export interface SkillRanking {
   p: Prepared
+  k: number
+  /** Skill indexes, best first, and their scores; with `rerank`, lexical candidates and their lexical scores. */
   top: number[]
   topScores: number[]
+  /** The candidates' final scores need their vectors, read from their chunk records in attachChunks. */
+  rerank: boolean
   terms: Map<number, number>
   qv: Float32Array | null
   semantic: number
   limit: number
 }
 
+/** Inserts s into a small list sorted by descending score, at most `k` long; ties keep index order. */
+function insertTop(top: number[], scores: number[], k: number, s: number, score: number): void {
+  if (!(score > 0) || (top.length === k && score <= scores[k - 1])) return
+  let i = top.length === k ? k - 1 : top.length
+  while (i > 0 && scores[i - 1] < score) {
+    top[i] = top[i - 1]
+    scores[i] = scores[i - 1]
+    i--
+  }
+  top[i] = s
+  scores[i] = score
+}
+
+/** Lexical score fused with the cosine (noise-level cosines ignored). */
+const fused = (lex: number, cos: number, semantic: number) => lex + semantic * (cos > MIN_COSINE ? cos : 0)
+
 /**
- * findSkills' first half: scores every skill and keeps the best k. Chunk records are not read
- * here (unless pseudo-relevance feedback is on), so an index loaded in parts can load the records
- * of exactly these skills before attachChunks (findSkillsLoading) instead of ranking twice.
+ * findSkills' first half: the lexical score of every skill, then either the best k (skill vectors
+ * in the head) or the best k + RERANK_EXTRA lexical candidates, whose vectors are in their chunk
+ * records. Chunk records are not read here (unless pseudo-relevance feedback is on), so an index
+ * loaded in parts can load exactly the records attachChunks reads (findSkillsLoading).
  */
 export function rankSkills(manifest: SkillsManifest | DiscoveryIndex, query: string, options: FindSkillsOptions = {}): SkillRanking | null {
   const p = getPrepared(manifest)
@@ -491,52 +557,58 @@ export function rankSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
   if (feedbackSkills > 0 && terms.size > 0) feedback(p, lex, terms, feedbackSkills, options.feedbackTerms ?? DEFAULT_FEEDBACK_TERMS, options.feedbackWeight ?? DEFAULT_FEEDBACK_WEIGHT)
   let maxLex = 0
   for (let s = 0; s < n; s++) if (lex[s] > maxLex) maxLex = lex[s]
+  for (let s = 0; s < n; s++) lex[s] = maxLex > 0 ? lex[s] / maxLex : 0
 
   // Top-k by insertion into a small sorted list: O(n k), no full sort, ties by index order.
   const qv = queryVector(p, terms, unknown, text, options)
   const top: number[] = []
   const topScores: number[] = []
-  const dim = p.dim
-  const vectors = p.vectors
-  for (let s = 0; s < n; s++) {
-    let cos = 0
-    if (qv) {
-      const base = s * dim
-      for (let d = 0; d < dim; d++) cos += qv[d] * vectors[base + d]
-      cos *= p.scales[s]
+  const rerank = p.rerank && qv !== null
+  if (rerank) {
+    for (let s = 0; s < n; s++) insertTop(top, topScores, k + RERANK_EXTRA, s, lex[s])
+  }
+  else {
+    const dim = p.dim
+    const vectors = p.vectors
+    for (let s = 0; s < n; s++) {
+      let cos = 0
+      if (qv && vectors.length) {
+        const base = s * dim
+        for (let d = 0; d < dim; d++) cos += qv[d] * vectors[base + d]
+        cos *= p.scales[s]
+      }
+      insertTop(top, topScores, k, s, fused(lex[s], cos, semantic))
     }
-    const score = (maxLex > 0 ? lex[s] / maxLex : 0) + semantic * (cos > MIN_COSINE ? cos : 0)
-    if (!(score > 0) || (top.length === k && score <= topScores[k - 1])) continue
-    let i = top.length === k ? k - 1 : top.length
-    while (i > 0 && topScores[i - 1] < score) {
-      top[i] = top[i - 1]
-      topScores[i] = topScores[i - 1]
-      i--
-    }
-    top[i] = s
-    topScores[i] = score
   }
   const limit = Math.max(0, Math.floor(options.chunks ?? 3))
-  return { p, top, topScores, terms, qv, semantic, limit }
+  return { p, k, top, topScores, rerank, terms, qv, semantic, limit }
 }
 
 /** Skill indexes of a ranking whose chunk records attachChunks will read and the index does not hold yet. */
 export function missingChunkRecords(ranking: SkillRanking): number[] {
-  const { p, top, limit } = ranking
-  if (limit <= 0) return []
+  const { p, top, limit, rerank } = ranking
+  if (limit <= 0 && !rerank) return []
   return top.filter(s => !p.chunks.has(s) && typeof p.index.chunks[s] !== 'string').sort((a, b) => a - b)
 }
 
-/** findSkills' second half: each ranked skill's best matching chunks. */
+/** findSkills' second half: the candidates' final scores (see rankSkills), then each skill's best matching chunks. */
 export function attachChunks(ranking: SkillRanking): SkillMatch[] {
-  const { p, top, topScores, terms, qv, semantic, limit } = ranking
+  const { p, terms, qv, semantic, limit } = ranking
+  let { top, topScores } = ranking
+  if (ranking.rerank && qv) {
+    const candidates = top
+    const lexical = topScores
+    top = []
+    topScores = []
+    candidates.forEach((s, i) => insertTop(top, topScores, ranking.k, s, fused(lexical[i], recordCosine(p, s, qv), semantic)))
+  }
   const signs = qv && limit > 0 && top.length > 0 ? signTable(qv, p.dim) : null
   for (const [id, qtf] of terms) p.qtf[id] = qtf
   try {
     return top.map((s, i) => ({
       name: p.index.skills[s],
       score: Math.round(topScores[i] * 1e4) / 1e4,
-      chunks: matchChunks(p, s, qv, signs, semantic, limit),
+      chunks: matchChunks(p, s, signs, semantic, limit),
     }))
   }
   finally {

@@ -48,29 +48,43 @@ describe('findSkillsLoading', () => {
     }
   })
 
-  it('loads the query\'s shards, then exactly the chunk records of the skills it returns', async () => {
+  it('loads the query\'s shards, then exactly the chunk records of its lexical candidates', async () => {
     const full = complete.index as DiscoveryIndex
     const { manifest, calls, load } = split()
     const query = 'deploy a release: git tags, a changelog and a postgres migration'
-    const answer = await findSkillsLoading(manifest, query, { k: 3 }, load)
-    expect(answer).toEqual(findSkills(complete, query, { k: 3 }))
-    expect(answer.length).toBe(3)
+    const answer = await findSkillsLoading(manifest, query, { k: 2 }, load)
+    expect(answer).toEqual(findSkills(complete, query, { k: 2 }))
+    expect(answer.length).toBe(2)
+    // The k + 5 best skills by lexical score alone: their records hold the vectors that rerank them.
+    const candidates = findSkills(complete, query, { k: 7, chunks: 0, semanticWeight: 0 }).map(m => full.skills.indexOf(m.name)).sort((a, b) => a - b)
+    expect(candidates.length).toBeGreaterThan(answer.length)
     expect(calls).toEqual([
       { postings: [0], chunks: [] },
-      { postings: [], chunks: answer.map(m => full.skills.indexOf(m.name)).sort((a, b) => a - b) },
+      { postings: [], chunks: candidates },
     ])
     // Asked again: everything it needs is there, nothing is loaded.
-    expect(await findSkillsLoading(manifest, query, { k: 3 }, load)).toEqual(answer)
+    expect(await findSkillsLoading(manifest, query, { k: 2 }, load)).toEqual(answer)
     expect(calls.length).toBe(2)
   })
 
   it('ends when parts never arrive: a bounded number of attempts, answers without what is missing', async () => {
     const { manifest, calls } = split()
     const answer = await findSkillsLoading(manifest, QUERIES[0], undefined, async (parts) => { calls.push(parts) })
-    expect(answer.length).toBeGreaterThan(0)
-    for (const match of answer) expect(match.chunks).toEqual([])
+    // Without postings no skill is a lexical candidate.
+    expect(answer).toEqual([])
     // The query's shards, then the loop's 9 attempts (MAX_ROUNDS + 1).
     expect(calls.length).toBe(10)
+    expect(calls[0]).toEqual({ postings: [0], chunks: [] })
+  })
+
+  it('answers with lexical scores and no chunks when chunk records never arrive', async () => {
+    const { manifest, calls, load } = split()
+    const answer = await findSkillsLoading(manifest, QUERIES[0], undefined, parts => load({ postings: parts.postings, chunks: [] }))
+    const lexical = findSkills(complete, QUERIES[0], { chunks: 0, semanticWeight: 0 })
+    expect(answer.length).toBeGreaterThan(0)
+    expect(answer).toEqual(lexical)
+    // The query's shards, the candidates' records, then the loop's 9 attempts (MAX_ROUNDS + 1).
+    expect(calls.length).toBe(11)
     expect(calls[0]).toEqual({ postings: [0], chunks: [] })
   })
 })
