@@ -72,18 +72,40 @@ const WORDS = 5
 const MASKS = 6
 type Masks = number[]
 
-/** One token prefix's contribution to the keys it touches. */
-interface Contribution { token: number; lead: boolean; as: number[]; bs: number[]; masks: Masks; id: number }
+/** One prefix of a token: the first and second buckets it takes, and the masks it adds to the keys it touches. */
+interface Part { as: number[]; bs: number[]; masks: Masks }
 
-/** An entry: the token list and masks after a given sequence of contributions (shared by every key that saw it). */
-interface Entry { list: number[]; masks: Masks; unitKey: string | null }
+/** An entry: the token list and masks after a given sequence of parts (shared by every key that saw it). */
+interface Entry { list: number[]; listHash: number; masks: Masks; unit: number }
 
 const bit = (m: Masks, base: number, c: number): number => (m[base + (c >> 5)]! >>> (c & 31)) & 1
+
+// Contents are compared through a hash and then exactly (no key strings: this runs cold, once per finder).
+const mix = (h: number, v: number): number => Math.imul(h ^ v, 0x01000193)
+function hashWords(h: number, m: Masks, from: number, to: number): number {
+  for (let w = from; w < to; w++) h = mix(h, m[w]!)
+  return h
+}
+function sameWords(a: Masks, b: Masks, from: number, to: number): boolean {
+  for (let w = from; w < to; w++) if (a[w] !== b[w]) return false
+  return true
+}
+function sameList(a: number[], b: number[]): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+function listHash(list: number[]): number {
+  let h = 0x811C9DC5
+  for (let i = 0; i < list.length; i++) h = mix(h, list[i]!)
+  return h
+}
 
 /** Per character set: its folded buckets as first character, as second, and as a mask. */
 interface SetInfo { as: number[]; bs: number[]; bits: number[] }
 /** A bucketed 257-byte mask and the byte classes it admits. */
-interface Template { bytes: Uint8Array; classes: number[] }
+interface Template { words: Masks; bytes: Uint8Array; classes: number[] }
 
 /** What depends only on the case mode; made on first use and shared by every finder of that mode. */
 interface Mode {
@@ -96,7 +118,8 @@ interface Mode {
   /** Per bucket: the bytes that fall in it, and their classes. */
   bytesOf: number[][]
   classesOf: number[][]
-  templates: Map<string, Template>
+  /** By hash of the mask's words. */
+  templates: Map<number, Template[]>
   anyTemplate?: Template
 }
 const MODES: Array<Mode | undefined> = []
@@ -141,15 +164,23 @@ function setInfo(mode: Mode, set: Set130): SetInfo {
 function template(mode: Mode, m: Masks, base: number): Template {
   // Most later-character masks allow anything: no key to build for those.
   if (m[base] === mode.any[0] && m[base + 1] === mode.any[1] && m[base + 2] === mode.any[2] && m[base + 3] === mode.any[3] && m[base + 4] === mode.any[4]) return mode.anyTemplate ??= make(mode, m, base)
-  const key = `${m[base]},${m[base + 1]},${m[base + 2]},${m[base + 3]},${m[base + 4]}`
-  let t = mode.templates.get(key)
-  if (t) return t
+  const h = hashWords(0x811C9DC5, m, base, base + WORDS)
+  let bucket = mode.templates.get(h)
+  if (bucket) {
+    for (let i = 0; i < bucket.length; i++) {
+      const w = bucket[i]!.words
+      if (w[0] === m[base] && w[1] === m[base + 1] && w[2] === m[base + 2] && w[3] === m[base + 3] && w[4] === m[base + 4]) return bucket[i]!
+    }
+  }
   if (mode.templates.size >= 4096) mode.templates.clear()
-  mode.templates.set(key, t = make(mode, m, base))
+  if (!bucket) mode.templates.set(h, bucket = [])
+  const t = make(mode, m, base)
+  bucket.push(t)
   return t
 }
 
 function make(mode: Mode, m: Masks, base: number): Template {
+  const words = m.slice(base, base + WORDS)
   const bytes = new Uint8Array(257)
   for (let z = 0; z < 128; z++) bytes[z] = bit(m, base, mode.fold[z]!)
   bytes.fill(bit(m, base, NON_ASCII), 128, 256)
@@ -161,13 +192,13 @@ function make(mode: Mode, m: Masks, base: number): Template {
     const of = mode.classesOf[c]!
     for (let i = 0; i < of.length; i++) if (!seen[of[i]!]) { seen[of[i]!] = 1; classes.push(of[i]!) }
   }
-  return { bytes, classes }
+  return { words, bytes, classes }
 }
 
 const EVERY_B = Array.from({ length: B }, (_, b) => b)
 
-/** A token's analysis (whether it starts with `\b`, its distinct prefixes of up to 8 sets), shared by every finder with that token. */
-interface Analysis { lead: boolean; prefixes: Set130[][] }
+/** A token's analysis (whether it starts with `\b`, its distinct prefixes of up to 8 sets as parts), shared by every finder with that token. */
+interface Analysis { lead: boolean; parts: Part[] }
 const ANALYSES = new Map<string, Analysis>()
 
 function analyse(token: string, ignoreCase: boolean): Analysis {
@@ -176,86 +207,80 @@ function analyse(token: string, ignoreCase: boolean): Analysis {
   if (a) return a
   const ast = parse(token, ignoreCase)
   const lead = ast.t === 'seq' && ast.items[0]?.t === 'empty' && ast.items[0].wordBoundary === true
+  const mode = modeOf(ignoreCase)
   const seen = new Set<string>()
   const ids = new Map<Set130, number>()
-  const out: Set130[][] = []
+  const parts: Part[] = []
   for (const p of prefixes(ast, 8)) {
-    if (p.sets.length === 0) throw new Unsupported('token can match the empty string')
+    const sets = p.sets
+    const n = sets.length
+    if (n === 0) throw new Unsupported('token can match the empty string')
     // Prefixes repeat (`\s*` unrolled): only the sets (by identity) and their number matter.
-    const same = p.sets.map(s => ids.get(s) ?? (ids.set(s, ids.size), ids.size - 1)).join(',')
+    const same = sets.map(s => ids.get(s) ?? (ids.set(s, ids.size), ids.size - 1)).join(',')
     if (seen.has(same)) continue
     seen.add(same)
-    out.push(p.sets)
+    const masks: Masks = new Array<number>(WORDS * MASKS)
+    // Mask k (third to eighth character) reads set k - 1: all characters once the prefix ended
+    // there, its folded buckets if the prefix is longer, and anything when it is a single character.
+    for (let k = 3; k <= 8; k++) {
+      const m = n >= k - 1 ? (sets[k - 1] ? setInfo(mode, sets[k - 1]!).bits : mode.all) : mode.any
+      for (let w = 0; w < WORDS; w++) masks[(k - 3) * WORDS + w] = m[w]!
+    }
+    parts.push({ as: setInfo(mode, sets[0]!).as, bs: n > 1 ? setInfo(mode, sets[1]!).bs : EVERY_B, masks })
   }
   // Built-in tokens are a few hundred; a caller feeding endless new ones does not grow this without bound.
   if (ANALYSES.size >= 4096) ANALYSES.clear()
-  ANALYSES.set(key, a = { lead, prefixes: out })
+  ANALYSES.set(key, a = { lead, parts })
   return a
 }
 
 /** The tables of `new RegExp(tokens.join('|'), ignoreCase ? 'gi' : 'g')`, or null when the analyser cannot take the tokens. */
 export function buildTables(tokens: readonly string[], ignoreCase: boolean): FinderTables | null {
   const mode = modeOf(ignoreCase)
-
-  // Contributions in token, then prefix order; a repeated prefix of the same token changes nothing.
-  const contributions: Contribution[] = []
-  const contributionIds = new Map<string, number>()
+  // Parts in token, then prefix order (the order the keys are first touched in, which numbers the
+  // code-unit groups). A key's entry is a node of a trie: edges are (entry, part number).
+  // (Indexed loops throughout: this code runs once per finder, mostly unoptimised, where `for of` allocates.)
+  const analyses: Analysis[] = []
   try {
-    tokens.forEach((token, t) => {
-      const { lead, prefixes } = analyse(token, ignoreCase)
-      for (const sets of prefixes) {
-        const n = sets.length
-        const masks: Masks = new Array<number>(WORDS * MASKS)
-        // Mask k (third to eighth character) reads set k - 1: all characters once the prefix ended
-        // there, its folded buckets if the prefix is longer, and anything when it is a single character.
-        for (let k = 3; k <= 8; k++) {
-          const m = n >= k - 1 ? (sets[k - 1] ? setInfo(mode, sets[k - 1]!).bits : mode.all) : mode.any
-          for (let w = 0; w < WORDS; w++) masks[(k - 3) * WORDS + w] = m[w]!
-        }
-        const cid = `${t}/${masks.join(',')}`
-        let id = contributionIds.get(cid)
-        if (id === undefined) contributionIds.set(cid, id = contributionIds.size)
-        contributions.push({ token: t, lead, as: setInfo(mode, sets[0]!).as, bs: n > 1 ? setInfo(mode, sets[1]!).bs : EVERY_B, masks, id })
-      }
-    })
+    for (let t = 0; t < tokens.length; t++) analyses.push(analyse(tokens[t]!, ignoreCase))
   } catch (error) {
     if (error instanceof Unsupported) return null
     throw error
   }
-
-  // Entries per key, in the order the keys were first touched (that order numbers the code-unit groups).
-  // (Indexed loops throughout: this code runs once per finder, mostly unoptimised, where `for of` allocates.)
-  const entries: Entry[] = [{ list: [], masks: new Array<number>(WORDS * MASKS).fill(0), unitKey: null }]
-  // Trie edges: entry * (contributions + 1) + contribution id -> entry.
+  const entries: Entry[] = [{ list: [], listHash: listHash([]), masks: new Array<number>(WORDS * MASKS).fill(0), unit: 0 }]
   const edges = new Map<number, number>()
-  const stride = contributionIds.size + 1
+  let stride = 1
+  for (let t = 0; t < analyses.length; t++) stride += analyses[t]!.parts.length
   const slot = new Int32Array(2 * END * B)
   const created: number[] = []
-  for (let ci = 0; ci < contributions.length; ci++) {
-    const c = contributions[ci]!
-    const { as, bs } = c
-    for (let ai = 0; ai < as.length; ai++) {
-      const a = as[ai]!
-      const wordA = a < 128 && isWord(a)
-      for (let pw = 0; pw < 2; pw++) {
-        // `\b` first: a word character needs a non-word one before it, and the other way round.
-        if (c.lead && (pw === 1) === wordA) continue
-        const base = (pw * END + a) * B
-        for (let bi = 0; bi < bs.length; bi++) {
-          const key = base + bs[bi]!
-          const cur = slot[key]!
-          if (cur === 0) created.push(key)
-          let to = edges.get(cur * stride + c.id)
-          if (to === undefined) {
-            const from = entries[cur]!
-            const masks = from.masks.slice()
-            for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= c.masks[w]!
-            const list = from.list[from.list.length - 1] === c.token ? from.list : [...from.list, c.token]
-            to = entries.length
-            entries.push({ list, masks, unitKey: null })
-            edges.set(cur * stride + c.id, to)
+  let id = 0
+  for (let t = 0; t < analyses.length; t++) {
+    const { lead, parts } = analyses[t]!
+    for (let pi = 0; pi < parts.length; pi++, id++) {
+      const { as, bs, masks: add } = parts[pi]!
+      for (let ai = 0; ai < as.length; ai++) {
+        const a = as[ai]!
+        const wordA = a < 128 && isWord(a)
+        for (let pw = 0; pw < 2; pw++) {
+          // `\b` first: a word character needs a non-word one before it, and the other way round.
+          if (lead && (pw === 1) === wordA) continue
+          const base = (pw * END + a) * B
+          for (let bi = 0; bi < bs.length; bi++) {
+            const key = base + bs[bi]!
+            const cur = slot[key]!
+            if (cur === 0) created.push(key)
+            let to = edges.get(cur * stride + id)
+            if (to === undefined) {
+              const from = entries[cur]!
+              const masks = from.masks.slice()
+              for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= add[w]!
+              const same = from.list[from.list.length - 1] === t
+              to = entries.length
+              entries.push({ list: same ? from.list : [...from.list, t], listHash: same ? from.listHash : mix(from.listHash, t), masks, unit: 0 })
+              edges.set(cur * stride + id, to)
+            }
+            slot[key] = to
           }
-          slot[key] = to
         }
       }
     }
@@ -263,19 +288,27 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean): Fin
 
   // Code-unit groups: entries with equal tokens and third/fourth masks.
   const unitTable = new Uint16Array(2 * END * B)
-  const unitGroupOf = new Map<string, number>()
+  const unitByHash = new Map<number, number[]>()
   const unitOwners: Entry[] = [entries[0]!]
-  for (const key of created) {
+  for (let k = 0; k < created.length; k++) {
+    const key = created[k]!
     const e = entries[slot[key]!]!
-    const id = (e.unitKey ??= `${e.list.join(',')}/${e.masks.slice(0, 2 * WORDS).join(',')}`)
-    let g = unitGroupOf.get(id)
-    if (g === undefined) {
-      g = unitOwners.length
-      if (g > 65535) return null
-      unitOwners.push(e)
-      unitGroupOf.set(id, g)
+    if (e.unit === 0) {
+      const h = hashWords(e.listHash, e.masks, 0, 2 * WORDS)
+      let bucket = unitByHash.get(h)
+      if (!bucket) unitByHash.set(h, bucket = [])
+      for (let i = 0; i < bucket.length && e.unit === 0; i++) {
+        const o = unitOwners[bucket[i]!]!
+        if (sameList(o.list, e.list) && sameWords(o.masks, e.masks, 0, 2 * WORDS)) e.unit = bucket[i]!
+      }
+      if (e.unit === 0) {
+        e.unit = unitOwners.length
+        if (e.unit > 65535) return null
+        unitOwners.push(e)
+        bucket.push(e.unit)
+      }
     }
-    unitTable[key] = g
+    unitTable[key] = e.unit
   }
   const unitM3 = new Uint8Array(unitOwners.length * 257)
   const unitM4 = new Uint8Array(unitOwners.length * 257)
@@ -288,7 +321,7 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean): Fin
   // moves from the key into the group, so the two entries of a bucket pair merge (token lists and masks
   // united, which only adds candidates).
   const pairs = Int32Array.from(created, key => (key >= END * B ? key - END * B : key)).sort()
-  const byteGroupOf = new Map<string, number>()
+  const byHash = new Map<number, number[]>()
   const merged = new Map<number, number>()
   const groups: number[][] = [[]]
   const groupMasks: Masks[] = [entries[0]!.masks]
@@ -306,23 +339,31 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean): Fin
       const e1 = entries[n1]!
       let list: number[]
       let masks: Masks
+      let h: number
       if (n0 === 0 || n1 === 0 || n0 === n1) {
         list = n0 ? e0.list : e1.list
         masks = n0 ? e0.masks : e1.masks
+        h = n0 ? e0.listHash : e1.listHash
       } else {
         list = [...new Set([...e0.list, ...e1.list])].sort((x, y) => x - y)
         masks = e0.masks.slice()
         for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= e1.masks[w]!
+        h = listHash(list)
       }
       const pw = (n0 ? 1 : 0) | (n1 ? 2 : 0)
-      const id = `${list.join(',')}/${masks.join(',')}/${pw}`
-      g = byteGroupOf.get(id)
+      h = mix(hashWords(h, masks, 0, WORDS * MASKS), pw)
+      let bucket = byHash.get(h)
+      if (!bucket) byHash.set(h, bucket = [])
+      for (let i = 0; i < bucket.length && g === undefined; i++) {
+        const o = bucket[i]!
+        if (groupPw[o] === pw && sameList(groups[o]!, list) && sameWords(groupMasks[o]!, masks, 0, WORDS * MASKS)) g = o
+      }
       if (g === undefined) {
         g = groups.length
         groups.push(list)
         groupMasks.push(masks)
         groupPw.push(pw)
-        byteGroupOf.set(id, g)
+        bucket.push(g)
       }
       merged.set(pair, g)
     }

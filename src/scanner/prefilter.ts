@@ -215,6 +215,17 @@ export function lazyFinder(build: () => Finder): Finder {
 }
 
 /** Requirements of a regex: every match contains at least one character of each set. */
+const SIZES = new WeakMap<Set130, number>()
+function sizeOf(set: Set130): number {
+  let n = SIZES.get(set)
+  if (n === undefined) {
+    n = 0
+    for (let c = 0; c < B; c++) n += set[c]!
+    SIZES.set(set, n)
+  }
+  return n
+}
+
 function requirements(ast: Ast): Set130[] {
   switch (ast.t) {
     case 'empty': return []
@@ -227,8 +238,13 @@ function requirements(ast: Ast): Set130[] {
       for (const a of ast.alts) {
         const reqs = requirements(a)
         if (!reqs.length) return []
+        // The first of the smallest sets (sizes counted once each: alternations of words have many).
         let best = reqs[0]!
-        for (const r of reqs) if (r.reduce((n, x) => n + x, 0) < best.reduce((n, x) => n + x, 0)) best = r
+        let bestSize = sizeOf(best)
+        for (let k = 1; k < reqs.length; k++) {
+          const n = sizeOf(reqs[k]!)
+          if (n < bestSize) { best = reqs[k]!; bestSize = n }
+        }
         for (let c = 0; c < B; c++) union[c] |= best[c]!
       }
       return [union]

@@ -178,18 +178,35 @@ export function parse(src: string, ignoreCase: boolean): Ast {
 export interface Prefix { sets: Set130[]; complete: boolean }
 const LIMIT = 4096
 
-export function prefixes(ast: Ast, k: number): Prefix[] {
+/**
+ * The prefixes of `ast`'s matches, up to k sets each, in a fixed order. `memo` keeps the answers per
+ * (node, k) within one call: a node under an alternation or repetition is asked the same question many
+ * times. Answers are shared, never modified.
+ */
+export function prefixes(ast: Ast, k: number, memo = new Map<Ast, Array<Prefix[] | undefined>>()): Prefix[] {
+  let byK = memo.get(ast)
+  const known = byK?.[k]
+  if (known) return known
+  const out = expand(ast, k, memo)
+  if (!byK) memo.set(ast, byK = [])
+  byK[k] = out
+  return out
+}
+
+function expand(ast: Ast, k: number, memo: Map<Ast, Array<Prefix[] | undefined>>): Prefix[] {
   switch (ast.t) {
     case 'empty': return [{ sets: [], complete: true }]
     case 'chars': return k === 0 ? [{ sets: [], complete: false }] : [{ sets: [ast.set], complete: true }]
-    case 'alt': return ast.alts.flatMap(a => prefixes(a, k))
+    case 'alt': return ast.alts.flatMap(a => prefixes(a, k, memo))
     case 'seq': {
       let acc: Prefix[] = [{ sets: [], complete: true }]
       for (const item of ast.items) {
         const next: Prefix[] = []
         for (const p of acc) {
-          if (!p.complete || p.sets.length >= k) { next.push({ sets: p.sets, complete: p.complete && p.sets.length < k }); continue }
-          for (const q of prefixes(item, k - p.sets.length)) next.push({ sets: [...p.sets, ...q.sets], complete: q.complete })
+          // Finished prefixes carry over (prefixes are never modified: the same object will do).
+          if (!p.complete) { next.push(p); continue }
+          if (p.sets.length >= k) { next.push({ sets: p.sets, complete: false }); continue }
+          for (const q of prefixes(item, k - p.sets.length, memo)) next.push({ sets: [...p.sets, ...q.sets], complete: q.complete })
         }
         if (next.length > LIMIT) throw new Unsupported('too many prefixes')
         acc = next
@@ -201,12 +218,12 @@ export function prefixes(ast: Ast, k: number): Prefix[] {
       const copies = Math.min(ast.max, ast.min + k)
       const items: Ast[] = []
       for (let c = 0; c < Math.min(ast.min, k); c++) items.push(ast.item)
-      let out = prefixes({ t: 'seq', items }, k)
+      let out = prefixes({ t: 'seq', items }, k, memo)
       if (ast.min > k) return out.map(p => ({ sets: p.sets, complete: false }))
       let tail: Ast[] = items
       for (let c = items.length; c < copies; c++) {
         tail = [...tail, ast.item]
-        out = out.concat(prefixes({ t: 'seq', items: tail }, k))
+        out = out.concat(prefixes({ t: 'seq', items: tail }, k, memo))
       }
       return out
     }

@@ -7,11 +7,27 @@ import type { Finder } from './prefilter'
 import { RULE_MODULES } from './rules/index'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 
+/** Required classes and literal gate of a line pattern. */
+interface Derived { requires: RegExp[]; gate: ((lower: string) => boolean) | null }
+
 /**
+ * A line pattern of one language.
  * `requires`: classes every match contains a character of; a window without one skips the pattern.
  * `gate`: literals every match contains; a hit on a line without them cannot lead to a finding.
+ * Both are derived when first read: a scan reads them only for patterns whose anchor hit.
  */
-interface Compiled { rule: string; p: LinePattern; re: RegExp; anchor: RegExp; requires: RegExp[]; gate: ((lower: string) => boolean) | null }
+class Compiled {
+  readonly re: RegExp
+  readonly anchor: RegExp
+  private derived: Derived | null = null
+  constructor(readonly rule: string, readonly p: LinePattern, tokens: readonly string[]) {
+    this.re = new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`)
+    this.anchor = new RegExp(tokens.join('|'), 'i')
+  }
+
+  get requires(): RegExp[] { return (this.derived ??= derive(this.p.re)).requires }
+  get gate(): Derived['gate'] { return (this.derived ??= derive(this.p.re)).gate }
+}
 
 // Short tokens that must be whole words to be worth a look (`rm`, not `rmdir`... nor `format`).
 const WHOLE = new Set(['rm', 'dd', 'nc', 'DAN', 'iex', 'iwr', 'irm', 'ssh', 'scp', 'ftp', 'net', 'got', 'ws', 'tls', 'ufw', 'pwd', 'env', 'cat', 'tar', 'zip', 'os', 'xxd', 'sftp', 'ncat'])
@@ -33,8 +49,8 @@ const WINDOW = 4096
 const OVERLAP = 512
 
 /** Required classes and literal gate of a line pattern, derived once (a pattern serves several languages). */
-const derived = new WeakMap<RegExp, Pick<Compiled, 'requires' | 'gate'>>()
-function derive(re: RegExp): Pick<Compiled, 'requires' | 'gate'> {
+const derived = new WeakMap<RegExp, Derived>()
+function derive(re: RegExp): Derived {
   let d = derived.get(re)
   if (!d) {
     const g = literalGate(re)
@@ -63,13 +79,22 @@ function compile(lang: Lang): LangTable {
     for (const p of mod.patterns) {
       if (!p.langs.includes(lang)) continue
       const tokens = anchorTokens(p.anchor)
-      const flags = p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`
-      patterns.push({ rule: mod.meta.id, p, re: new RegExp(p.re.source, flags), anchor: new RegExp(tokens.join('|'), 'i'), ...derive(p.re) })
+      patterns.push(new Compiled(mod.meta.id, p, tokens))
       all.push(...tokens)
       if (!p.astCovered) noAst.push(...tokens)
     }
   }
-  return { patterns, anchor: combine(all), anchorAst: combine(noAst), finder: finderOf(order(all)), finderAst: finderOf(order(noAst)), memo: new Map() }
+  // The combined regexes are what the finders stand for (tests compare them); the scan never runs them.
+  let anchor: RegExp | null = null
+  let anchorAst: RegExp | null = null
+  return {
+    patterns,
+    get anchor() { return (anchor ??= combine(all)) },
+    get anchorAst() { return (anchorAst ??= combine(noAst)) },
+    finder: finderOf(order(all)),
+    finderAst: finderOf(order(noAst)),
+    memo: new Map(),
+  }
 }
 
 /** Per language, compiled on first access (importing the scanner compiles nothing; a language no file uses never is). */
