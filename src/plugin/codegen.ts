@@ -52,9 +52,10 @@ for (const skill of manifest.skills) {
 const loadSkill = i => import(${JSON.stringify(ALIAS_ID + LOADERS_SUFFIX)}).then(m => m.loadSkill(i))
 export default manifest
 export const skills = manifest.skills
-const byName = new Map(skills.map((skill, i) => [skill.name, i]))
+let byName
 /** A skill's summary, with \`load()\` resolving to its full entry (instructions, files, texts, scenarios). */
 export function getSkill(name) {
+  byName ??= new Map(skills.map((skill, i) => [skill.name, i]))
   const i = byName.get(name)
   return i === undefined ? undefined : { ...skills[i], load: () => loadSkill(i).then(m => m.default) }
 }

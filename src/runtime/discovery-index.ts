@@ -4,7 +4,7 @@
  * bundles and is read at every agent start, so it is a handful of strings holding binary records
  * in base64 (cheap for JSON.parse: no per-record objects), cut so that an app can load it in pieces
  * (`virtual:skills-manifest` does): the head, then only the posting shards a query's terms fall in
- * and the chunk records of its best lexical candidates.
+ * and the chunk records of the skills a query returns (and one more lexical candidate).
  *
  * - `termStats`: per term, in `terms` order: varint document frequency, then the byte length of
  *   its postings list.

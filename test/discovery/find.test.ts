@@ -81,6 +81,18 @@ describe('findSkills', () => {
     expect(findSkills(manifest, 'bill', { k: 1 }).map(h => h.name)).toEqual(['pdf-invoice-extraction'])
   })
 
+  it('orders the lexical best k by the skill vectors at the end of their chunk records', () => {
+    // The hashing embedding's skill vectors are not in the head (a first query decodes k of them, not every skill's).
+    expect((manifest.index as { vectors: string }).vectors).toBe('')
+    const query = 'roll back a deployment when errors spike'
+    const fused = findSkills(manifest, query, { k: 4, chunks: 0 })
+    const lexical = findSkills(manifest, query, { k: 4, chunks: 0, semanticWeight: 0 })
+    expect(fused.map(m => m.name).sort()).toEqual(lexical.map(m => m.name).sort())
+    // Same skills; the cosine adds to the lexical score of at least one (and never lowers one).
+    fused.forEach(m => expect(m.score).toBeGreaterThanOrEqual(lexical.find(l => l.name === m.name)!.score))
+    expect(fused.some(m => m.score > lexical.find(l => l.name === m.name)!.score)).toBe(true)
+  })
+
   it('respects k and chunks, and is deterministic', () => {
     expect(findSkills(manifest, 'release', { k: 0 })).toEqual([])
     expect(findSkills(manifest, 'git tags changelog', { k: 1, chunks: 0 })).toEqual([{ name: 'release-notes', score: expect.any(Number), chunks: [] }])
