@@ -211,8 +211,9 @@ function analyse(token: string, ignoreCase: boolean): Analysis {
   const seen = new Set<string>()
   const ids = new Map<Set130, number>()
   const parts: Part[] = []
-  for (const p of prefixes(ast, 8)) {
-    const sets = p.sets
+  const all = prefixes(ast, 8)
+  for (let i = 0; i < all.length; i++) {
+    const sets = all[i]!.sets
     const n = sets.length
     if (n === 0) throw new Unsupported('token can match the empty string')
     // Prefixes repeat (`\s*` unrolled): only the sets (by identity) and their number matter.

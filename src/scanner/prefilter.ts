@@ -54,8 +54,9 @@ export interface Finder {
 /** A code unit above 0xFF: the string has no exact latin1 copy. */
 const WIDE = /[^\x00-\xFF]/
 
-/** What the hot loops read: the byte tables' pair/last/word/third/fourth-byte lookups. */
+/** What the hot loops read: the byte tables' pair/last/word/third/fourth-byte lookups (and the class filter). */
 type ByteTables = Pick<FinderTables, 'pair' | 'last' | 'pw' | 'm3' | 'm4'>
+type LoopTables = ByteTables & Pick<FinderTables, 'filter'>
 
 /**
  * The hot loop: the first position >= from whose (byte, next byte) has a group that admits the previous
@@ -121,33 +122,42 @@ export const kernelActive = (): boolean => getKernel() !== null
  * with the same tables re-keyed by byte. Only the rare positions that pass all of it run a (sticky) regex.
  */
 export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { kernel: useKernel = true }: { kernel?: boolean } = {}): Finder {
-  const flags = ignoreCase ? 'gi' : 'g'
-  const combined = new RegExp(tokens.join('|') || '(?!)', flags)
-  const fallback: Finder = {
-    next: (text, from) => { combined.lastIndex = from; const m = combined.exec(text); return m ? { index: m.index, text: m[0] } : null },
-    test: text => { combined.lastIndex = 0; return combined.test(text) },
-    fast: false,
-  }
   const t = buildTables(tokens, ignoreCase)
-  if (!t) return fallback
-  const KERNEL = getKernel()
-  // The kernel keeps its own copy; the JS loops read only the pair, word and third/fourth-byte lookups.
-  const block = KERNEL && useKernel ? KERNEL.install(t) : -1
-  const bt: ByteTables = { pair: t.pair, last: t.last, pw: t.pw, m3: t.m3, m4: t.m4 }
-  const filter = t.filter
+  if (!t) {
+    const combined = new RegExp(tokens.join('|') || '(?!)', ignoreCase ? 'gi' : 'g')
+    return {
+      next: (text, from) => { combined.lastIndex = from; const m = combined.exec(text); return m ? { index: m.index, text: m[0] } : null },
+      test: text => { combined.lastIndex = 0; return combined.test(text) },
+      fast: false,
+    }
+  }
+  const KERNEL = useKernel ? getKernel() : null
+  const block = KERNEL ? KERNEL.install(t) : -1
+  // With the kernel, the JS loop reads the tables in its memory (no second copy); without, its own.
+  const own: LoopTables | null = KERNEL ? null : { pair: t.pair, last: t.last, pw: t.pw, m3: t.m3, m4: t.m4, filter: t.filter }
+  const last = t.last
+  let views: LoopTables | null = null
+  let viewsOf = -1
+  const tables = (): LoopTables => {
+    if (own) return own
+    if (viewsOf !== KERNEL!.generation()) {
+      viewsOf = KERNEL!.generation()
+      views = { ...KERNEL!.views(block), last }
+    }
+    return views!
+  }
   // Sticky regexes of the groups, made when a candidate first needs one (most groups never verify).
   const byteRes: Array<RegExp | undefined> = []
   const unitRes: Array<RegExp | undefined> = []
-  const { groups, unitGroups } = t
+  const { groups, unitGroups, unitTable, unitM3, unitM4 } = t
   const sticky = (lists: number[][], g: number): RegExp => new RegExp(lists[g]!.map(k => tokens[k]).join('|') || '(?!)', ignoreCase ? 'iy' : 'y')
-  const { unitTable, unitM3, unitM4 } = t
   const verify = (re: RegExp, text: string, i: number): { index: number; text: string } | null => {
     // Most candidates fail: `test` does not build a match array; a success leaves lastIndex at the match end.
     re.lastIndex = i
     return re.test(text) ? { index: i, text: text.slice(i, re.lastIndex) } : null
   }
   // The WebAssembly loop stops two positions early; the JS lookup finishes the text.
-  const kernelCandidate = (bytes: Uint8Array, i: number, n: number): number => {
+  const kernelCandidate = (bytes: Uint8Array, i: number, n: number, bt: LoopTables): number => {
     const p = n - i >= 3 ? KERNEL!.scan(block, i) : -1
     return p >= 0 ? p * 0x10000 + KERNEL!.group() : candidate(bytes, Math.max(i, n - 2), bt)
   }
@@ -157,7 +167,7 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   const next = (text: string, from: number): { index: number; text: string } | null => {
     const n = text.length
     if (from >= n) return null
-    const loaded = block >= 0 && n >= 64 && (text === cachedText ? cachedBytes !== null : !WIDE.test(text)) ? KERNEL!.load(text) : null
+    const loaded = KERNEL && n >= 64 && (text === cachedText ? cachedBytes !== null : !WIDE.test(text)) ? KERNEL!.load(text) : null
     if (loaded) {
       cachedText = text
       cachedBytes = loaded
@@ -170,9 +180,11 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     }
     const bytes = cachedBytes
     if (bytes) {
+      // Taken after `load`, which may have grown the kernel's memory.
+      const bt = tables()
       // Either loop yields the next candidate as position * 0x10000 + group, or -1.
       for (let i = from; i < n; i++) {
-        const c = loaded ? kernelCandidate(bytes, i, n) : candidateFast(bytes, i, bt, filter)
+        const c = loaded ? kernelCandidate(bytes, i, n, bt) : candidateFast(bytes, i, bt, bt.filter)
         if (c < 0) return null
         const g = c % 0x10000
         i = (c - g) / 0x10000

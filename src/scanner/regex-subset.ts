@@ -199,14 +199,17 @@ function expand(ast: Ast, k: number, memo: Map<Ast, Array<Prefix[] | undefined>>
     case 'chars': return k === 0 ? [{ sets: [], complete: false }] : [{ sets: [ast.set], complete: true }]
     case 'alt': return ast.alts.flatMap(a => prefixes(a, k, memo))
     case 'seq': {
+      // Indexed loops: this runs cold, once per token, where `for of` allocates an iterator result per step.
       let acc: Prefix[] = [{ sets: [], complete: true }]
-      for (const item of ast.items) {
+      for (let i = 0; i < ast.items.length; i++) {
         const next: Prefix[] = []
-        for (const p of acc) {
+        for (let j = 0; j < acc.length; j++) {
+          const p = acc[j]!
           // Finished prefixes carry over (prefixes are never modified: the same object will do).
           if (!p.complete) { next.push(p); continue }
           if (p.sets.length >= k) { next.push({ sets: p.sets, complete: false }); continue }
-          for (const q of prefixes(item, k - p.sets.length, memo)) next.push({ sets: [...p.sets, ...q.sets], complete: q.complete })
+          const qs = prefixes(ast.items[i]!, k - p.sets.length, memo)
+          for (let m = 0; m < qs.length; m++) next.push({ sets: p.sets.concat(qs[m]!.sets), complete: qs[m]!.complete })
         }
         if (next.length > LIMIT) throw new Unsupported('too many prefixes')
         acc = next

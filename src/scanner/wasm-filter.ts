@@ -10,6 +10,8 @@
 
 /** Table block of one finder: class-filter bitset, pair groups, per-group masks. */
 export interface KernelTables { filter: Int32Array; pair: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array; m7: Uint8Array; m8: Uint8Array }
+/** Views of an installed block's tables that the JS loop reads; valid while `generation()` is unchanged. */
+export type KernelViews = Pick<KernelTables, 'filter' | 'pair' | 'pw' | 'm3' | 'm4'>
 
 export interface Kernel {
   /** Copies the tables in; returns the block's address for `scan`. */
@@ -22,6 +24,12 @@ export interface Kernel {
    */
   scan: (block: number, from: number) => number
   group: () => number
+  /**
+   * The block's tables in place (the JS loop reads these instead of keeping its own copies). Growing the
+   * memory detaches every view: `generation()` changes then, and views must be taken again.
+   */
+  views: (block: number) => KernelViews
+  generation: () => number
 }
 
 // Opcodes used below.
@@ -72,6 +80,7 @@ const HEADER_M5 = 8
 const HEADER_M6 = 12
 const HEADER_M7 = 16
 const HEADER_M8 = 20
+const HEADER_GROUPS = 24
 
 /** mask[g * 257 + (j + d < n ? b[j + d] : 256)], the mask's base read from the block header. */
 function maskAt(header: number, d: number): number[] {
@@ -168,9 +177,11 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
   let view = new Uint8Array(mem.buffer)
   let buf = Buffer.from(mem.buffer)
   let words = new Int32Array(mem.buffer)
+  let generation = 0
   const ensure = (end: number): void => {
     if (end <= mem.buffer.byteLength) return
     mem.grow(Math.ceil((end - mem.buffer.byteLength) / PAGE))
+    generation++
     view = new Uint8Array(mem.buffer)
     buf = Buffer.from(mem.buffer)
     words = new Int32Array(mem.buffer)
@@ -189,7 +200,8 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       const m8 = m7 + t.m7.length
       const end = m8 + t.m8.length
       ensure(end)
-      const header = new Int32Array(mem.buffer, block, 6)
+      const header = new Int32Array(mem.buffer, block, 7)
+      header[HEADER_GROUPS / 4] = t.pw.length
       header[0] = m3
       header[1] = m4
       header[2] = m5
@@ -220,5 +232,17 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
     },
     scan: (block, from) => scanFn(block, top, from, length),
     group: () => words[128]!,
+    views(block) {
+      const header = new Int32Array(mem.buffer, block, 7)
+      const n = header[HEADER_GROUPS / 4]!
+      return {
+        filter: new Int32Array(mem.buffer, block + F_OFF, (PAIR_OFF - F_OFF) / 4),
+        pair: new Uint16Array(mem.buffer, block + PAIR_OFF, 65536),
+        pw: new Uint8Array(mem.buffer, block + PW_OFF, n),
+        m3: new Uint8Array(mem.buffer, header[HEADER_M3 / 4]!, n * 257),
+        m4: new Uint8Array(mem.buffer, header[HEADER_M4 / 4]!, n * 257),
+      }
+    },
+    generation: () => generation,
   }
 }

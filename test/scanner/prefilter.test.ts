@@ -100,6 +100,24 @@ describe('literal prefilter', () => {
     }
     expect(total).toBeGreaterThan(10_000)
   })
+  it('reads the kernel tables afresh after its memory grew (the JS loop finishes each text over them)', () => {
+    const hits = (f: ReturnType<typeof buildFinder>, text: string): string[] => {
+      const out: string[] = []
+      let from = 0
+      let h: { index: number; text: string } | null
+      while ((h = f.next(text, from))) { out.push(`${h.index}:${h.text}`); from = h.index + 1 }
+      return out
+    }
+    // The WebAssembly loop stops two bytes before the end: a hit there (`go`) comes from the JS loop.
+    const f = buildFinder(['\\bcurl\\b', 'eval\\(', 'go'], true)
+    const text = `x CURL eval( curly ${'-'.repeat(100)} go`
+    const want = ['2:CURL', '7:eval(', `${text.length - 2}:go`]
+    expect(hits(f, text)).toEqual(want)
+    // A 16 MB text does not fit the kernel's memory yet: loading it grows the memory.
+    const big = `${'ab '.repeat(16 << 18)}eval(`
+    expect(hits(buildFinder(['eval\\('], true), big)).toEqual([`${big.length - 5}:eval(`])
+    expect(hits(f, text)).toEqual(want)
+  })
   it('answers the AST trigger test exactly', () => {
     const answers = corpus.map(text => AST_TRIGGER_FINDER.test(text))
     expect(answers).toEqual(corpus.map(text => AST_TRIGGER.test(text)))
