@@ -89,7 +89,6 @@ const NO_CHUNKS: SkillChunks = { list: [], ids: new Uint32Array(0), tfs: new Uin
 interface Prepared {
   index: DiscoveryIndex
   terms: string[]
-  termIds: Map<string, number>
   /** Where term t's postings are: shard, byte range in it; decoded on first use (see postingsOf). */
   shardOf: Uint32Array
   listStart: Uint32Array
@@ -184,7 +183,6 @@ function prepare(index: DiscoveryIndex): Prepared {
   return {
     index,
     terms,
-    termIds: new Map(terms.map((t, i) => [t, i])),
     shardOf,
     listStart,
     listEnd,
@@ -200,6 +198,35 @@ function prepare(index: DiscoveryIndex): Prepared {
     qtf: new Float64Array(nTerms),
     skillsByName: null,
   }
+}
+
+/** UTF-16 code unit with surrogates above every other unit: code point order, which is UTF-8 byte order. */
+const unit = (c: number) => (c >= 0xD800 && c <= 0xDFFF ? c + 0x10000 : c)
+
+/** a < b in UTF-8 byte order (the terms' order, see compareBytewise), for well-formed strings. */
+function before(a: string, b: string): boolean {
+  const len = Math.min(a.length, b.length)
+  for (let i = 0; i < len; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return unit(x) < unit(y)
+  }
+  return a.length < b.length
+}
+
+/**
+ * A term's id: its position in the sorted term list, by binary search (a Map of every term would be
+ * built at every agent start for the handful of terms a query has); undefined when absent.
+ */
+function termId(terms: string[], term: string): number | undefined {
+  let lo = 0
+  let hi = terms.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (before(terms[mid], term)) lo = mid + 1
+    else hi = mid
+  }
+  return terms[lo] === term ? lo : undefined
 }
 
 function getPrepared(source: SkillsManifest | DiscoveryIndex): Prepared | null {
@@ -271,7 +298,7 @@ export function missingPostingShards(source: SkillsManifest | DiscoveryIndex, qu
   if (!p || typeof query !== 'string') return []
   const missing = new Set<number>()
   for (const t of analyze(query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query, p.index.stemming !== false)) {
-    const id = p.termIds.get(t)
+    const id = termId(p.terms, t)
     if (id !== undefined && typeof p.index.postings[p.shardOf[id]] !== 'string') missing.add(p.shardOf[id])
   }
   return [...missing].sort((a, b) => a - b)
@@ -544,7 +571,7 @@ export function rankSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
   const terms = new Map<number, number>()
   const unknown: string[] = []
   for (const t of analyze(text, p.index.stemming !== false)) {
-    const id = p.termIds.get(t)
+    const id = termId(p.terms, t)
     if (id === undefined) unknown.push(t)
     else terms.set(id, (terms.get(id) ?? 0) + 1)
   }
