@@ -89,13 +89,14 @@ const NO_CHUNKS: SkillChunks = { list: [], ids: new Uint32Array(0), tfs: new Uin
 interface Prepared {
   index: DiscoveryIndex
   terms: string[]
-  /** Where term t's postings are: shard, byte range in it; decoded on first use (see postingsOf). */
-  shardOf: Uint32Array
-  listStart: Uint32Array
-  listEnd: Uint32Array
+  /** Per term: document frequency, byte length of its postings list (termStats, decoded). */
+  stats: Uint32Array
+  /** Per shard, where its terms' lists start (computed when the shard is first read, see listRange). */
+  offsets: Array<Uint32Array | undefined>
   lists: Array<PostingList | undefined>
   /** Parts of a lazily loaded index that queries needed and did not find (see takeMissingParts). */
   missing: { postings: Set<number>; chunks: Set<number> }
+  /** Per term IDF, computed on first use (0: not yet; see idfOf). */
   idf: Float64Array
   dim: number
   /**
@@ -112,6 +113,8 @@ interface Prepared {
   lex: Float64Array
   /** Query term frequency by term id (set for the current query's terms only, then cleared). */
   qtf: Float64Array
+  /** The manifest's skills (for chunk texts), found by index position, else by name (a Map built on demand). */
+  skills: ManifestSkill[] | null
   skillsByName: Map<string, ManifestSkill> | null
 }
 
@@ -162,33 +165,16 @@ function prepare(index: DiscoveryIndex): Prepared {
   const terms = index.terms === '' ? [] : index.terms.split('\n')
   const nTerms = terms.length
   const n = index.skills.length
-  const stats = decodeVarints(fromBase64(index.termStats))
-  const shardOf = new Uint32Array(nTerms)
-  const listStart = new Uint32Array(nTerms)
-  const listEnd = new Uint32Array(nTerms)
-  const idf = new Float64Array(nTerms)
-  for (let t = 0, shard = 0, at = 0; t < nTerms; t++) {
-    while (shard + 1 < index.postingShards.length && index.postingShards[shard + 1] <= t) {
-      shard++
-      at = 0
-    }
-    const df = Math.min(stats[2 * t] ?? 0, n)
-    shardOf[t] = shard
-    listStart[t] = at
-    listEnd[t] = at += stats[2 * t + 1] ?? 0
-    idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5))
-  }
   const dim = Math.max(0, Math.floor(index.embedding.dim)) || 0
   const head = fromBase64(typeof index.vectors === 'string' ? index.vectors : '')
   return {
     index,
     terms,
-    shardOf,
-    listStart,
-    listEnd,
+    stats: decodeVarints(fromBase64(index.termStats)),
+    offsets: [],
     lists: [],
     missing: { postings: new Set(), chunks: new Set() },
-    idf,
+    idf: new Float64Array(nTerms),
     dim,
     ...skillVectors(head, n, dim),
     rerank: head.length === 0 && dim > 0,
@@ -196,6 +182,7 @@ function prepare(index: DiscoveryIndex): Prepared {
     records: new Map(),
     lex: new Float64Array(n),
     qtf: new Float64Array(nTerms),
+    skills: null,
     skillsByName: null,
   }
 }
@@ -241,8 +228,7 @@ function getPrepared(source: SkillsManifest | DiscoveryIndex): Prepared | null {
     prepared = null
   }
   if (prepared && !isDiscoveryIndex(source)) {
-    const skills = Array.isArray((source as SkillsManifest).skills) ? (source as SkillsManifest).skills : []
-    prepared.skillsByName = new Map(skills.map(s => [s.name, s]))
+    prepared.skills = Array.isArray((source as SkillsManifest).skills) ? (source as SkillsManifest).skills : []
   }
   cache.set(source, prepared)
   return prepared
@@ -253,16 +239,53 @@ export function warmDiscovery(source: SkillsManifest | DiscoveryIndex): boolean 
   return getPrepared(source) !== null
 }
 
+/** Term t's IDF over the skills (document frequency from termStats), computed once. */
+function idfOf(p: Prepared, t: number): number {
+  const cached = p.idf[t]
+  if (cached > 0) return cached
+  const n = p.index.skills.length
+  const df = Math.min(p.stats[2 * t] ?? 0, n)
+  return p.idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5))
+}
+
+/** The postings shard holding term t: the last whose first term is <= t. */
+function shardOf(p: Prepared, t: number): number {
+  const starts = p.index.postingShards
+  let lo = 0
+  let hi = starts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1
+    if (starts[mid] <= t) lo = mid
+    else hi = mid - 1
+  }
+  return lo
+}
+
+/** Byte range of term t's list in its shard: the lengths of the shard's earlier lists, summed once per shard. */
+function listRange(p: Prepared, shard: number, t: number): [number, number] {
+  const first = p.index.postingShards[shard] ?? 0
+  let offsets = p.offsets[shard]
+  if (!offsets) {
+    const end = Math.max(first, Math.min(p.index.postingShards[shard + 1] ?? p.terms.length, p.terms.length))
+    offsets = p.offsets[shard] = new Uint32Array(end - first + 1)
+    for (let u = first; u < end; u++) offsets[u - first + 1] = offsets[u - first] + (p.stats[2 * u + 1] ?? 0)
+  }
+  const i = t - first
+  return i >= 0 && i + 1 < offsets.length ? [offsets[i], offsets[i + 1]] : [0, 0]
+}
+
 /** Term t's postings, decoded once; empty while its shard is not loaded (noted in `missing`, not cached). */
 function postingsOf(p: Prepared, t: number): PostingList {
   const cached = p.lists[t]
   if (cached) return cached
-  const shard = p.index.postings[p.shardOf[t]]
+  const at = shardOf(p, t)
+  const shard = p.index.postings[at]
   if (typeof shard !== 'string') {
-    p.missing.postings.add(p.shardOf[t])
+    p.missing.postings.add(at)
     return EMPTY_LIST
   }
-  const flat = decodeVarints(fromBase64Range(shard, p.listStart[t], p.listEnd[t]))
+  const [from, to] = listRange(p, at, t)
+  const flat = decodeVarints(fromBase64Range(shard, from, to))
   const n = p.index.skills.length
   const skills = new Uint32Array(flat.length >>> 1)
   const weights = new Uint8Array(flat.length >>> 1)
@@ -299,7 +322,7 @@ export function missingPostingShards(source: SkillsManifest | DiscoveryIndex, qu
   const missing = new Set<number>()
   for (const t of analyze(query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query, p.index.stemming !== false)) {
     const id = termId(p.terms, t)
-    if (id !== undefined && typeof p.index.postings[p.shardOf[id]] !== 'string') missing.add(p.shardOf[id])
+    if (id !== undefined && typeof p.index.postings[shardOf(p, id)] !== 'string') missing.add(shardOf(p, id))
   }
   return [...missing].sort((a, b) => a - b)
 }
@@ -311,7 +334,7 @@ function queryVector(p: Prepared, terms: Map<number, number>, unknown: string[],
   if (raw) return raw.length === p.dim ? normalize(Float32Array.from(raw)) : null
   if (p.index.embedding.model !== HASH_EMBEDDING_MODEL) return null
   const maxIdf = Math.log(1 + (p.index.skills.length + 0.5) / 0.5)
-  const weighted: Array<[string, number]> = [...terms].map(([id, k]) => [p.terms[id], k * p.idf[id]])
+  const weighted: Array<[string, number]> = [...terms].map(([id, k]) => [p.terms[id], k * idfOf(p, id)])
   for (const t of unknown) weighted.push([t, maxIdf])
   return hashEmbed(weighted, p.dim)
 }
@@ -397,9 +420,15 @@ function decodeChunks(p: Prepared, s: number): SkillChunks {
   return decoded
 }
 
-function chunkText(p: Prepared, skillName: string, source: string, start: number, end: number, inline?: string): string | null {
+function chunkText(p: Prepared, s: number, source: string, start: number, end: number, inline?: string): string | null {
   if (typeof inline === 'string') return inline
-  const skill = p.skillsByName?.get(skillName)
+  if (!p.skills) return null
+  const name = p.index.skills[s]
+  let skill: ManifestSkill | undefined = p.skills[s]
+  if (skill?.name !== name) {
+    p.skillsByName ??= new Map(p.skills.map(k => [k.name, k]))
+    skill = p.skillsByName.get(name)
+  }
   if (!skill) return null
   if (source === 'SKILL.md') return typeof skill.body === 'string' ? skill.body.slice(start, end) : null
   const doc = [...(skill.tree?.references ?? []), ...(skill.tree?.examples ?? [])].find(d => d.path === source)
@@ -433,7 +462,6 @@ function signTable(qv: Float32Array, dim: number): Float64Array {
 function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semantic: number, limit: number): ChunkMatch[] {
   if (limit <= 0) return []
   const { k1, b, avgChunkLength } = p.index.bm25
-  const name = p.index.skills[s]
   const { list: chunks, ids, tfs, bytes } = decodeChunks(p, s)
   const scored: Array<{ i: number; score: number }> = []
   const groups = Math.ceil(p.dim / 8)
@@ -445,7 +473,7 @@ function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semanti
       const qtf = p.qtf[ids[j]]
       if (!qtf) continue
       const tf = tfs[j]
-      lex += qtf * p.idf[ids[j]] * (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * c.length) / (avgChunkLength || 1)))
+      lex += qtf * idfOf(p, ids[j]) * (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * c.length) / (avgChunkLength || 1)))
     }
     let sem = 0
     // Dot product with the ±1/sqrt(dim) vector the sign bits stand for (unpackSigns), without unpacking it.
@@ -464,7 +492,7 @@ function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semanti
       source: c.source,
       start: c.start,
       end: c.end,
-      text: chunkText(p, name, c.source, c.start, c.end, c.inline),
+      text: chunkText(p, s, c.source, c.start, c.end, c.inline),
       score: Math.round(score * 1e4) / 1e4,
     }
   })
@@ -497,14 +525,14 @@ function feedback(p: Prepared, lex: Float64Array, terms: Map<number, number>, sk
       for (let j = c.from; j < c.to; j++) tf.set(ids[j], (tf.get(ids[j]) ?? 0) + tfs[j])
     }
     const share = lex[s] / best / (length || 1)
-    for (const [id, f] of tf) if (!terms.has(id) && id < p.idf.length) mass.set(id, (mass.get(id) ?? 0) + share * f * p.idf[id])
+    for (const [id, f] of tf) if (!terms.has(id) && id < p.terms.length) mass.set(id, (mass.get(id) ?? 0) + share * f * idfOf(p, id))
   }
   const picked = [...mass].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, count)
   if (picked.length === 0) return
   const scale = weight / picked[0][1]
   const { k1 } = p.index.bm25
   for (const [id, m] of picked) {
-    const w = m * scale * p.idf[id] * (k1 + 1) / 255
+    const w = m * scale * idfOf(p, id) * (k1 + 1) / 255
     const list = postingsOf(p, id)
     for (let i = 0; i < list.skills.length; i++) lex[list.skills[i]] += w * list.weights[i]
   }
@@ -579,7 +607,7 @@ export function rankSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
   const lex = p.lex.fill(0)
   const { k1 } = p.index.bm25
   for (const [id, qtf] of terms) {
-    const w = p.idf[id] * (k1 + 1) * (1 + Math.log(qtf)) / 255
+    const w = idfOf(p, id) * (k1 + 1) * (1 + Math.log(qtf)) / 255
     const list = postingsOf(p, id)
     for (let i = 0; i < list.skills.length; i++) lex[list.skills[i]] += w * list.weights[i]
   }
