@@ -8,11 +8,14 @@ import type { Set130 } from './regex-subset'
  * is the list of tokens whose matches can start there and, per later position (third to eighth
  * character), the buckets allowed there. Entries with equal contents share a group.
  *
- * Built without per-key work where it can be avoided: each token prefix touches only the keys of its
- * own first two character sets, and a key's entry is a node in a trie of the prefix contributions that
- * touched it, in order. Keys touched by the same contributions share one node, so masks are OR-ed and
- * group keys written once per node, not per key. The tables are those of the straightforward
- * construction, byte for byte (test/scanner/prefilter-tables.test.ts compares them with it).
+ * Built without per-key work where it can be avoided (it runs once per finder, in a fresh process or
+ * worker, mostly as unoptimised code): each token prefix (a "part") touches only the keys of its own
+ * first two character sets, and a key's entry is a node in a trie of the parts that touched it, in
+ * order. Keys touched by the same parts share one node, so masks are OR-ed once per node, not per key.
+ * Groups are numbered from the touched keys only, and pair rows are copied per first-byte bucket.
+ * Token analyses, character-set bitsets and 257-byte mask templates are shared by every finder.
+ * The tables are those of the straightforward construction, byte for byte
+ * (test/scanner/prefilter-tables.test.ts compares them with it, kept in prefilter-reference.ts).
  */
 
 /** Lookups over a text's latin1 bytes, plus the code-unit path for texts with code units above 0xFF. */
@@ -235,8 +238,13 @@ function analyse(token: string, ignoreCase: boolean): Analysis {
   return a
 }
 
+let built = 0
+/** How many times this thread built tables (tests check that importing the scanner builds none). */
+export const tablesBuilt = (): number => built
+
 /** The tables of `new RegExp(tokens.join('|'), ignoreCase ? 'gi' : 'g')`, or null when the analyser cannot take the tokens. */
 export function buildTables(tokens: readonly string[], ignoreCase: boolean): FinderTables | null {
+  built++
   const mode = modeOf(ignoreCase)
   // Parts in token, then prefix order (the order the keys are first touched in, which numbers the
   // code-unit groups). A key's entry is a node of a trie: edges are (entry, part number).

@@ -19,6 +19,8 @@ import type { Kernel } from './wasm-filter'
  * Stages per position, cheapest first: a 64 KB bitset over (previous byte's word-ness, three byte
  * classes); the exact pair table with the allowed third to eighth bytes of its group; the sticky regex.
  * The first two run in a small WebAssembly loop (wasm-filter.ts) over the text's latin1 bytes.
+ * The regex analyser is regex-subset.ts, the tables are built by finder-tables.ts (on a finder's
+ * first use when it comes from `lazyFinder`: importing the scanner builds nothing).
  * The module also derives literal gates of line patterns (`literalGate`), used by text-scan.ts.
  */
 

@@ -5,7 +5,8 @@
  * When WebAssembly is unavailable the JS loop runs instead (same answers: the tests compare both).
  *
  * Memory: bytes 0-255 the byte classes, 256-511 the word bits, 512 the group of the last candidate,
- * then each finder's tables (`install`), then the text being scanned (`load`).
+ * then each finder's tables (`install`), then the text being scanned (`load`). The JS loop reads a
+ * finder's tables here too (`views`), so they exist once.
  */
 
 /** Table block of one finder: class-filter bitset, pair groups, per-group masks. */
