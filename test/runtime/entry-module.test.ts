@@ -48,6 +48,8 @@ describe('entry module', () => {
         skill('flagged', { findings: [{ code: 'scan/secrets', severity: 'warning', message: 'm', file: 'SKILL.md', line: 1, column: 1 }] } as Partial<ManifestSkill>),
         skill('with-uri', { uri: 'castor://skills/a/b/with-uri/1.0.0', urn: 'urn:castor:skill:a:b:with-uri:1.0.0' } as Partial<ManifestSkill>),
         skill('quote\'s "and" \\ \u2028 line', { description: 'Line one\nline two \u2029 \'quoted\'' } as Partial<ManifestSkill>),
+        skill('elsewhere', { source: 'vendor/pack/elsewhere-v2' } as Partial<ManifestSkill>),
+        skill('nested', { source: 'skills/team/nested' } as Partial<ManifestSkill>),
       ],
     } as unknown as SkillsManifest
     const entry = await importEntry(manifest, 'mixed')
@@ -65,6 +67,8 @@ describe('entry module', () => {
     const manifest = { manifestVersion: 1, generator: 'test', lockDigest: 'c'.repeat(64), profile: 'enterprise', skills: Array.from({ length: 50 }, (_, i) => skill(`s${i}`)) } as unknown as SkillsManifest
     const code = mainModule(manifest)
     expect(code.match(/"description"/g)).toBe(null)
+    // Sources are rebuilt from the common root and the name.
+    expect(code).not.toContain('skills/s1"')
     expect(code).toContain('const special = JSON.parse(\'{}\')')
   })
 })
