@@ -124,6 +124,8 @@ interface Prepared {
  * made. Short (damaged) data reads as zeros.
  */
 function skillVectors(raw: Uint8Array, n: number, dim: number): { vectors: Int8Array; scales: Float64Array } {
+  // None in the head (they end the chunk records): nothing to allocate or normalise.
+  if (raw.length === 0) return { vectors: new Int8Array(0), scales: new Float64Array(0) }
   let vectors = new Int8Array(raw.buffer, raw.byteOffset, raw.length)
   if (vectors.length < n * dim) {
     vectors = new Int8Array(n * dim)
