@@ -242,8 +242,26 @@ let built = 0
 /** How many times this thread built tables (tests check that importing the scanner builds none). */
 export const tablesBuilt = (): number => built
 
+/** The byte tables the WebAssembly loop reads (see wasm-filter.ts). */
+export type KernelTables = Pick<FinderTables, 'filter' | 'pair' | 'pw' | 'm3' | 'm4' | 'm5' | 'm6' | 'm7' | 'm8'>
+/**
+ * Where the byte tables are written, given the number of groups: zeroed arrays of their sizes. The
+ * default makes new ones; the finder passes views of the kernel's memory (no copy, no second set).
+ */
+export type TableSink = (groups: number) => KernelTables
+const newTables: TableSink = n => ({
+  filter: new Int32Array(FILTER_WORDS), pair: new Uint16Array(65536), pw: new Uint8Array(n),
+  m3: new Uint8Array(n * 257), m4: new Uint8Array(n * 257), m5: new Uint8Array(n * 257),
+  m6: new Uint8Array(n * 257), m7: new Uint8Array(n * 257), m8: new Uint8Array(n * 257),
+})
+/** Size of the class filter: a bit per 19-bit key. */
+export const FILTER_WORDS = 1 << 14
+
+/** Scratch of the build, reused (a table build allocates no large temporary arrays). */
+let scratch: { slot: Int32Array; bucketGroups: Uint16Array } | null = null
+
 /** The tables of `new RegExp(tokens.join('|'), ignoreCase ? 'gi' : 'g')`, or null when the analyser cannot take the tokens. */
-export function buildTables(tokens: readonly string[], ignoreCase: boolean): FinderTables | null {
+export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink: TableSink = newTables): FinderTables | null {
   built++
   const mode = modeOf(ignoreCase)
   // Parts in token, then prefix order (the order the keys are first touched in, which numbers the
@@ -260,7 +278,10 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean): Fin
   const edges = new Map<number, number>()
   let stride = 1
   for (let t = 0; t < analyses.length; t++) stride += analyses[t]!.parts.length
-  const slot = new Int32Array(2 * END * B)
+  scratch ??= { slot: new Int32Array(2 * END * B), bucketGroups: new Uint16Array(END * B) }
+  const { slot, bucketGroups } = scratch
+  slot.fill(0)
+  bucketGroups.fill(0)
   const created: number[] = []
   let id = 0
   for (let t = 0; t < analyses.length; t++) {
@@ -335,7 +356,6 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean): Fin
   const groups: number[][] = [[]]
   const groupMasks: Masks[] = [entries[0]!.masks]
   const groupPw: number[] = [0]
-  const bucketGroups = new Uint16Array(END * B)
   for (let k = 0; k < pairs.length; k++) {
     const ab = pairs[k]!
     if (k > 0 && ab === pairs[k - 1]) continue
@@ -380,11 +400,9 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean): Fin
   }
   if (groups.length > 65535) return null
   const n = groups.length
-  const t = {
-    pair: new Uint16Array(65536), last: new Uint16Array(256), pw: Uint8Array.from(groupPw),
-    m3: new Uint8Array(n * 257), m4: new Uint8Array(n * 257), m5: new Uint8Array(n * 257),
-    m6: new Uint8Array(n * 257), m7: new Uint8Array(n * 257), m8: new Uint8Array(n * 257),
-  }
+  const t = sink(n)
+  const last = new Uint16Array(256)
+  for (let g = 1; g < n; g++) t.pw[g] = groupPw[g]!
   const outs = [t.m3, t.m4, t.m5, t.m6, t.m7, t.m8]
   const zs: number[][] = [[]]
   for (let g = 1; g < n; g++) {
@@ -402,10 +420,11 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean): Fin
     const xs = mode.bytesOf[a]!
     for (let i = 0; i < xs.length; i++) {
       t.pair.set(row, xs[i]! << 8)
-      t.last[xs[i]!] = bucketGroups[base + END]!
+      last[xs[i]!] = bucketGroups[base + END]!
     }
   }
-  return { ...t, filter: classFilter(mode, pairs, bucketGroups, t.pw, zs), groups, unitTable, unitM3, unitM4, unitGroups: unitOwners.map(e => e.list) }
+  classFilter(t.filter, mode, pairs, bucketGroups, t.pw, zs)
+  return { ...t, last, groups, unitTable, unitM3, unitM4, unitGroups: unitOwners.map(e => e.list) }
 }
 
 /**
@@ -413,9 +432,8 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean): Fin
  * rolling 4-class window. Built from the exact tables, so it passes every position the pair lookup would:
  * each (first class, second class, group) of a bucket pair is marked with the third classes of the group.
  */
-function classFilter(mode: Mode, pairs: Int32Array, bucketGroups: Uint16Array, pw: Uint8Array, zs: number[][]): Int32Array {
+function classFilter(f: Int32Array, mode: Mode, pairs: Int32Array, bucketGroups: Uint16Array, pw: Uint8Array, zs: number[][]): void {
   // A bitset: 64 KB stays in cache where a byte per key (512 KB) measured 2.5x slower.
-  const f = new Int32Array(1 << 14)
   const done = new Set<number>()
   for (let k = 0; k < pairs.length; k++) {
     const ab = pairs[k]!
@@ -442,5 +460,4 @@ function classFilter(mode: Mode, pairs: Int32Array, bucketGroups: Uint16Array, p
       }
     }
   }
-  return f
 }

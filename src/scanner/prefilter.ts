@@ -124,7 +124,11 @@ export const kernelActive = (): boolean => getKernel() !== null
  * with the same tables re-keyed by byte. Only the rare positions that pass all of it run a (sticky) regex.
  */
 export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { kernel: useKernel = true }: { kernel?: boolean } = {}): Finder {
-  const t = buildTables(tokens, ignoreCase)
+  const KERNEL = useKernel ? getKernel() : null
+  let block = -1
+  // With the kernel, the tables are written into its memory and the JS loop reads them there (no
+  // second copy); without, the finder keeps its own.
+  const t = buildTables(tokens, ignoreCase, KERNEL ? (groups) => { const r = KERNEL.reserve(groups); block = r.block; return r.tables } : undefined)
   if (!t) {
     const combined = new RegExp(tokens.join('|') || '(?!)', ignoreCase ? 'gi' : 'g')
     return {
@@ -133,9 +137,6 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
       fast: false,
     }
   }
-  const KERNEL = useKernel ? getKernel() : null
-  const block = KERNEL ? KERNEL.install(t) : -1
-  // With the kernel, the JS loop reads the tables in its memory (no second copy); without, its own.
   const own: LoopTables | null = KERNEL ? null : { pair: t.pair, last: t.last, pw: t.pw, m3: t.m3, m4: t.m4, filter: t.filter }
   const last = t.last
   let views: LoopTables | null = null

@@ -5,18 +5,21 @@
  * When WebAssembly is unavailable the JS loop runs instead (same answers: the tests compare both).
  *
  * Memory: bytes 0-255 the byte classes, 256-511 the word bits, 512 the group of the last candidate,
- * then each finder's tables (`install`), then the text being scanned (`load`). The JS loop reads a
- * finder's tables here too (`views`), so they exist once.
+ * then each finder's tables (`reserve`: the finder's build writes them there), then the text being
+ * scanned (`load`). The JS loop reads a finder's tables here too (`views`), so they exist once.
  */
+import type { KernelTables } from './finder-tables'
 
-/** Table block of one finder: class-filter bitset, pair groups, per-group masks. */
-export interface KernelTables { filter: Int32Array; pair: Uint16Array; pw: Uint8Array; m3: Uint8Array; m4: Uint8Array; m5: Uint8Array; m6: Uint8Array; m7: Uint8Array; m8: Uint8Array }
-/** Views of an installed block's tables that the JS loop reads; valid while `generation()` is unchanged. */
+
+/** Views of a block's tables that the JS loop reads; valid while `generation()` is unchanged. */
 export type KernelViews = Pick<KernelTables, 'filter' | 'pair' | 'pw' | 'm3' | 'm4'>
 
 export interface Kernel {
-  /** Copies the tables in; returns the block's address for `scan`. */
-  install: (t: KernelTables) => number
+  /**
+   * A zeroed table block for `groups` groups: its address for `scan`, and views to write the tables
+   * into (valid until the memory next grows: write them before loading a text or reserving again).
+   */
+  reserve: (groups: number) => { block: number; tables: KernelTables }
   /** Puts a text's latin1 bytes in memory (once per text) and returns a view of them; null when memory cannot grow that far. */
   load: (text: string) => Uint8Array | null
   /**
@@ -191,37 +194,30 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
   view.set(wordBit, 256)
   let length = 0
   return {
-    install(t) {
+    reserve(groups) {
       const block = top
-      const m3 = block + PW_OFF + t.pw.length
-      const m4 = m3 + t.m3.length
-      const m5 = m4 + t.m4.length
-      const m6 = m5 + t.m5.length
-      const m7 = m6 + t.m6.length
-      const m8 = m7 + t.m7.length
-      const end = m8 + t.m8.length
+      const size = groups * 257
+      const m3 = block + PW_OFF + groups
+      const end = m3 + 6 * size
       ensure(end)
+      // The block may overlap a text loaded before: zero it (the build writes only nonzero entries).
+      view.fill(0, block, end)
       const header = new Int32Array(mem.buffer, block, 7)
-      header[HEADER_GROUPS / 4] = t.pw.length
-      header[0] = m3
-      header[1] = m4
-      header[2] = m5
-      header[3] = m6
-      header[4] = m7
-      header[5] = m8
-      new Int32Array(mem.buffer, block + F_OFF, t.filter.length).set(t.filter)
-      new Uint16Array(mem.buffer, block + PAIR_OFF, t.pair.length).set(t.pair)
-      view.set(t.pw, block + PW_OFF)
-      view.set(t.m3, m3)
-      view.set(t.m4, m4)
-      view.set(t.m5, m5)
-      view.set(t.m6, m6)
-      view.set(t.m7, m7)
-      view.set(t.m8, m8)
+      header[HEADER_GROUPS / 4] = groups
+      for (let k = 0; k < 6; k++) header[k] = m3 + k * size
       // Keep the next block 8-aligned for the 32-bit loads.
       top = (end + 7) & ~7
       loaded = null
-      return block
+      const mask = (k: number): Uint8Array => new Uint8Array(mem.buffer, m3 + k * size, size)
+      return {
+        block,
+        tables: {
+          filter: new Int32Array(mem.buffer, block + F_OFF, (PAIR_OFF - F_OFF) / 4),
+          pair: new Uint16Array(mem.buffer, block + PAIR_OFF, 65536),
+          pw: new Uint8Array(mem.buffer, block + PW_OFF, groups),
+          m3: mask(0), m4: mask(1), m5: mask(2), m6: mask(3), m7: mask(4), m8: mask(5),
+        },
+      }
     },
     load(text) {
       if (text !== loaded) {
