@@ -461,40 +461,93 @@ function signTable(qv: Float32Array, dim: number): Float64Array {
   return table
 }
 
+/** Read position of readVarint (one record is read at a time, synchronously). */
+let cursor = 0
+
+/** The varint at `cursor` in bytes[..end) as decodeVarints reads it, advancing `cursor`; -1 when the data ends first. */
+function readVarint(bytes: Uint8Array, end: number): number {
+  let v = 0
+  for (let shift = 0; cursor < end; shift += 7) {
+    const b = bytes[cursor++]
+    if (shift < 28) v |= (b & 127) << shift
+    else if (shift === 28) v = (v >>> 0) + (b & 15) * 2 ** 28
+    if (b < 128) return v >>> 0
+  }
+  return -1
+}
+
+/**
+ * A skill's best `limit` chunks for the query, scored straight from its record in one pass: a
+ * first answer reads a handful of records once, so no per-chunk objects or term arrays are built
+ * (decodeChunks does that for pseudo-relevance feedback). Damaged data ends the chunks.
+ */
 function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semantic: number, limit: number): ChunkMatch[] {
   if (limit <= 0) return []
+  const record = p.index.chunks[s]
+  if (typeof record !== 'string') {
+    p.missing.chunks.add(s)
+    return []
+  }
   const { k1, b, avgChunkLength } = p.index.bm25
-  const { list: chunks, ids, tfs, bytes } = decodeChunks(p, s)
-  const scored: Array<{ i: number; score: number }> = []
-  const groups = Math.ceil(p.dim / 8)
+  const bytes = recordBytes(p, s, record)
+  const signBytes = Math.ceil(p.dim / 8)
+  const groups = signBytes
   const norm = Math.sqrt(p.dim)
-  for (let i = 0; i < chunks.length; i++) {
-    const c = chunks[i]
+  cursor = 0
+  const count = Math.max(0, readVarint(bytes, Math.min(5, bytes.length)))
+  const signsAt = Math.max(0, bytes.length - (p.rerank ? p.dim : 0) - count * signBytes)
+  if (cursor > signsAt) return []
+  // The best chunks so far, by descending score, earlier chunk first on ties.
+  const top: Array<{ c: number; score: number; kind: number; source: number; start: number; end: number }> = []
+  for (let c = 0; c < count; c++) {
+    const kind = readVarint(bytes, signsAt)
+    const source = readVarint(bytes, signsAt)
+    const start = readVarint(bytes, signsAt)
+    const end = readVarint(bytes, signsAt)
+    const length = readVarint(bytes, signsAt)
+    const nTerms = readVarint(bytes, signsAt)
+    if (nTerms < 0) break
+    const norm1 = k1 * (1 - b + (b * length) / (avgChunkLength || 1))
     let lex = 0
-    for (let j = c.from; j < c.to; j++) {
-      const qtf = p.qtf[ids[j]]
-      if (!qtf) continue
-      const tf = tfs[j]
-      lex += qtf * idfOf(p, ids[j]) * (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * c.length) / (avgChunkLength || 1)))
+    let complete = true
+    for (let i = 0, id = 0; i < nTerms; i++) {
+      const delta = readVarint(bytes, signsAt)
+      const tf = readVarint(bytes, signsAt)
+      if (tf < 0) {
+        complete = false
+        break
+      }
+      id = (id + delta) >>> 0
+      const qtf = p.qtf[id]
+      if (qtf) lex += qtf * idfOf(p, id) * (tf * (k1 + 1)) / (tf + norm1)
     }
     let sem = 0
     // Dot product with the ±1/sqrt(dim) vector the sign bits stand for (unpackSigns), without unpacking it.
-    if (signs && c.signsAt >= 0) {
-      for (let g = 0; g < groups; g++) sem += signs[g * 256 + bytes[c.signsAt + g]]
+    const at = signsAt + c * signBytes
+    if (signs && p.dim && at + signBytes <= bytes.length) {
+      for (let g = 0; g < groups; g++) sem += signs[g * 256 + bytes[at + g]]
       sem /= norm
     }
     const score = lex + semantic * 10 * Math.max(0, sem)
-    if (score > 0) scored.push({ i, score })
+    if (score > 0 && (top.length < limit || score > top[top.length - 1].score)) {
+      let i = Math.min(top.length, limit - 1)
+      while (i > 0 && top[i - 1].score < score) i--
+      top.splice(i, 0, { c, score, kind, source, start, end })
+      if (top.length > limit) top.pop()
+    }
+    if (!complete) break
   }
-  scored.sort((x, y) => y.score - x.score || x.i - y.i)
-  return scored.slice(0, limit).map(({ i, score }) => {
-    const c = chunks[i]
+  const inline = Array.isArray(p.index.inline[s]) ? p.index.inline[s] : []
+  return top.map(({ score, kind, source, start, end }) => {
+    const fromFrontmatter = source === 0
+    const text = fromFrontmatter ? inline[end] ?? '' : undefined
+    const path = fromFrontmatter ? 'frontmatter' : p.index.sources[source] ?? ''
     return {
-      kind: c.kind,
-      source: c.source,
-      start: c.start,
-      end: c.end,
-      text: chunkText(p, s, c.source, c.start, c.end, c.inline),
+      kind: CHUNK_KINDS[kind] ?? 'instructions',
+      source: path,
+      start: fromFrontmatter ? 0 : start,
+      end: fromFrontmatter ? (text as string).length : end,
+      text: chunkText(p, s, path, start, end, text),
       score: Math.round(score * 1e4) / 1e4,
     }
   })
