@@ -61,29 +61,21 @@ const DEFAULT_FEEDBACK_WEIGHT = 0.5
  */
 const MIN_COSINE = 0.12
 
+/** A chunk's length in terms and its (term id, count) pairs: [from, to) of the skill's `ids` / `tfs`. */
 interface DecodedChunk {
-  kind: ChunkKind
-  source: string
-  start: number
-  end: number
-  inline: string | undefined
   length: number
-  /** Its (term id, count) pairs: [from, to) of the skill's `ids` / `tfs`. */
   from: number
   to: number
-  /** Offset of its packed embedding sign bits (see packSigns) in the skill's record, -1 if none. */
-  signsAt: number
 }
 
-/** A skill's chunks: one flat array of term ids and one of counts for all of them (few allocations at startup). */
+/** A skill's chunk terms (pseudo-relevance feedback): one flat array of term ids and one of counts for all chunks. */
 interface SkillChunks {
   list: DecodedChunk[]
   ids: Uint32Array
   tfs: Uint32Array
-  bytes: Uint8Array
 }
 
-const NO_CHUNKS: SkillChunks = { list: [], ids: new Uint32Array(0), tfs: new Uint32Array(0), bytes: new Uint8Array(0) }
+const NO_CHUNKS: SkillChunks = { list: [], ids: new Uint32Array(0), tfs: new Uint32Array(0) }
 
 /** Structures derived from the index on the first query (lazy: importing the manifest stays free). */
 interface Prepared {
@@ -368,7 +360,7 @@ function recordCosine(p: Prepared, s: number, qv: Float32Array): number {
   return sum > 0 ? dot / Math.sqrt(sum) : 0
 }
 
-/** A skill's chunks, decoded when first needed; none while its record is not loaded (noted in `missing`, not cached). */
+/** A skill's chunk terms, decoded when first needed; none while its record is not loaded (noted in `missing`, not cached). */
 function decodeChunks(p: Prepared, s: number): SkillChunks {
   const cached = p.chunks.get(s)
   if (cached) return cached
@@ -378,7 +370,6 @@ function decodeChunks(p: Prepared, s: number): SkillChunks {
     return NO_CHUNKS
   }
   const list: DecodedChunk[] = []
-  const inline = Array.isArray(p.index.inline[s]) ? p.index.inline[s] : []
   const bytes = recordBytes(p, s, record)
   const signBytes = Math.ceil(p.dim / 8)
   // The varints (count, then the chunks) in one pass, then each chunk's sign bits, then the skill's vector when it is there.
@@ -390,10 +381,6 @@ function decodeChunks(p: Prepared, s: number): SkillChunks {
   const tfs = new Uint32Array(nums.length >>> 1)
   let pairs = 0
   for (let c = 0, at = 1; c < count && at + 6 <= nums.length; c++) {
-    const kind = CHUNK_KINDS[nums[at]] ?? 'instructions'
-    const source = nums[at + 1]
-    const start = nums[at + 2]
-    const end = nums[at + 3]
     const length = nums[at + 4]
     // Damaged data ends the pairs.
     const nTerms = Math.min(nums[at + 5], (nums.length - at - 6) >> 1)
@@ -404,20 +391,9 @@ function decodeChunks(p: Prepared, s: number): SkillChunks {
       ids[pairs] = id
       tfs[pairs++] = nums[at + 1]
     }
-    const signs = signsAt + (c + 1) * signBytes <= bytes.length && p.dim ? signsAt + c * signBytes : -1
-    list.push({
-      kind,
-      source: source === 0 ? 'frontmatter' : p.index.sources[source] ?? '',
-      start: source === 0 ? 0 : start,
-      end: source === 0 ? (inline[end] ?? '').length : end,
-      inline: source === 0 ? inline[end] ?? '' : undefined,
-      length,
-      from,
-      to: pairs,
-      signsAt: signs,
-    })
+    list.push({ length, from, to: pairs })
   }
-  const decoded = { list, ids, tfs, bytes }
+  const decoded = { list, ids, tfs }
   p.chunks.set(s, decoded)
   return decoded
 }
