@@ -145,7 +145,9 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     if (own) return own
     if (viewsOf !== KERNEL!.generation()) {
       viewsOf = KERNEL!.generation()
-      views = { ...KERNEL!.views(block), last }
+      const v = KERNEL!.views(block)
+      // Same shape as `own`: the loops stay monomorphic.
+      views = { pair: v.pair, last, pw: v.pw, m3: v.m3, m4: v.m4, filter: v.filter }
     }
     return views!
   }
