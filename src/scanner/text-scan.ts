@@ -20,7 +20,7 @@ class Compiled {
   readonly re: RegExp
   readonly anchor: RegExp
   private derived: Derived | null = null
-  constructor(readonly rule: string, readonly p: LinePattern, tokens: readonly string[]) {
+  constructor(readonly rule: string, readonly p: LinePattern, readonly tokens: readonly string[]) {
     this.re = new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`)
     this.anchor = new RegExp(tokens.join('|'), 'i')
   }
@@ -48,15 +48,9 @@ const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
 const WINDOW = 4096
 const OVERLAP = 512
 
-/** Required classes and literal gate of a line pattern, derived once (a pattern serves several languages). */
-const derived = new WeakMap<RegExp, Derived>()
 function derive(re: RegExp): Derived {
-  let d = derived.get(re)
-  if (!d) {
-    const g = literalGate(re)
-    derived.set(re, d = { requires: requiredClasses(re), gate: g === null ? null : compileGate(g) })
-  }
-  return d
+  const g = literalGate(re)
+  return { requires: requiredClasses(re), gate: g === null ? null : compileGate(g) }
 }
 
 const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)
@@ -71,6 +65,9 @@ function finderOf(tokens: string[]): Finder {
   return f
 }
 
+/** A pattern's compiled form, shared by the languages it serves (nothing in it depends on the language; `re` is reset before each use). */
+const shared = new WeakMap<LinePattern, Compiled>()
+
 function compile(lang: Lang): LangTable {
   const patterns: Compiled[] = []
   const all: string[] = []
@@ -78,10 +75,11 @@ function compile(lang: Lang): LangTable {
   for (const mod of RULE_MODULES) {
     for (const p of mod.patterns) {
       if (!p.langs.includes(lang)) continue
-      const tokens = anchorTokens(p.anchor)
-      patterns.push(new Compiled(mod.meta.id, p, tokens))
-      all.push(...tokens)
-      if (!p.astCovered) noAst.push(...tokens)
+      let c = shared.get(p)
+      if (!c) shared.set(p, c = new Compiled(mod.meta.id, p, anchorTokens(p.anchor)))
+      patterns.push(c)
+      all.push(...c.tokens)
+      if (!p.astCovered) noAst.push(...c.tokens)
     }
   }
   // The combined regexes are what the finders stand for (tests compare them); the scan never runs them.
