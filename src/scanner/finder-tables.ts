@@ -249,7 +249,7 @@ export type KernelTables = Pick<FinderTables, 'filter' | 'pair' | 'pw' | 'm3' | 
  * default makes new ones; the finder passes views of the kernel's memory (no copy, no second set).
  */
 export type TableSink = (groups: number) => KernelTables
-const newTables: TableSink = n => ({
+export const newTables: TableSink = n => ({
   filter: new Int32Array(FILTER_WORDS), pair: new Uint16Array(65536), pw: new Uint8Array(n),
   m3: new Uint8Array(n * 257), m4: new Uint8Array(n * 257), m5: new Uint8Array(n * 257),
   m6: new Uint8Array(n * 257), m7: new Uint8Array(n * 257), m8: new Uint8Array(n * 257),

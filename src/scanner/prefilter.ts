@@ -1,6 +1,6 @@
 import { B, CLASS_S, END, NON_ASCII, Unsupported, isWord, none, parse, prefixes } from './regex-subset'
 import type { Ast, Set130 } from './regex-subset'
-import { CLS, CLS_START, WORD_BIT, buildTables } from './finder-tables'
+import { CLS, CLS_START, WORD_BIT, buildTables, newTables } from './finder-tables'
 import type { FinderTables } from './finder-tables'
 import { createKernel } from './wasm-filter'
 import type { Kernel } from './wasm-filter'
@@ -124,11 +124,19 @@ export const kernelActive = (): boolean => getKernel() !== null
  * with the same tables re-keyed by byte. Only the rare positions that pass all of it run a (sticky) regex.
  */
 export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { kernel: useKernel = true }: { kernel?: boolean } = {}): Finder {
-  const KERNEL = useKernel ? getKernel() : null
+  let kernel = useKernel ? getKernel() : null
   let block = -1
   // With the kernel, the tables are written into its memory and the JS loop reads them there (no
-  // second copy); without, the finder keeps its own.
-  const t = buildTables(tokens, ignoreCase, KERNEL ? (groups) => { const r = KERNEL.reserve(groups); block = r.block; return r.tables } : undefined)
+  // second copy); without (or when its memory cannot grow), the finder keeps its own.
+  const t = buildTables(tokens, ignoreCase, (groups) => {
+    try {
+      if (kernel) { const r = kernel.reserve(groups); block = r.block; return r.tables }
+    } catch {
+      kernel = null
+    }
+    return newTables(groups)
+  })
+  const KERNEL = kernel
   if (!t) {
     const combined = new RegExp(tokens.join('|') || '(?!)', ignoreCase ? 'gi' : 'g')
     return {
