@@ -416,9 +416,9 @@ function chunkText(p: Prepared, s: number, source: string, start: number, end: n
 /**
  * The query's dot products with sign bytes: entry 256 * g + v is the sum of ±qv over the 8
  * dimensions of byte g, bit set meaning +. A chunk's dot product is then ceil(dim / 8) lookups
- * instead of dim bit tests (a first answer scores hundreds of chunks per skill). Each entry is its value with the lowest set bit cleared plus
- * twice that bit's component (256 additions per byte, not 2,048); the table is the one definition
- * both the complete and the split index use, so their scores are identical.
+ * instead of dim bit tests (a first answer scores hundreds of chunks per skill). Each entry is the
+ * entry with its lowest set bit cleared plus twice that bit's component (256 additions per byte,
+ * not 2,048); the table is the one definition the complete and the split index use alike.
  */
 function signTable(qv: Float32Array, dim: number): Float64Array {
   const groups = Math.ceil(dim / 8)
