@@ -128,7 +128,8 @@ export class SkillsEngine {
     const processHere = (location: SkillLocation, head = readHead(location, undefined, known)): ProcessedSkill =>
       processSkill(head, { options, locked: lockedOf(head.name), content: this.content, scan: this.scan, customSchema, context: contextOf(head.name) })
     // A cold audit of many skills shares them with worker threads (same code, same results).
-    const pool = this.cache.size === 0 && discovery.skills.length >= this.parallelFrom ? this.openPool(lockRead, lockDisplay, customSchema) : null
+    // Without the scanner (benches only) a skill is too cheap for a worker to pay for its start-up.
+    const pool = this.scan && this.cache.size === 0 && discovery.skills.length >= this.parallelFrom ? this.openPool(lockRead, lockDisplay, customSchema) : null
     const offered = new Map<number, SkillLocation>()
     const receive = (results: PoolResult[]): void => {
       for (const { id, skill } of results) {
