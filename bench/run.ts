@@ -122,6 +122,15 @@ async function optional(name: string, file: string, run: (mod: any) => Promise<v
   await run(await import(`./${file}`))
 }
 
+/** Whether two threads get two cores' worth of work here: what the parallel engine can gain at most. */
+function machineBench(): void {
+  console.log('\n# Machine')
+  const out = JSON.parse(execFileSync(process.execPath, [path.join(here, 'cores.mjs')], { encoding: 'utf8' }))
+  for (const [kind, label] of [['hash', 'SHA-256'], ['lookup', 'table lookups (prefilter-like)']] as const)
+    row(`two threads vs one, ${label}`, `${out[kind].throughput.toFixed(2)}x`, `work per unit of time (2.00x on two real cores)`)
+}
+
+if (only('machine')) machineBench()
 if (only('engine')) await engineBench()
 if (only('rss') && !args.has('--no-rss')) rssBench()
 await optional('plugin', 'plugin.ts', async (mod) => {
