@@ -54,24 +54,34 @@ export class SkillPool {
     if (count < 1) return null
     const file = workerFile()
     if (!file) return null
+    const pool = new SkillPool()
     try {
-      structuredClone(settings)
+      for (let i = 0; i < count; i++) pool.start(file, settings)
+      return pool
     }
     catch {
+      // Settings that cannot be cloned (a DataCloneError from the Worker constructor), or no thread to be had.
+      pool.close()
       return null
     }
-    return new SkillPool(file, count, settings)
   }
 
-  private constructor(file: string, count: number, settings: PortableSettings) {
-    for (let i = 0; i < count; i++) {
-      const { port1, port2 } = new MessageChannel()
-      const worker = new Worker(file, { workerData: { port: port2, settings }, transferList: [port2] })
-      const thread: Thread = { worker, port: port1, pending: new Set(), exited: false }
-      worker.on('error', () => {})
-      worker.on('exit', () => (thread.exited = true))
-      this.threads.push(thread)
+  private constructor() {}
+
+  private start(file: string, settings: PortableSettings): void {
+    const { port1, port2 } = new MessageChannel()
+    let worker: Worker
+    try {
+      worker = new Worker(file, { workerData: { port: port2, settings }, transferList: [port2] })
     }
+    catch (error) {
+      port1.close()
+      throw error
+    }
+    const thread: Thread = { worker, port: port1, pending: new Set(), exited: false }
+    worker.on('error', () => {})
+    worker.on('exit', () => (thread.exited = true))
+    this.threads.push(thread)
   }
 
   /** Hands a skill to a worker with room; false when every worker is busy (the caller audits it). */

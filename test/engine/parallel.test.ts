@@ -119,6 +119,13 @@ describe('parallel audit', () => {
     for (const a of answers) if (a.skill) expect(a.skill.location.relDir).toBe(`skills/${dirs[a.id]}`)
   })
 
+  it('audits on the main thread when the settings cannot cross to a worker', async () => {
+    const root = mixedTree()
+    const options = resolveOptions({ root, lock: false })
+    const settings = { options: { ...options, resolvers: {}, embed: null }, customSchema: { check: () => true }, lock: null, content: false, scan: true }
+    expect(SkillPool.open(1, settings)).toBeNull()
+  })
+
   it('ships a worker entry the built package finds (dist)', async () => {
     const entries: Record<string, TreeEntry> = {}
     for (let i = 0; i < 210; i++) Object.assign(entries, skill(`s-${String(i).padStart(3, '0')}`))
