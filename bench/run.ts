@@ -82,6 +82,19 @@ async function engineBench(): Promise<void> {
   fs.writeFileSync(edited, original)
   await warm.audit({ changed: [edited] })
   row('re-audit after editing one file (changed path known)', ms(median(edits)), 'target <= 50 ms')
+
+  // What a CLI run pays: the first audit in a fresh process (cold JIT, and a worker that starts cold too).
+  const cold = (threads: string): number => {
+    const script = `const { SkillsEngine } = await import(${JSON.stringify(path.join(here, '../dist/index.mjs'))})
+const t = performance.now()
+await new SkillsEngine({ root: process.argv[1], lock: 'verify', ci: false, workers: process.argv[2] === 'default' ? undefined : Number(process.argv[2]) }, { content: false }).audit()
+console.log(performance.now() - t)`
+    return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script, corpus.dir, threads], { encoding: 'utf8' }).trim())
+  }
+  const colds: Record<string, number[]> = { '0': [], 'default': [] }
+  for (let i = 0; i < 3; i++) for (const threads of ['0', 'default']) colds[threads]!.push(cold(threads))
+  row('first audit in a fresh process, main thread only', ms(median(colds['0']!)), x(median(colds['0']!)))
+  row(`first audit in a fresh process, default (${workers} worker(s))`, ms(median(colds.default!)), x(median(colds.default!)))
 }
 
 function rssBench(): void {
