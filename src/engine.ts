@@ -131,6 +131,8 @@ export class SkillsEngine {
     // Without the scanner (benches only) a skill is too cheap for a worker to pay for its start-up.
     const pool = this.scan && this.cache.size === 0 && discovery.skills.length >= this.parallelFrom ? this.openPool(lockRead, lockDisplay, customSchema) : null
     const offered = new Map<number, SkillLocation>()
+    let reusedCount = 0
+    let parallelCount = 0
     const receive = (results: PoolResult[]): void => {
       for (const { id, skill } of results) {
         const location = offered.get(id)!
@@ -140,8 +142,6 @@ export class SkillsEngine {
         processed.set(location.dir, skill ? { ...skill, context: contextOf(skill.name) } : processHere(location))
       }
     }
-    let reusedCount = 0
-    let parallelCount = 0
     try {
       discovery.skills.forEach((location, i) => {
         if (pool) {
