@@ -7,7 +7,7 @@ import { discover } from './discover'
 import type { DirListings, Discovery, SkillLocation } from './discover'
 import { isInside, relativePosix, writeFileAtomic } from './fs'
 import { sha256Hex } from './hash'
-import { describeDrift, joinLock, lockDigest, readLock, removedSkill } from './lockfile'
+import { describeDrift, joinLock, lockDigest, lockedEntry, readLock, removedSkill } from './lockfile'
 import type { LockRead, SkillDrift } from './lockfile'
 import { serializeManifest } from './manifest'
 import { resolveOptions } from './options'
@@ -112,7 +112,7 @@ export class SkillsEngine {
     const lockDisplay = relativePosix(options.root, options.lockFile)
     const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
     const customSchema = loadCustomSchema(options.schema, options.root, global)
-    const lockedOf = (name: string): LockSkill | null | undefined => (lockRead?.status === 'ok' ? lockRead.bySkill.get(name) ?? null : undefined)
+    const lockedOf = (name: string): LockSkill | null | undefined => lockedEntry(lockRead, name)
     const contextOf = (name: string): string => {
       const locked = lockedOf(name)
       if (!locked) return locked === null ? 'unlocked' : '-'
@@ -230,8 +230,7 @@ export class SkillsEngine {
   /** Worker threads for this audit, or null (none configured, no worker entry, or settings that cannot cross threads). */
   private openPool(lockRead: LockRead | null, lockDisplay: string, customSchema: Record<string, unknown> | null): SkillPool | null {
     // Resolvers and the embedding function are functions, and only discovery and the index use them.
-    const { resolvers: _resolvers, embed: _embed, ...rest } = this.options
-    const options = { ...rest, resolvers: {}, embed: null }
+    const options = { ...this.options, resolvers: {}, embed: null }
     const lock = lockRead?.status === 'ok' ? { text: lockRead.text, display: lockDisplay } : null
     return SkillPool.open(this.options.workers, { options, customSchema, lock, content: this.content, scan: this.scan })
   }

@@ -57,6 +57,11 @@ export function readLock(file: string, display: string): LockRead {
   return parseLock(text, display)
 }
 
+/** A skill's locked entry: null when the lock lacks it, undefined when there is no valid lock to compare with. */
+export function lockedEntry(read: LockRead | null, name: string): LockSkill | null | undefined {
+  return read?.status === 'ok' ? read.bySkill.get(name) ?? null : undefined
+}
+
 /** Validates the text of a lock (`display`: its path as diagnostics show it). */
 export function parseLock(text: string, display: string): LockRead {
   let data: unknown

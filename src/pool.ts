@@ -108,7 +108,7 @@ export class SkillPool {
     return out
   }
 
-  /** Waits for every outstanding answer (a worker that exits answers its jobs with null), then stops the workers. */
+  /** Waits for every outstanding answer (a worker that exits answers its jobs with null). The caller then `close`s. */
   async drain(): Promise<PoolResult[]> {
     const out = this.poll()
     await Promise.all(this.threads.map(t => new Promise<void>((resolve) => {
@@ -129,7 +129,6 @@ export class SkillPool {
       t.worker.on('exit', settle)
       settle()
     })))
-    this.close()
     return out
   }
 

@@ -5,7 +5,7 @@
 import type { MessagePort } from 'node:worker_threads'
 import { workerData } from 'node:worker_threads'
 import type { SkillLocation } from './discover'
-import { parseLock } from './lockfile'
+import { lockedEntry, parseLock } from './lockfile'
 import type { LockRead } from './lockfile'
 import type { PortableSettings } from './pool'
 import { processSkill, readHead } from './skill'
@@ -16,7 +16,7 @@ const lock: LockRead | null = settings.lock ? parseLock(settings.lock.text, sett
 port.on('message', ({ id, location }: { id: number; location: SkillLocation }) => {
   try {
     const head = readHead(location)
-    const locked = lock?.status === 'ok' ? lock.bySkill.get(head.name) ?? null : undefined
+    const locked = lockedEntry(lock, head.name)
     // `context` is the main thread's to set: it keys its cache by its own lock objects.
     const skill = processSkill(head, { options: settings.options, locked, content: settings.content, scan: settings.scan, customSchema: settings.customSchema, context: '' })
     port.postMessage({ id, skill })
