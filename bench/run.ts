@@ -34,6 +34,21 @@ const row = (name: string, value: string, target = ''): void => {
   console.log(`  ${name.padEnd(58)} ${value.padStart(14)}  ${target}`)
 }
 
+/**
+ * One audit with the built package in a fresh `node` process (no tsx, no warm JIT): its wall time and
+ * the process's peak RSS. `workers: 'default'` leaves the option unset.
+ */
+function distAudit(mode: 'check' | 'build', root: string, workers: number | 'default', lock: 'verify' | false): { ms: number; maxRSS: number } {
+  const script = `const { SkillsEngine } = await import(${JSON.stringify(path.join(here, '../dist/index.mjs'))})
+const { mode, root, workers, lock } = JSON.parse(process.argv[1])
+const t = performance.now()
+const r = await new SkillsEngine({ root, lock, ci: false, workers: workers === 'default' ? undefined : workers }, { content: mode === 'build' }).audit()
+if (mode === 'build') (await r.complete()).json.length
+console.log(JSON.stringify({ ms: performance.now() - t, maxRSS: process.resourceUsage().maxRSS * 1024 }))`
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify({ mode, root, workers, lock })], { encoding: 'utf8', maxBuffer: 1 << 20 })
+  return JSON.parse(out.trim().split('\n').at(-1)!)
+}
+
 async function engineBench(): Promise<void> {
   console.log('\n# Engine (1,000 skills)')
   const corpus = generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 })
@@ -84,15 +99,11 @@ async function engineBench(): Promise<void> {
   row('re-audit after editing one file (changed path known)', ms(median(edits)), 'target <= 50 ms')
 
   // What a CLI run pays: the first audit in a fresh process (cold JIT, and a worker that starts cold too).
-  const cold = (threads: string): number => {
-    const script = `const { SkillsEngine } = await import(${JSON.stringify(path.join(here, '../dist/index.mjs'))})
-const t = performance.now()
-await new SkillsEngine({ root: process.argv[1], lock: 'verify', ci: false, workers: process.argv[2] === 'default' ? undefined : Number(process.argv[2]) }, { content: false }).audit()
-console.log(performance.now() - t)`
-    return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script, corpus.dir, threads], { encoding: 'utf8' }).trim())
-  }
   const colds: Record<string, number[]> = { '0': [], 'default': [] }
-  for (let i = 0; i < 3; i++) for (const threads of ['0', 'default']) colds[threads]!.push(cold(threads))
+  for (let i = 0; i < 3; i++) {
+    colds['0']!.push(distAudit('check', corpus.dir, 0, 'verify').ms)
+    colds.default!.push(distAudit('check', corpus.dir, 'default', 'verify').ms)
+  }
   row('first audit in a fresh process, main thread only', ms(median(colds['0']!)), x(median(colds['0']!)))
   row(`first audit in a fresh process, default (${workers} worker(s))`, ms(median(colds.default!)), x(median(colds.default!)))
 }
@@ -102,23 +113,17 @@ function rssBench(): void {
   const big = generateCorpus(path.join(corpusRoot, 's10000'), { skills: 10_000, seed: 7 })
   const small = generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 })
   row('corpus for `check`', `${big.skills} skills, ${big.files} files, ${mb(big.bytes)}`)
-  const script = `import { SkillsEngine } from ${JSON.stringify(path.join(here, '../dist/index.mjs'))}
-const [mode, root, workers] = process.argv.slice(1)
-const r = await new SkillsEngine({ root, lock: false, workers: workers === 'default' ? undefined : Number(workers) }, { content: mode === 'build' }).audit()
-if (mode === 'build') (await r.complete()).json.length
-console.log(JSON.stringify({ skills: r.stats.skills, maxRSS: process.resourceUsage().maxRSS * 1024 }))`
   // `build` embeds every text in one skills_manifest.json: at 10,000 skills that is ~2 GB of text, beyond V8's
   // maximum string length, so it is measured on the 1,000-skill corpus.
   const workers = resolveOptions({}).workers
-  const runs: Array<[mode: string, corpus: typeof big, workers: string, label: string, target: string]> = [
+  const runs: Array<[mode: 'check' | 'build', corpus: typeof big, workers: number | 'default', label: string, target: string]> = [
     ['check', big, 'default', `\`check\`, 10,000 skills (no embedded texts), ${workers} worker(s)`, 'target < 300 MB'],
-    ['check', big, '0', '`check`, 10,000 skills, main thread only', ''],
+    ['check', big, 0, '`check`, 10,000 skills, main thread only', ''],
     ['build', small, 'default', '`build`, 1,000 skills (manifest with embedded texts)', ''],
   ]
   for (const [mode, corpus, threads, label, target] of runs) {
     try {
-      const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, mode, corpus.dir, threads], { encoding: 'utf8', maxBuffer: 1 << 20 }).trim().split('\n').at(-1)!)
-      row(`peak RSS, ${label}`, mb(out.maxRSS), target)
+      row(`peak RSS, ${label}`, mb(distAudit(mode, corpus.dir, threads, false).maxRSS), target)
     }
     catch (error) {
       row(`peak RSS, ${label}`, 'failed', String((error as Error).message).split('\n')[0])
