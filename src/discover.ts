@@ -43,14 +43,15 @@ const MAX_DEPTH = 8
 const MAX_DIRS = 20_000
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
 
-export async function discover(options: ResolvedOptions): Promise<Discovery> {
+/** @param onFound called with the number of distinct skill folders found so far, as each is found. */
+export async function discover(options: ResolvedOptions, onFound?: (count: number) => void): Promise<Discovery> {
   const result: Discovery = { roots: [], skills: [], dirs: [], listings: { entries: new Map(), skillDirs: new Set() }, diagnostics: [] }
   const seen = new Set<string>()
   for (const spec of options.roots) {
     const root = await resolveRoot(spec, options, result.diagnostics)
     if (!root) continue
     result.roots.push(root)
-    for (const dir of findSkillDirs(root.dir, result)) {
+    for (const dir of findSkillDirs(root.dir, result, onFound)) {
       if (seen.has(dir)) continue
       seen.add(dir)
       result.skills.push({ dir, relDir: relativePosix(options.root, dir), source: root.sourceOf(dir) })
@@ -112,7 +113,7 @@ export async function resolveRoot(spec: string, options: ResolvedOptions, diagno
 }
 
 /** Every directory holding a SKILL.md under `rootDir` (the root itself included), bounded in depth and count. */
-function findSkillDirs(rootDir: string, result: Discovery): string[] {
+function findSkillDirs(rootDir: string, result: Discovery, onFound: ((count: number) => void) | undefined): string[] {
   const found: string[] = []
   const queue: Array<[string, number]> = [[rootDir, 0]]
   for (let next = 0; next < queue.length; next++) {
@@ -133,6 +134,7 @@ function findSkillDirs(rootDir: string, result: Discovery): string[] {
     if (dirents.some(d => d.name === SKILL_FILE && (d.isFile() || d.isSymbolicLink()))) {
       found.push(dir)
       result.listings.skillDirs.add(dir)
+      onFound?.(result.listings.skillDirs.size)
     }
     if (depth >= MAX_DEPTH) continue
     for (const d of dirents) {

@@ -97,21 +97,39 @@ export class SkillsEngine {
     const mode = request.mode ?? 'build'
     const global: Diagnostic[] = []
 
+    const lockDisplay = relativePosix(options.root, options.lockFile)
+    const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
+    const schemaDiagnostics: Diagnostic[] = []
+    const customSchema = loadCustomSchema(options.schema, options.root, schemaDiagnostics)
+
+    // A cold audit of many skills shares them with worker threads (same code, same results). The pool
+    // opens as soon as discovery has found enough skills, so the workers start up and warm up while
+    // the rest is discovered. Without the scanner (benches only) a skill is too cheap to pay for one.
+    const opened: { pool: SkillPool | null } = { pool: null }
+    const onFound = this.scan && this.cache.size === 0
+      ? (count: number): void => {
+          if (count === Math.max(1, this.parallelFrom)) opened.pool = this.openPool(lockRead, lockDisplay, customSchema)
+        }
+      : undefined
+
     const rediscover = !this.discovery || !request.changed || request.changed.some(f => this.changesLayout(f))
     // Listings from this very discovery are fresh: the skill walk reuses them instead of reading each directory again.
     let known: DirListings | undefined
     if (rediscover) {
-      this.discovery = await discover(options)
+      try {
+        this.discovery = await discover(options, onFound)
+      }
+      catch (error) {
+        opened.pool?.close()
+        throw error
+      }
       known = this.discovery.listings
       this.discovery.listings = { entries: new Map(), skillDirs: new Set() }
     }
     const discovery = this.discovery!
-    global.push(...discovery.diagnostics)
+    global.push(...discovery.diagnostics, ...schemaDiagnostics)
     const dirty = request.changed ? new Set(request.changed.map(f => path.resolve(f))) : null
 
-    const lockDisplay = relativePosix(options.root, options.lockFile)
-    const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
-    const customSchema = loadCustomSchema(options.schema, options.root, global)
     const lockedOf = (name: string): LockSkill | null | undefined => lockedEntry(lockRead, name)
     const contextOf = (name: string): string => {
       const locked = lockedOf(name)
@@ -127,9 +145,7 @@ export class SkillsEngine {
     const processed = new Map<string, ProcessedSkill>()
     const processHere = (location: SkillLocation, head = readHead(location, undefined, known)): ProcessedSkill =>
       processSkill(head, { options, locked: lockedOf(head.name), content: this.content, scan: this.scan, customSchema, context: contextOf(head.name) })
-    // A cold audit of many skills shares them with worker threads (same code, same results).
-    // Without the scanner (benches only) a skill is too cheap for a worker to pay for its start-up.
-    const pool = this.scan && this.cache.size === 0 && discovery.skills.length >= this.parallelFrom ? this.openPool(lockRead, lockDisplay, customSchema) : null
+    const pool = opened.pool
     const offered = new Map<number, SkillLocation>()
     let reusedCount = 0
     let parallelCount = 0

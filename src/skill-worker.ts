@@ -9,9 +9,16 @@ import { lockedEntry, parseLock } from './lockfile'
 import type { LockRead } from './lockfile'
 import type { PortableSettings } from './pool'
 import { processSkill, readHead } from './skill'
+import { warmUp } from './worker-warm-up'
 
 const { port, settings } = workerData as { port: MessagePort; settings: PortableSettings }
 const lock: LockRead | null = settings.lock ? parseLock(settings.lock.text, settings.lock.display) : null
+
+// Jobs wait in the port meanwhile; the main thread audits skills itself until this worker has room.
+try {
+  if (settings.scan) warmUp({ options: settings.options, locked: undefined, content: settings.content, scan: true, customSchema: settings.customSchema, context: '' })
+}
+catch {}
 
 port.on('message', ({ id, location }: { id: number; location: SkillLocation }) => {
   try {

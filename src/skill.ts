@@ -117,17 +117,22 @@ export interface ProcessContext {
 
 /** Reads the rest of the skill once and runs every check on those bytes. */
 export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSkill {
+  const skill = head.name
+  const diagnostics: Diagnostic[] = [...head.listing.diagnostics, ...head.diagnostics].map(d => ({ ...d, skill }))
+  const files: SkillFile[] = []
+  for (const entry of head.listing.entries) {
+    const file = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, head.location.relDir, skill, diagnostics)
+    if (file) files.push(file)
+  }
+  return checkSkill(head, files, diagnostics, ctx)
+}
+
+/** Every check on a skill's files, already read (`processSkill`; a worker's warm-up passes files made in memory). */
+export function checkSkill(head: SkillHead, files: SkillFile[], diagnostics: Diagnostic[], ctx: ProcessContext): ProcessedSkill {
   const { location, listing } = head
   const { options } = ctx
   const skill = head.name
   const skillMdPath = joinPosix(location.relDir, SKILL_FILE)
-  const diagnostics: Diagnostic[] = [...listing.diagnostics, ...head.diagnostics].map(d => ({ ...d, skill }))
-
-  const files: SkillFile[] = []
-  for (const entry of listing.entries) {
-    const file = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, location.relDir, skill, diagnostics)
-    if (file) files.push(file)
-  }
   const skillMd = files.find(f => f.path === SKILL_FILE) ?? null
   const parsed = head.parsed
   const data = parsed?.data ?? null

@@ -11,6 +11,7 @@ import { SkillsEngine } from '../../src/engine'
 import type { Options } from '../../src/options'
 import { SkillPool } from '../../src/pool'
 import { resolveOptions } from '../../src/options'
+import { warmUp } from '../../src/worker-warm-up'
 import { makeTree, skill } from '../helpers'
 import type { TreeEntry } from '../helpers'
 
@@ -117,6 +118,16 @@ describe('parallel audit', () => {
     const answers = await pool.drain()
     expect(answers.map(a => a.id).sort()).toEqual(offered)
     for (const a of answers) if (a.skill) expect(a.skill.location.relDir).toBe(`skills/${dirs[a.id]}`)
+  })
+
+  it('warms a worker up on a skill held in memory, through every language the scanner reads', () => {
+    const options = resolveOptions({ root: path.join(path.sep, 'no-such-project') })
+    const warm = warmUp({ options, locked: undefined, content: false, scan: true, customSchema: null, context: '' })
+    const scanned = new Set(warm.diagnostics.filter(d => d.code.startsWith('scan/') && d.line !== null).map(d => d.file))
+    expect([...scanned].sort()).toEqual(['SKILL.md', 'examples/broken.js', 'examples/usage.js', 'references/guide.md', 'scripts/helper.py', 'scripts/setup.sh'].map(f => `skills/warm-up/${f}`))
+    // Nothing was read from disk: every file of the sample is in the manifest with its in-memory digest.
+    expect(warm.diagnostics.filter(d => d.code.startsWith('fs/'))).toEqual([])
+    expect(warm.manifest.files.map(f => f.path)).toContain('resources/data.json')
   })
 
   it('audits on the main thread when the settings cannot cross to a worker', async () => {
