@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
@@ -25,6 +26,15 @@ interface Thread { worker: Worker; port: MessagePort; pending: Set<number>; exit
 const AHEAD = 2
 
 /**
+ * How long a pool outlives its audit, idle, for the next cold audit in this process (a bundler's next
+ * build, a test run, a CLI command that audits twice): a fresh worker spends its first second
+ * importing, building the scanner's tables and compiling. Idle workers are unref'd: they never keep
+ * the process alive, and they are stopped after this long (their heap is released).
+ */
+const IDLE_MS = 10_000
+let idle: { pool: SkillPool; timer: ReturnType<typeof setTimeout> } | null = null
+
+/**
  * The built worker entry: beside this module in dist/, or in the package's dist/ when the engine runs
  * from its sources (tests, benches). Null when it is not there: the main thread audits every skill.
  */
@@ -41,6 +51,22 @@ function workerFile(): string | null {
 }
 
 /**
+ * The process's Node options for a worker, without those of an inline script (`node --input-type=module
+ * -e ...`): a worker inherits them and, given a file, stops at once ("--input-type can only be used with
+ * string input").
+ */
+function workerExecArgv(): string[] {
+  const out: string[] = []
+  const args = process.execArgv
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]
+    if (arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print' || arg === '--input-type') i++
+    else if (!/^--(?:eval|print|input-type)=/.test(arg)) out.push(arg)
+  }
+  return out
+}
+
+/**
  * Worker threads that audit skills alongside the main thread. The main thread offers each skill to a
  * worker with room and audits it itself otherwise, so the load balances by itself; answers are polled
  * between skills without yielding. A worker that dies costs time, never a result: its jobs come back
@@ -52,6 +78,8 @@ export class SkillPool {
   /** `count` workers, or null when there is no worker entry or the settings cannot cross threads (functions in them). */
   static open(count: number, settings: PortableSettings): SkillPool | null {
     if (count < 1) return null
+    const reused = SkillPool.reuse(count, settings)
+    if (reused !== undefined) return reused
     const file = workerFile()
     if (!file) return null
     const pool = new SkillPool()
@@ -68,11 +96,36 @@ export class SkillPool {
 
   private constructor() {}
 
+  /** The idle pool, handed this audit's settings; null when they cannot cross; undefined when there is none to reuse. */
+  private static reuse(count: number, settings: PortableSettings): SkillPool | null | undefined {
+    if (!idle) return undefined
+    const { pool, timer } = idle
+    idle = null
+    clearTimeout(timer)
+    if (pool.threads.length !== count || pool.threads.some(t => t.exited)) {
+      pool.terminate()
+      return undefined
+    }
+    try {
+      // A settings message goes before every job (ports are ordered); the first one tells whether they can be cloned at all.
+      for (const t of pool.threads) t.port.postMessage({ settings })
+    }
+    catch {
+      pool.terminate()
+      return null
+    }
+    for (const t of pool.threads) {
+      t.worker.ref()
+      t.port.ref()
+    }
+    return pool
+  }
+
   private start(file: string, settings: PortableSettings): void {
     const { port1, port2 } = new MessageChannel()
     let worker: Worker
     try {
-      worker = new Worker(file, { workerData: { port: port2, settings }, transferList: [port2] })
+      worker = new Worker(file, { workerData: { port: port2, settings }, transferList: [port2], execArgv: workerExecArgv() })
     }
     catch (error) {
       port1.close()
@@ -132,7 +185,23 @@ export class SkillPool {
     return out
   }
 
+  /** Ends this audit's use: workers with nothing pending wait idle for the next audit (`IDLE_MS`); others are stopped. */
   close(): void {
+    if (idle?.pool === this) return
+    if (idle || !this.threads.length || this.threads.some(t => t.exited || t.pending.size)) return this.terminate()
+    for (const t of this.threads) {
+      t.worker.unref()
+      t.port.unref()
+    }
+    const timer = setTimeout(() => {
+      if (idle?.pool === this) idle = null
+      this.terminate()
+    }, IDLE_MS)
+    timer.unref()
+    idle = { pool: this, timer }
+  }
+
+  private terminate(): void {
     for (const t of this.threads) {
       t.port.close()
       void t.worker.terminate()

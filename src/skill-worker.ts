@@ -11,16 +11,25 @@ import type { PortableSettings } from './pool'
 import { processSkill, readHead } from './skill'
 import { warmUp } from './worker-warm-up'
 
-const { port, settings } = workerData as { port: MessagePort; settings: PortableSettings }
-const lock: LockRead | null = settings.lock ? parseLock(settings.lock.text, settings.lock.display) : null
+const { port } = workerData as { port: MessagePort; settings: PortableSettings }
+let settings: PortableSettings
+let lock: LockRead | null
 
-// Jobs wait in the port meanwhile; the main thread audits skills itself until this worker has room.
-try {
-  if (settings.scan) warmUp({ options: settings.options, locked: undefined, content: settings.content, scan: true, customSchema: settings.customSchema, context: '' })
+/** This audit's settings: at start, and again when the pool is reused by a later audit in the process. */
+function configure(next: PortableSettings): void {
+  settings = next
+  lock = next.lock ? parseLock(next.lock.text, next.lock.display) : null
+  // Jobs wait in the port meanwhile; the main thread audits skills itself until this worker has room.
+  try {
+    if (next.scan) warmUp({ options: next.options, locked: undefined, content: next.content, scan: true, customSchema: next.customSchema, context: '' })
+  }
+  catch {}
 }
-catch {}
+configure((workerData as { settings: PortableSettings }).settings)
 
-port.on('message', ({ id, location }: { id: number; location: SkillLocation }) => {
+port.on('message', (message: { id: number; location: SkillLocation } | { settings: PortableSettings }) => {
+  if ('settings' in message) return configure(message.settings)
+  const { id, location } = message
   try {
     const head = readHead(location)
     const locked = lockedEntry(lock, head.name)

@@ -2,6 +2,7 @@
  * Worker threads audit skills with the main thread's code: every output (manifest, diagnostics, lock,
  * code frames, cache behaviour) must be byte-identical to a single-threaded audit of the same tree.
  */
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -130,6 +131,32 @@ describe('parallel audit', () => {
     expect(warm.manifest.files.map(f => f.path)).toContain('resources/data.json')
   })
 
+  it('hands an idle pool to the next audit in the process, with that audit\'s settings', async () => {
+    const root = mixedTree()
+    const bare = { root, ci: false, lock: false as const }
+    const first = await new SkillsEngine({ ...settingsOf(root), lock: false, workers: 1 }, { parallelFrom: 1 }).audit()
+    expect(first.diagnostics.some(d => d.code === 'scan/internal-ticket')).toBe(true)
+    // Same workers, other options: no custom rule, obfuscation back on.
+    const pooled = await new SkillsEngine({ ...bare, workers: 1 }, { parallelFrom: 1 }).audit()
+    const single = await new SkillsEngine({ ...bare, workers: 0 }).audit()
+    expect(pooled.stats.parallel).toBeGreaterThan(0)
+    expect(pooled.diagnostics.some(d => d.code === 'scan/internal-ticket')).toBe(false)
+    expect(snapshot(pooled)).toBe(snapshot(single))
+
+    const options = { ...resolveOptions(bare), resolvers: {}, embed: null }
+    const settings = { options, customSchema: null, lock: null, content: false, scan: true }
+    const a = SkillPool.open(1, settings)!
+    a.close()
+    const b = SkillPool.open(1, settings)
+    expect(b).toBe(a)
+    b!.close()
+    // Settings that cannot cross stop the idle pool; the next one starts afresh.
+    expect(SkillPool.open(1, { ...settings, customSchema: { check: () => true } })).toBeNull()
+    const c = SkillPool.open(1, settings)!
+    expect(c).not.toBe(a)
+    c.close()
+  })
+
   it('audits on the main thread when the settings cannot cross to a worker', async () => {
     const root = mixedTree()
     const options = resolveOptions({ root, lock: false })
@@ -146,5 +173,12 @@ describe('parallel audit', () => {
     const single = await new dist.SkillsEngine({ root, lock: false, workers: 0 }).audit()
     expect(pooled.stats.parallel).toBeGreaterThan(0)
     expect(snapshot(pooled)).toBe(snapshot(single))
+
+    // In a process started with an inline script (whose options a worker inherits), the worker runs;
+    // the pool it leaves idle never keeps the process alive (it would for 10 s if it did).
+    const script = `const { SkillsEngine } = await import(${JSON.stringify(pathToFileURL(path.resolve(__dirname, '../../dist/index.mjs')).href)})
+const r = await new SkillsEngine({ root: ${JSON.stringify(root)}, lock: false, workers: 1 }).audit()
+console.log(r.stats.parallel > 0 ? 'pooled' : 'single')`
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 8000 }).trim()).toBe('pooled')
   })
 })
