@@ -35,6 +35,17 @@ export interface FinderTables {
   m8: Uint8Array
   /** Class-window bitset in front of the pair lookup (`classFilter`). */
   filter: Int32Array
+  /**
+   * The same checks per token prefix ("part"; up to 8 bits per group, parts merged to fit):
+   * `tpw[g * 4 + WORD_BIT[previous byte]]` and, per position p (third to eighth byte),
+   * `tbits[(p - 3) * groups * 257 + g * 257 + byte]` are the bits that allow it. A candidate whose AND
+   * of them is 0 cannot start any token of its group, where the group's masks alone would pass it when
+   * one prefix allows its third byte and another its fifth (`token` + `["']?\s*[:=]` vs "token error").
+   */
+  tpw: Uint8Array
+  tbits: Uint8Array
+  /** Per group and bit (`g * 8 + bit`): the tokens (bit k: the group's k-th token; -1: any) its parts belong to. */
+  bitTokens: Uint32Array
   /** Per byte group, the tokens (indices, ascending) its sticky regex tries; group 0 has none. */
   groups: number[][]
   /** Code-unit path: group per (previous is word, bucket, next bucket), index `(pw * 129 + a) * 130 + b`. */
@@ -78,8 +89,8 @@ type Masks = number[]
 /** One prefix of a token: the first and second buckets it takes, and the masks it adds to the keys it touches. */
 interface Part { as: number[]; bs: number[]; masks: Masks }
 
-/** An entry: the token list and masks after a given sequence of parts (shared by every key that saw it). */
-interface Entry { list: number[]; listHash: number; masks: Masks; unit: number }
+/** An entry: the token list, masks and parts (ids) after a given sequence of parts (shared by every key that saw it). */
+interface Entry { list: number[]; listHash: number; masks: Masks; unit: number; parts: number[] }
 
 const bit = (m: Masks, base: number, c: number): number => (m[base + (c >> 5)]! >>> (c & 31)) & 1
 
@@ -243,7 +254,7 @@ let built = 0
 export const tablesBuilt = (): number => built
 
 /** The byte tables the WebAssembly loop reads (see wasm-filter.ts). */
-export type KernelTables = Pick<FinderTables, 'filter' | 'pair' | 'pw' | 'm3' | 'm4' | 'm5' | 'm6' | 'm7' | 'm8'>
+export type KernelTables = Pick<FinderTables, 'filter' | 'pair' | 'pw' | 'm3' | 'm4' | 'm5' | 'm6' | 'm7' | 'm8' | 'tpw' | 'tbits'>
 /**
  * Where the byte tables are written, given the number of groups: zeroed arrays of their sizes. The
  * default makes new ones; the finder passes views of the kernel's memory (no copy, no second set).
@@ -253,6 +264,7 @@ export const newTables: TableSink = n => ({
   filter: new Int32Array(FILTER_WORDS), pair: new Uint16Array(65536), pw: new Uint8Array(n),
   m3: new Uint8Array(n * 257), m4: new Uint8Array(n * 257), m5: new Uint8Array(n * 257),
   m6: new Uint8Array(n * 257), m7: new Uint8Array(n * 257), m8: new Uint8Array(n * 257),
+  tpw: new Uint8Array(n * 4), tbits: new Uint8Array(MASKS * n * 257),
 })
 /** Size of the class filter: a bit per 19-bit key. */
 export const FILTER_WORDS = 1 << 14
@@ -274,7 +286,10 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
     if (error instanceof Unsupported) return null
     throw error
   }
-  const entries: Entry[] = [{ list: [], listHash: listHash([]), masks: new Array<number>(WORDS * MASKS).fill(0), unit: 0 }]
+  const entries: Entry[] = [{ list: [], listHash: listHash([]), masks: new Array<number>(WORDS * MASKS).fill(0), unit: 0, parts: [] }]
+  // Per part id: its token and masks (for the per-token tables).
+  const partToken: number[] = []
+  const partMasks: Masks[] = []
   const edges = new Map<number, number>()
   let stride = 1
   for (let t = 0; t < analyses.length; t++) stride += analyses[t]!.parts.length
@@ -288,6 +303,8 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
     const { lead, parts } = analyses[t]!
     for (let pi = 0; pi < parts.length; pi++, id++) {
       const { as, bs, masks: add } = parts[pi]!
+      partToken.push(t)
+      partMasks.push(add)
       for (let ai = 0; ai < as.length; ai++) {
         const a = as[ai]!
         const wordA = a < 128 && isWord(a)
@@ -306,7 +323,7 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
               for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= add[w]!
               const same = from.list[from.list.length - 1] === t
               to = entries.length
-              entries.push({ list: same ? from.list : [...from.list, t], listHash: same ? from.listHash : mix(from.listHash, t), masks, unit: 0 })
+              entries.push({ list: same ? from.list : [...from.list, t], listHash: same ? from.listHash : mix(from.listHash, t), masks, unit: 0, parts: [...from.parts, id] })
               edges.set(cur * stride + id, to)
             }
             slot[key] = to
@@ -424,7 +441,8 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
     }
   }
   classFilter(t.filter, mode, pairs, bucketGroups, t.pw, zs)
-  return { ...t, last, groups, unitTable, unitM3, unitM4, unitGroups: unitOwners.map(e => e.list) }
+  const bitTokens = tokenBits(t, mode, n, merged, entries, groups, partToken, partMasks)
+  return { ...t, last, groups, bitTokens, unitTable, unitM3, unitM4, unitGroups: unitOwners.map(e => e.list) }
 }
 
 /**
@@ -460,4 +478,93 @@ function classFilter(f: Int32Array, mode: Mode, pairs: Int32Array, bucketGroups:
       }
     }
   }
+}
+
+/** Bits set in the five words from `base` (a bucket mask's size). */
+function count(m: Masks, base: number): number {
+  let n = 0
+  for (let w = base; w < base + WORDS; w++) {
+    let x = m[w]! - ((m[w]! >>> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+    n += (Math.imul((x + (x >>> 4)) & 0x0F0F0F0F, 0x01010101) >>> 24)
+  }
+  return n
+}
+
+/** Parts of a group sharing one bit: the OR of their masks and word-ness (1 and/or 2), and their tokens. */
+interface Box { masks: Masks; wb: number; tokens: number }
+/** How many (word-ness, third to eighth bucket) tuples a box admits: the candidates it lets through. */
+function volume(b: Box): number {
+  let v = b.wb === 3 ? 2 : 1
+  for (let m = 0; m < MASKS; m++) v *= count(b.masks, m * WORDS)
+  return v
+}
+function union(a: Box, b: Box): Box {
+  const masks = a.masks.slice()
+  for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= b.masks[w]!
+  return { masks, wb: a.wb | b.wb, tokens: a.tokens | b.tokens }
+}
+
+/**
+ * The per-part tables (`tpw`, `tbits`, `bitTokens`): each part that touched a key of a group (with the
+ * previous byte's word-ness of that key) gets a bit, set for the bytes its masks allow. With more than 8
+ * parts, the two whose union adds the fewest tuples share a bit, until 8 are left. A group's masks are the
+ * OR of its bits, so these tables only remove candidates that no token's own prefix fits.
+ */
+function tokenBits(t: KernelTables, mode: Mode, n: number, merged: Map<number, number>, entries: Entry[], groups: number[][], partToken: number[], partMasks: Masks[]): Uint32Array {
+  const size = n * 257
+  const bitTokens = new Uint32Array(n * 8)
+  // Per group, its parts by id, with the word-ness they were seen with.
+  const partsOf: Array<Map<number, number>> = []
+  for (let g = 0; g < n; g++) partsOf.push(new Map())
+  const add = (g: number, e: Entry, wb: number): void => {
+    const m = partsOf[g]!
+    for (let k = 0; k < e.parts.length; k++) m.set(e.parts[k]!, (m.get(e.parts[k]!) ?? 0) | wb)
+  }
+  for (const [pair, g] of merged) {
+    const n1 = pair % entries.length
+    const n0 = (pair - n1) / entries.length
+    // Slot 0 of a key: the previous byte is not a word byte (WORD_BIT 1); slot 1: it is (2).
+    if (n0) add(g, entries[n0]!, 1)
+    if (n1) add(g, entries[n1]!, 2)
+  }
+  for (let g = 1; g < n; g++) {
+    const list = groups[g]!
+    const boxes: Box[] = []
+    for (const [id, wb] of partsOf[g]!) {
+      const k = list.indexOf(partToken[id]!)
+      boxes.push({ masks: partMasks[id]!, wb, tokens: k < 32 ? 1 << k : -1 })
+    }
+    const vols = boxes.map(volume)
+    while (boxes.length > 8) {
+      let best = Infinity
+      let bi = 0
+      let bj = 1
+      let bu: Box | null = null
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const u = union(boxes[i]!, boxes[j]!)
+          const cost = volume(u) - vols[i]! - vols[j]!
+          if (cost < best) { best = cost; bi = i; bj = j; bu = u }
+        }
+      }
+      boxes[bi] = bu!
+      vols[bi] = volume(bu!)
+      boxes.splice(bj, 1)
+      vols.splice(bj, 1)
+    }
+    for (let b = 0; b < boxes.length; b++) {
+      const box = boxes[b]!
+      const bit = 1 << b
+      bitTokens[g * 8 + b] = box.tokens
+      if (box.wb & 1) t.tpw[g * 4 + 1]! |= bit
+      if (box.wb & 2) t.tpw[g * 4 + 2]! |= bit
+      for (let m = 0; m < MASKS; m++) {
+        const bytes = template(mode, box.masks, m * WORDS).bytes
+        const base = m * size + g * 257
+        for (let z = 0; z < 257; z++) if (bytes[z]) t.tbits[base + z]! |= bit
+      }
+    }
+  }
+  return bitTokens
 }

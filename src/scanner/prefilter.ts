@@ -108,6 +108,30 @@ function candidateFast(bytes: Uint8Array, from: number, t: ByteTables, f: Int32A
   return candidate(bytes, from, t)
 }
 
+/** A candidate's token bits when any token of its group may match. */
+const ALL_BITS = 0xFF
+/** Regex syntax characters: a token without them (after a leading `\b`, escaped punctuation aside) is a literal. */
+const SYNTAX = new Set('\\^$.|?*+()[]{}'.split(''))
+
+/**
+ * The length of the text a token matches when it is a literal of at most 8 printable ASCII characters
+ * (optionally after `\b`): the kernel checks each of its bytes. 0 for anything else.
+ */
+function literalLength(token: string): number {
+  let i = token.startsWith('\\b') ? 2 : 0
+  let n = 0
+  for (; i < token.length; i++, n++) {
+    let ch = token[i]!
+    if (ch === '\\') {
+      ch = token[++i] ?? 'a'
+      if (/[0-9A-Za-z]/.test(ch)) return 0
+    } else if (SYNTAX.has(ch)) return 0
+    const code = ch.charCodeAt(0)
+    if (code < 32 || code > 126) return 0
+  }
+  return n >= 1 && n <= 8 ? n : 0
+}
+
 /** The WebAssembly copy of the hot loop, compiled on first use (null without WebAssembly: the JS loop runs). */
 let kernel: Kernel | null | undefined
 const getKernel = (): Kernel | null => (kernel === undefined ? (kernel = createKernel(CLS, WORD_BIT, CLS_START)) : kernel)
@@ -169,10 +193,36 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     re.lastIndex = i
     return re.test(text) ? { index: i, text: text.slice(i, re.lastIndex) } : null
   }
+  // The tokens of the candidate's group that can start there (bits, see `tbits` in finder-tables.ts):
+  // the kernel tells; after the JS lookup, any of them.
+  let bits = ALL_BITS
   // The WebAssembly loop stops two positions early; the JS lookup finishes the text.
   const kernelCandidate = (bytes: Uint8Array, i: number, n: number, bt: LoopTables): number => {
     const p = n - i >= 3 ? KERNEL!.scan(block, i) : -1
-    return p >= 0 ? p * 0x10000 + KERNEL!.group() : candidate(bytes, Math.max(i, n - 2), bt)
+    if (p >= 0) { bits = KERNEL!.tokens(); return p * 0x10000 + KERNEL!.group() }
+    bits = ALL_BITS
+    return candidate(bytes, Math.max(i, n - 2), bt)
+  }
+  // Length of each token that is a short literal (the kernel's checks then decide its match), else 0.
+  const literal = tokens.map(literalLength)
+  const { bitTokens } = t
+  // Sticky regexes of the tokens of a group that a candidate's bits leave, per group by those tokens' bits.
+  const subsetRes: Array<Map<number, RegExp> | undefined> = []
+  const verifyBits = (g: number, text: string, i: number): { index: number; text: string } | null => {
+    const list = groups[g]!
+    let left = 0
+    for (let v = bits; v !== 0; v &= v - 1) left |= bitTokens[g * 8 + 31 - Math.clz32(v & -v)]!
+    const all = list.length > 30 ? -1 : (1 << list.length) - 1
+    if ((left & all) === all) return verify(byteRes[g] ??= sticky(groups, g), text, i)
+    // One token left, a literal whose every byte the kernel checked: it matches (and no token before it can).
+    if ((left & (left - 1)) === 0) {
+      const k = list[31 - Math.clz32(left)]!
+      if (literal[k]) return { index: i, text: text.slice(i, i + literal[k]!) }
+    }
+    const res = subsetRes[g] ??= new Map()
+    let re = res.get(left)
+    if (!re) res.set(left, re = sticky([list.filter((_, k) => (left & (1 << k)) !== 0)], 0))
+    return verify(re, text, i)
   }
   const fold = (c: number): number => (c < 128 ? (ignoreCase && c >= 65 && c <= 90 ? c + 32 : c) : NON_ASCII)
   let cachedText: string | null = null
@@ -201,7 +251,7 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
         if (c < 0) return null
         const g = c % 0x10000
         i = (c - g) / 0x10000
-        const h = verify(byteRes[g] ??= sticky(groups, g), text, i)
+        const h = loaded ? verifyBits(g, text, i) : verify(byteRes[g] ??= sticky(groups, g), text, i)
         if (h) return h
       }
       return null

@@ -1,10 +1,13 @@
 /**
  * The prefilter's hot loop as a small WebAssembly function, assembled here from its opcodes (no binary
- * blob, no toolchain). It runs the same lookups as `candidateFast` in prefilter.ts over the latin1 bytes
- * of a text copied into its memory, without JS bounds checks: about 3x the speed of the JS loop.
- * When WebAssembly is unavailable the JS loop runs instead (same answers: the tests compare both).
+ * blob, no toolchain). It runs the lookups of `candidateFast` in prefilter.ts over the latin1 bytes of a
+ * text copied into its memory, without JS bounds checks, the class filter unrolled 8 bytes per check of
+ * the end; its candidate check is per token prefix (`tbits`, finder-tables.ts) where the JS loop's is per
+ * group, so it hands back fewer candidates, each with the tokens that may match there. When WebAssembly is
+ * unavailable the JS loop runs instead (same hits: the tests compare both).
  *
- * Memory: bytes 0-255 the byte classes, 256-511 the word bits, 512 the group of the last candidate,
+ * Memory: bytes 0-255 the byte classes, 256-511 the word bits, 512 the group of the last candidate and
+ * 516 its token bits,
  * then each finder's tables (`reserve`: the finder's build writes them there), then the text being
  * scanned (`load`). The JS loop reads a finder's tables here too (`views`), so they exist once.
  */
@@ -23,11 +26,14 @@ export interface Kernel {
   /** Puts a text's latin1 bytes in memory (once per text) and returns a view of them; null when memory cannot grow that far. */
   load: (text: string) => Uint8Array | null
   /**
-   * First position in [from, n - 2) that passes the filter and the exact pair/word/third-to-eighth-byte
-   * checks (its group then in `group()`), -1 when there is none before the last two positions.
+   * First position in [from, n - 2) that passes the filter, the pair lookup and, for at least one token of
+   * the pair's group, its word/third-to-eighth-byte checks (the group then in `group()`, those tokens in
+   * `tokens()`), -1 when there is none before the last two positions.
    */
   scan: (block: number, from: number) => number
   group: () => number
+  /** The candidate's possible tokens: bit k for its group's k-th token (see `tbits` in finder-tables.ts). */
+  tokens: () => number
   /**
    * The block's tables in place (the JS loop reads these instead of keeping its own copies). Growing the
    * memory detaches every view: `generation()` changes then, and views must be taken again.
@@ -66,13 +72,16 @@ const section = (id: number, body: number[]): number[] => [id, ...uleb(body.leng
 const str = (s: string): number[] => [...uleb(s.length), ...[...s].map(c => c.charCodeAt(0))]
 
 // Parameters and locals of `scan(block, text, from, n)`.
-const BLOCK = 0, TEXT = 1, FROM = 2, N = 3, J = 4, H = 5, I = 6, G = 7, M = 8, P = 9, E = 10
+const BLOCK = 0, TEXT = 1, FROM = 2, N = 3, J = 4, H = 5, I = 6, G = 7, M = 8, P = 9, E = 10, V = 11
 const get = (l: number): number[] => [OP.get, l]
 const set = (l: number): number[] => [OP.set, l]
 const c = (v: number): number[] => [OP.const, ...leb(v)]
 /** load8_u of mem[TEXT + local + delta]. */
 const byteAt = (l: number, delta = 0): number[] => [...get(TEXT), ...get(l), OP.add, OP.load8, 0, ...uleb(delta)]
 const memarg = (align: number, offset = 0): number[] => [align, ...uleb(offset)]
+
+/** Bytes the filter loop reads per check of the text's end. */
+const UNROLL = 8
 
 /** Table block layout (offsets from the block address). */
 const F_OFF = 32
@@ -85,13 +94,17 @@ const HEADER_M6 = 12
 const HEADER_M7 = 16
 const HEADER_M8 = 20
 const HEADER_GROUPS = 24
+/** The per-token tables: tbits (six positions), then tpw. */
+const HEADER_TBITS = 28
 
-/** mask[g * 257 + (j + d < n ? b[j + d] : 256)], the mask's base read from the block header. */
-function maskAt(header: number, d: number): number[] {
+/** v &= tbits[M + d * size + (j + d < n ? b[j + d] : 256)] (M: the group's row of the third byte), then `if v`. */
+function andBits(d: number): number[] {
   return [
-    ...get(BLOCK), OP.load, ...memarg(2, header), ...get(G), ...c(257), OP.mul, OP.add,
-    ...get(J), ...c(d), OP.add, ...get(N), OP.ltU, OP.if, I32, ...byteAt(J, d), OP.else, ...c(256), OP.end,
-    OP.add, OP.load8, 0, 0,
+    ...get(V),
+    ...get(M), ...get(J), ...c(d), OP.add, ...get(N), OP.ltU, OP.if, I32, ...byteAt(J, d), OP.else, ...c(256), OP.end, OP.add,
+    ...(d ? [...get(BLOCK), OP.load, ...memarg(2, HEADER_GROUPS), ...c(257 * d), OP.mul, OP.add] : []),
+    OP.load8, 0, 0, OP.and, OP.tee, V,
+    OP.if, VOID,
   ]
 }
 
@@ -108,42 +121,39 @@ function scanBody(start: number): number[] {
     // p walks the text from from + 2 (the window's last byte) to the end e.
     ...get(TEXT), ...get(FROM), OP.add, ...c(2), OP.add, ...set(P),
     ...get(TEXT), ...get(N), OP.add, ...set(E),
-    // m3 base address from the block header.
-    ...get(BLOCK), OP.load, ...memarg(2, HEADER_M3), ...set(M),
-    OP.block, VOID, OP.loop, VOID,
+    OP.block, VOID, OP.loop, VOID, OP.block, VOID,
+    // Unrolled: UNROLL bytes per check of the end (the text is followed by UNROLL readable bytes; a
+    // window ending past the text is dropped below).
+    ...get(P), ...get(E), OP.geU, OP.brIf, 2,
+    ...Array.from({ length: UNROLL }, (_, u) => [
+      // h = (h << 6) | cls(p[u]); its low 19 bits are the key (bit 18: the low bit of the previous byte's class, its word-ness)
+      ...get(H), ...c(6), OP.shl, ...get(P), OP.load8, 0, ...uleb(u), OP.load8, 0, 0, OP.or, OP.tee, H,
+      // filter bit: load32(block + F_OFF + ((key >>> 5) << 2)) >>> (key & 31) & 1, with (key >>> 5) << 2 = (h >>> 3) & 0xFFFC
+      ...c(3), OP.shrU, ...c(0xFFFC), OP.and, ...get(BLOCK), OP.add, OP.load, ...memarg(2, F_OFF),
+      ...get(H), OP.shrU, ...c(1), OP.and,
+      ...(u === 0 ? [OP.brIf, 0] : [OP.if, VOID, ...get(P), ...c(u), OP.add, ...set(P), OP.br, 1, OP.end]),
+    ]).flat(),
+    ...get(P), ...c(UNROLL), OP.add, ...set(P),
+    OP.br, 1,
+    OP.end,
+    // The window ending at p passed the filter.
     ...get(P), ...get(E), OP.geU, OP.brIf, 1,
-    // h = (h << 6) | cls(*p); its low 19 bits are the key (bit 18: the low bit of the previous byte's class, its word-ness)
-    ...get(H), ...c(6), OP.shl, ...get(P), OP.load8, 0, 0, OP.load8, 0, 0, OP.or, OP.tee, H,
-    // filter bit: load32(block + F_OFF + ((key >>> 5) << 2)) >>> (key & 31) & 1, with (key >>> 5) << 2 = (h >>> 3) & 0xFFFC
-    ...c(3), OP.shrU, ...c(0xFFFC), OP.and, ...get(BLOCK), OP.add, OP.load, ...memarg(2, F_OFF),
-    ...get(H), OP.shrU, ...c(1), OP.and,
-    OP.if, VOID,
+    OP.block, VOID,
     ...get(P), ...get(TEXT), OP.sub, OP.tee, J, ...c(2), OP.sub, ...set(I),
     // g = pair[b[i] << 8 | b[i + 1]]
     ...byteAt(I), ...c(8), OP.shl, ...byteAt(I, 1), OP.or, ...c(1), OP.shl, ...get(BLOCK), OP.add, OP.load16, 1, ...uleb(PAIR_OFF), OP.tee, G,
     OP.if, VOID,
-    // pw[g] & wordbit(b[i - 1]) (a virtual space before the text)
-    ...get(BLOCK), ...get(G), OP.add, OP.load8, 0, ...uleb(PW_OFF),
+    // v = tpw[g * 4 + wordbit(b[i - 1])] (a virtual space before the text): the tokens of the group the previous byte allows
+    ...get(BLOCK), OP.load, ...memarg(2, HEADER_TBITS), ...get(BLOCK), OP.load, ...memarg(2, HEADER_GROUPS), ...c(257 * 6), OP.mul, OP.add,
+    ...get(G), ...c(2), OP.shl, OP.add,
     ...get(I), OP.if, I32, ...get(TEXT), ...get(I), OP.add, ...c(1), OP.sub, OP.load8, 0, 0, OP.else, ...c(32), OP.end,
-    OP.load8, 0, ...uleb(256), OP.and,
+    OP.load8, 0, ...uleb(256), OP.add, OP.load8, 0, 0, OP.tee, V,
     OP.if, VOID,
-    // m3[g * 257 + b[j]]
-    ...get(M), ...get(G), ...c(257), OP.mul, OP.add, ...byteAt(J), OP.add, OP.load8, 0, 0,
-    OP.if, VOID,
-    // m4[g * 257 + (j + 1 < n ? b[j + 1] : 256)]
-    ...get(BLOCK), OP.load, ...memarg(2, HEADER_M4), ...get(G), ...c(257), OP.mul, OP.add,
-    ...get(J), ...c(1), OP.add, ...get(N), OP.ltU, OP.if, I32, ...byteAt(J, 1), OP.else, ...c(256), OP.end,
-    OP.add, OP.load8, 0, 0,
-    OP.if, VOID,
-    ...maskAt(HEADER_M5, 2),
-    OP.if, VOID,
-    ...maskAt(HEADER_M6, 3),
-    OP.if, VOID,
-    ...maskAt(HEADER_M7, 4),
-    OP.if, VOID,
-    ...maskAt(HEADER_M8, 5),
-    OP.if, VOID,
+    // M = the group's row in the third byte's table; then v &= the bits of the third to eighth bytes
+    ...get(BLOCK), OP.load, ...memarg(2, HEADER_TBITS), ...get(G), ...c(257), OP.mul, OP.add, ...set(M),
+    ...andBits(0), ...andBits(1), ...andBits(2), ...andBits(3), ...andBits(4), ...andBits(5),
     ...c(512), ...get(G), OP.store, ...memarg(2),
+    ...c(516), ...get(V), OP.store, ...memarg(2),
     ...get(I), OP.ret,
     OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end, OP.end,
     ...get(P), ...c(1), OP.add, ...set(P),
@@ -159,7 +169,7 @@ function moduleBytes(start: number): Uint8Array {
   const func = section(3, vec([[0]]))
   const memory = section(5, vec([[0x00, ...uleb(16)]]))
   const exports = section(7, vec([[...str('scan'), 0x00, 0], [...str('mem'), 0x02, 0]]))
-  const body = [...vec([[...uleb(7), I32]]), ...scanBody(start)]
+  const body = [...vec([[...uleb(8), I32]]), ...scanBody(start)]
   const code = section(10, vec([[...uleb(body.length), ...body]]))
   return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...func, ...memory, ...exports, ...code])
 }
@@ -198,12 +208,14 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       const block = top
       const size = groups * 257
       const m3 = block + PW_OFF + groups
-      const end = m3 + 6 * size
+      const tbits = m3 + 6 * size
+      const end = tbits + 6 * size + 4 * groups
       ensure(end)
       // The block may overlap a text loaded before: zero it (the build writes only nonzero entries).
       view.fill(0, block, end)
-      const header = new Int32Array(mem.buffer, block, 7)
+      const header = new Int32Array(mem.buffer, block, 8)
       header[HEADER_GROUPS / 4] = groups
+      header[HEADER_TBITS / 4] = tbits
       for (let k = 0; k < 6; k++) header[k] = m3 + k * size
       // Keep the next block 8-aligned for the 32-bit loads.
       top = (end + 7) & ~7
@@ -216,12 +228,14 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
           pair: new Uint16Array(mem.buffer, block + PAIR_OFF, 65536),
           pw: new Uint8Array(mem.buffer, block + PW_OFF, groups),
           m3: mask(0), m4: mask(1), m5: mask(2), m6: mask(3), m7: mask(4), m8: mask(5),
+          tbits: new Uint8Array(mem.buffer, tbits, 6 * size), tpw: new Uint8Array(mem.buffer, tbits + 6 * size, 4 * groups),
         },
       }
     },
     load(text) {
       if (text !== loaded) {
-        try { ensure(top + text.length) } catch { return null }
+        // The unrolled loop reads up to UNROLL bytes past the text.
+        try { ensure(top + text.length + UNROLL) } catch { return null }
         length = buf.write(text, top, 'latin1')
         loaded = text
       }
@@ -229,6 +243,7 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
     },
     scan: (block, from) => scanFn(block, top, from, length),
     group: () => words[128]!,
+    tokens: () => words[129]!,
     views(block) {
       const header = new Int32Array(mem.buffer, block, 7)
       const n = header[HEADER_GROUPS / 4]!

@@ -78,3 +78,47 @@ describe('finder tables', () => {
     expect(buildTables(['(?<x>a)'], true)).toBe(null)
   })
 })
+
+describe('per-part bits (the kernel\'s candidate check)', () => {
+  /** The kernel's checks at position 0 of `text` (after a space): the surviving bits, and whether the group masks alone pass. */
+  function check(tokens: string[], text: string): { bits: number; masks: boolean } {
+    const t = buildTables(tokens, true)!
+    const b = Buffer.from(text, 'latin1')
+    const g = t.pair[(b[0]! << 8) | b[1]!]!
+    const size = t.groups.length * 257
+    let bits = g ? t.tpw[g * 4 + 1]! : 0
+    let masks = g !== 0
+    const ms = [t.m3, t.m4, t.m5, t.m6, t.m7, t.m8]
+    for (let d = 0; d < 6; d++) {
+      const x = 2 + d < b.length ? b[2 + d]! : 256
+      bits &= t.tbits[d * size + g * 257 + x]!
+      masks &&= ms[d]![g * 257 + x] !== 0
+    }
+    return { bits, masks }
+  }
+
+  it('reject a prefix that each position allows for a different token or prefix', () => {
+    const tokens = ['(?:password|token)["\']?\\s*[:=]', 'to\\s+(?:the\\s+)?user', '\\bACCA', '\\bAccountKey']
+    // "token e": the 7th byte fits `to  user`, the 6th only `token`.
+    expect(check(tokens, 'token error')).toEqual({ bits: 0, masks: true })
+    // "account ": ACCA ends after 4 bytes (any 5th to 8th), AccountKey needs its 8th to be k.
+    expect(check(tokens, 'account re')).toEqual({ bits: 0, masks: true })
+    expect(check(tokens, 'token = 1').bits).not.toBe(0)
+    expect(check(tokens, 'to the user').bits).not.toBe(0)
+    expect(check(tokens, 'AccountKey=').bits).not.toBe(0)
+  })
+
+  it('keep every group\'s masks: a byte passes a position\'s mask exactly when some bit allows it', () => {
+    for (const t of Object.values(COMPILED)) {
+      const tb = buildTables(splitAlternatives(t.anchor.source), true)!
+      const n = tb.groups.length
+      const ms = [tb.m3, tb.m4, tb.m5, tb.m6, tb.m7, tb.m8]
+      let differ = 0
+      for (let d = 0; d < 6; d++) {
+        for (let i = 257; i < n * 257; i++) if ((tb.tbits[d * n * 257 + i] !== 0) !== (ms[d]![i] !== 0)) differ++
+      }
+      for (let g = 1; g < n; g++) if ((tb.tpw[g * 4 + 1] !== 0) !== ((tb.pw[g]! & 1) !== 0) || (tb.tpw[g * 4 + 2] !== 0) !== ((tb.pw[g]! & 2) !== 0)) differ++
+      expect(differ).toBe(0)
+    }
+  })
+})
