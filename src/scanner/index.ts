@@ -12,7 +12,7 @@ import { findFences, markCautionary } from './markdown'
 import { META_RULES, RULES, RULE_MODULES } from './rules/index'
 import { findDirectives } from './suppress'
 import type { Directive } from './suppress'
-import { scanSegment } from './text-scan'
+import { DIRECTIVE, scanSegment } from './text-scan'
 import type { Lang, RawFinding, RuleMeta } from './types'
 
 export { RULES, META_RULES } from './rules/index'
@@ -40,7 +40,8 @@ interface Ctx {
 
 const relFile = (skill: SkillSource, path: string): string => (skill.relDir ? `${skill.relDir}/${path}` : path)
 
-function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, lineOffset: number, colOffset: number, isFile: boolean): void {
+/** Whether the text may contain a suppression directive (see `scanSegment`). */
+function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, lineOffset: number, colOffset: number, isFile: boolean): boolean {
   const res = scanJs(text, flavor)
   let index: LineIndex | undefined
   if (res.ok) {
@@ -56,22 +57,24 @@ function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, l
   } else if (isFile) {
     ctx.meta.push(metaDiagnostic(ctx, 'parse-fallback', `${path} was read with token patterns: ${res.reason}`, path, null, null))
   }
-  scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index }, ctx.raw)
+  return scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index }, ctx.raw)
 }
 
-function scanMarkdown(ctx: Ctx, path: string, text: string): void {
+/** Whether the text may contain a suppression directive (see `scanSegment`). */
+function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
   const start = ctx.raw.length
   if (!text.includes('```') && !text.includes('~~~')) {
     // No fence: plain prose, and the line table is only needed if something is found.
-    scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false }, ctx.raw)
+    const directive = scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false }, ctx.raw)
     if (ctx.raw.length > start) markCautionary(ctx.raw.slice(start), new LineIndex(text), [], path)
-    return
+    return directive
   }
   const index = new LineIndex(text)
   const fences = findFences(index)
   const inFence = new Uint8Array(index.count)
   for (const f of fences) inFence.fill(1, f.open, f.close + 1)
-  scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false, skip: l => inFence[l] === 1, index }, ctx.raw)
+  // Covers the whole text (fenced lines included) for the directive's anchor.
+  const directive = scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false, skip: l => inFence[l] === 1, index }, ctx.raw)
   for (const f of fences) {
     if (f.close <= f.open + 1 && f.close !== index.count - 1) continue
     const first = f.open + 1
@@ -91,6 +94,7 @@ function scanMarkdown(ctx: Ctx, path: string, text: string): void {
     }
   }
   markCautionary(ctx.raw.slice(start), index, fences, path)
+  return directive
 }
 
 /** Files over maxTextSize: fixed-size chunks cut at line ends, line patterns only. */
@@ -171,10 +175,11 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
       continue
     }
     if (kind.lang === 'sh') ctx.shellUse = true
-    if (kind.markdown) scanMarkdown(ctx, file.path, text)
-    else if (kind.lang === 'js') scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true)
-    else scanSegment({ path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false }, ctx.raw)
-    const index = custom.length || text.includes('skills-ignore-next-line') ? new LineIndex(text) : null
+    // Each of these scans reads the whole text, and tells whether it met the directive's anchor.
+    const directive = kind.markdown ? scanMarkdown(ctx, file.path, text)
+      : kind.lang === 'js' ? scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true)
+      : scanSegment({ path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false }, ctx.raw)
+    const index = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(text) : null
     if (index && custom.length) scanCustom(custom, file.path, index, ctx.raw)
     if (index) ctx.directives.push(...findDirectives(text, file.path, known, o => index.lineOf(o), l => index.start(l)))
   }

@@ -41,9 +41,23 @@ export function anchorTokens(anchor: string): string[] {
  * Per language: its patterns, the combined anchor (longest tokens first), and the same without AST-covered
  * patterns. The finders produce exactly the hits of the combined anchors, at literal-search speed.
  */
-interface LangTable { patterns: Compiled[]; anchor: RegExp; anchorAst: RegExp; finder: Finder; finderAst: Finder; memo: Map<string, number[]> }
+interface LangTable {
+  patterns: Compiled[]; anchor: RegExp; anchorAst: RegExp; finder: Finder; finderAst: Finder; memo: Map<string, number[]>
+  /** Per pattern: the line (`gateLineId`) its gate was last tested on, and the answer (trigger words repeat on a line). */
+  gateOn: Float64Array; gateAnswer: Uint8Array
+}
 
 const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
+/** The suppression comment: index.ts looks for directives only in files whose scan met it. */
+export const DIRECTIVE = 'skills-ignore-next-line'
+/**
+ * Its anchor token, in every finder (the scan reads each byte once, where a separate search of every
+ * text cost ~9% of the scan). It consumes only `skills`, which no other token matches at or in, so the
+ * other hits stay exactly what they were (test/scanner/directive-anchor.test.ts compares them). A
+ * directive is met at this token's hit, inside a longer hit that covers its start, or on a line the
+ * scan skips (read there).
+ */
+const DIRECTIVE_TOKEN = 'skills(?=-ignore-next-line)'
 /** Long lines are read in windows around anchor hits, so a 1 MB line costs a bounded amount per hit. */
 const WINDOW = 4096
 const OVERLAP = 512
@@ -82,6 +96,8 @@ function compile(lang: Lang): LangTable {
       if (!p.astCovered) noAst.push(...c.tokens)
     }
   }
+  all.push(DIRECTIVE_TOKEN)
+  noAst.push(DIRECTIVE_TOKEN)
   // The combined regexes are what the finders stand for (tests compare them); the scan never runs them.
   let anchor: RegExp | null = null
   let anchorAst: RegExp | null = null
@@ -92,6 +108,7 @@ function compile(lang: Lang): LangTable {
     finder: finderOf(order(all)),
     finderAst: finderOf(order(noAst)),
     memo: new Map(),
+    gateOn: new Float64Array(patterns.length).fill(-1), gateAnswer: new Uint8Array(patterns.length),
   }
 }
 
@@ -128,8 +145,23 @@ function gatesFail(patterns: Compiled[], list: number[]): boolean {
   return list.length > 0
 }
 
-function passesAny(patterns: Compiled[], list: number[], lower: string): boolean {
-  for (const i of list) if (patterns[i]!.gate!(lower)) return true
+/** Whether `DIRECTIVE` starts in [from, to) of the text. */
+function startsIn(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 115 && text.startsWith(DIRECTIVE, k)) return true
+  return false
+}
+
+/** A number per gated line, unique in this thread: gate answers are kept per pattern for the current one. */
+let gateLineId = 0
+
+function passesAny(table: LangTable, list: number[], lower: string, line: number): boolean {
+  for (const i of list) {
+    if (table.gateOn[i] !== line) {
+      table.gateOn[i] = line
+      table.gateAnswer[i] = table.patterns[i]!.gate!(lower) ? 1 : 0
+    }
+    if (table.gateAnswer[i]) return true
+  }
   return false
 }
 
@@ -151,10 +183,13 @@ export interface Segment {
 
 interface Window { line: number; lineStart: number; lineEnd: number; from: number; to: number; pats: Set<number> }
 
-/** Runs the line patterns of a segment: one anchor pass over the text, full patterns only where their anchor hit. */
-export function scanSegment(seg: Segment, out: RawFinding[]): void {
+/**
+ * Runs the line patterns of a segment: one anchor pass over the text, full patterns only where their anchor hit.
+ * Returns false when the text cannot contain `DIRECTIVE` (its anchor never hit), true when it may.
+ */
+export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   const table = COMPILED[seg.lang]
-  if (!table.patterns.length) return
+  if (!table.patterns.length) return true
   const finder = seg.astDone ? table.finderAst : table.finder
   const text = seg.text
   // The line table is built on the first hit: most segments have none.
@@ -180,20 +215,26 @@ export function scanSegment(seg: Segment, out: RawFinding[]): void {
   let gateStart = -1
   let gateEnd = -1
   let gateLine: string | null = null
+  let directive = false
   while ((hit = finder.next(text, next))) {
     const pos = hit.index
     next = pos + (hit.text.length || 1)
+    // A directive starts at its own anchor's hit or inside a hit that covered it.
+    if (!directive) directive = startsIn(text, pos, next)
+    const list = patternsFor(table, hit.text)
+    // No pattern: the directive's anchor (a hit for nothing else, as if it were not there).
+    if (list.length === 0) continue
     // A hit on a line (read whole, not in windows) that lacks the literals of every pattern it could
     // start cannot lead to a finding: skip it before any line bookkeeping.
-    const list = patternsFor(table, hit.text)
     if (gatesFail(table.patterns, list)) {
       if (pos < gateStart || pos > gateEnd) {
         gateStart = pos === 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1
         gateEnd = text.indexOf('\n', pos)
         if (gateEnd === -1) gateEnd = text.length
         gateLine = gateEnd - gateStart <= WINDOW ? text.slice(gateStart, gateEnd).toLowerCase() : null
+        gateLineId++
       }
-      if (gateLine !== null && !passesAny(table.patterns, list, gateLine)) continue
+      if (gateLine !== null && !passesAny(table, list, gateLine, gateLineId)) continue
     }
     if (cur && pos < cur.lineStart + cur.to && (cur.to === cur.lineEnd - cur.lineStart || pos < cur.lineStart + cur.to - OVERLAP)) {
       for (const i of list) cur.pats.add(i)
@@ -204,7 +245,13 @@ export function scanSegment(seg: Segment, out: RawFinding[]): void {
     const line: number = cur && pos < cur.lineEnd ? cur.line : index.lineOf(pos)
     const lineStart = index.start(line)
     const lineEnd = line + 1 < index.count ? index.start(line + 1) - 1 : text.length
-    if (seg.skip?.(line)) { cur = null; next = lineEnd + 1; continue }
+    if (seg.skip?.(line)) {
+      // The rest of a skipped line is not searched: it may hold the directive.
+      if (!directive && text.slice(lineStart, lineEnd).includes(DIRECTIVE)) directive = true
+      cur = null
+      next = lineEnd + 1
+      continue
+    }
     let from = 0
     let to = lineEnd - lineStart
     if (to > WINDOW) {
@@ -214,6 +261,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): void {
     cur = { line, lineStart, lineEnd, from, to, pats: new Set(list) }
   }
   if (cur) flush(cur)
+  return directive
 }
 
 function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewSlice: (v: View, from: number, to: number) => string, index: LineIndex, out: RawFinding[], done: Set<string>): void {
