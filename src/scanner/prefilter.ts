@@ -425,10 +425,34 @@ export function literalGate(re: RegExp): Gate | null {
   return typeof g === 'string' && g.length < 2 ? null : g
 }
 
-/** A gate as a test of a lower-cased text (closures: measured faster than walking the tree per hit). */
-export function compileGate(gate: Gate): (lower: string) => boolean {
+/** Literals every text passing the gate contains (for `any`: those of one branch found inside a literal of every other branch). */
+function requiredLiterals(gate: Gate): string[] {
+  if (typeof gate === 'string') return [gate]
+  if ('all' in gate) return [...new Set(gate.all.flatMap(requiredLiterals))]
+  const branches = gate.any.map(requiredLiterals)
+  return branches[0]!.filter(lit => branches.every(b => b.some(other => other.includes(lit))))
+}
+
+/**
+ * A gate as a test of a lower-cased text (closures: measured faster than walking the tree per hit).
+ * `all` tests its literals first, longest first (rarer), then its groups. With `skip` (the pattern's
+ * anchor), the longest required literal the anchor does not match, if any, is tested first: a line
+ * without it fails at once (the anchor's own word is on the line whenever the gate is asked).
+ */
+export function compileGate(gate: Gate, skip?: RegExp): (lower: string) => boolean {
+  const test = compileTree(gate)
+  if (!skip || typeof gate === 'string') return test
+  const first = requiredLiterals(gate).filter(l => !skip.test(l)).sort((a, b) => b.length - a.length)[0]
+  return first === undefined ? test : lower => lower.includes(first) && test(lower)
+}
+
+function compileTree(gate: Gate): (lower: string) => boolean {
   if (typeof gate === 'string') return lower => lower.includes(gate)
-  const parts = ('all' in gate ? gate.all : gate.any).map(compileGate)
-  if ('all' in gate) return lower => { for (const p of parts) if (!p(lower)) return false; return true }
-  return lower => { for (const p of parts) if (p(lower)) return true; return false }
+  if ('any' in gate) {
+    const parts = gate.any.map(compileTree)
+    return lower => { for (const p of parts) if (p(lower)) return true; return false }
+  }
+  const literals = gate.all.filter((g): g is string => typeof g === 'string').sort((a, b) => b.length - a.length)
+  const parts = [...literals, ...gate.all.filter(g => typeof g !== 'string')].map(compileTree)
+  return lower => { for (const p of parts) if (!p(lower)) return false; return true }
 }

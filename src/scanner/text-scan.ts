@@ -25,8 +25,8 @@ class Compiled {
     this.anchor = new RegExp(tokens.join('|'), 'i')
   }
 
-  get requires(): RegExp[] { return (this.derived ??= derive(this.p.re)).requires }
-  get gate(): Derived['gate'] { return (this.derived ??= derive(this.p.re)).gate }
+  get requires(): RegExp[] { return (this.derived ??= derive(this.p.re, this.anchor)).requires }
+  get gate(): Derived['gate'] { return (this.derived ??= derive(this.p.re, this.anchor)).gate }
 }
 
 // Short tokens that must be whole words to be worth a look (`rm`, not `rmdir`... nor `format`).
@@ -62,9 +62,9 @@ const DIRECTIVE_TOKEN = 'skills(?=-ignore-next-line)'
 const WINDOW = 4096
 const OVERLAP = 512
 
-function derive(re: RegExp): Derived {
+function derive(re: RegExp, anchor: RegExp): Derived {
   const g = literalGate(re)
-  return { requires: requiredClasses(re), gate: g === null ? null : compileGate(g) }
+  return { requires: requiredClasses(re), gate: g === null ? null : compileGate(g, anchor) }
 }
 
 const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)
@@ -126,16 +126,22 @@ for (const lang of LANGS) {
   })
 }
 
-/** Which patterns an anchor hit can belong to (memoised on the hit text: few distinct words fire). */
+/**
+ * Which patterns an anchor hit can belong to (memoised on the hit text: few distinct words fire; the
+ * anchors ignore case, so every spelling of a word shares the list made for its lower case).
+ */
 function patternsFor(table: LangTable, hit: string): number[] {
+  let list = table.memo.get(hit)
+  if (list) return list
   const key = hit.toLowerCase()
-  let list = table.memo.get(key)
+  list = table.memo.get(key)
   if (!list) {
     list = []
     for (let i = 0; i < table.patterns.length; i++) if (table.patterns[i]!.anchor.test(hit)) list.push(i)
-    if (table.memo.size > 20_000) table.memo.clear()
-    table.memo.set(key, list)
   }
+  if (table.memo.size > 20_000) table.memo.clear()
+  table.memo.set(key, list)
+  table.memo.set(hit, list)
   return list
 }
 

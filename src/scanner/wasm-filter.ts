@@ -203,6 +203,7 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
   view.set(cls, 0)
   view.set(wordBit, 256)
   let length = 0
+  let loadedView: Uint8Array | null = null
   return {
     reserve(groups) {
       const block = top
@@ -238,8 +239,10 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
         try { ensure(top + text.length + UNROLL) } catch { return null }
         length = buf.write(text, top, 'latin1')
         loaded = text
+        loadedView = view.subarray(top, top + length)
       }
-      return view.subarray(top, top + length)
+      // The same view while the text stays (a finder calls this once per hit).
+      return loadedView!
     },
     scan: (block, from) => scanFn(block, top, from, length),
     group: () => words[128]!,

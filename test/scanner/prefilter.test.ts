@@ -165,8 +165,12 @@ describe('required classes of line patterns', () => {
         if (g === null) continue
         gated++
         const pass = compileGate(g)
+        // The scan's form tests a required literal first: the same answers on every line.
+        const first = compileGate(g, c.anchor)
         const re = new RegExp(c.re.source, c.re.flags.replace('g', ''))
         for (const text of lines) {
+          const lower = text.toLowerCase()
+          if (first(lower) !== pass(lower)) expect.fail(`${c.re.source}: the two forms differ on ${JSON.stringify(text)}`)
           const m = re.exec(text)
           if (!m) continue
           matched++
@@ -185,6 +189,9 @@ describe('required classes of line patterns', () => {
     expect(literalGate(/[\u200B]/u)).toBe(null)
     expect(compileGate({ all: ['ab', { any: ['cd', 'ef'] }] })('xx ab ef')).toBe(true)
     expect(compileGate({ all: ['ab', { any: ['cd', 'ef'] }] })('xx ab e f')).toBe(false)
+    // With the anchor: `access` is required by both branches (inside `secretaccesskey`), and is not the anchor's word.
+    const aws = compileGate({ any: [{ all: ['aws', 'secret', 'access', 'key'] }, 'secretaccesskey'] }, /\bsecret/i)
+    expect(['aws secret access key', 'secretaccesskey', 'aws secret key', 'secret access'].map(aws)).toEqual([true, true, false, false])
   })
   it('derives the pipe of `curl ... | sh` and nothing from unknown syntax', () => {
     expect(requiredClasses(/\bcurl\b[^|\n]{0,300}\|\s*sh\b/i).map(r => r.source)).toEqual(['[\\x43\\x63]', '[\\x55\\x75]', '[\\x52\\x72]', '[\\x4c\\x6c]', '[\\x7c]', '[\\x53\\x73]', '[\\x48\\x68]'])
