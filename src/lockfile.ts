@@ -123,7 +123,7 @@ export interface SkillDrift {
 export function diffSkill(current: LockSkill, locked: LockSkill | null, alternates: (path: string) => { crlf?: string; lf?: string }): SkillDrift | null {
   if (!locked) return { name: current.name, change: 'added', files: current.files.map(f => ({ path: f.path, change: 'added' })) }
   // Whole-entry comparison: a hand-edited file hash must not hide behind an untouched digest.
-  if (JSON.stringify(locked) === JSON.stringify(current)) return null
+  if (sameEntry(locked, current)) return null
   const drift: SkillDrift = { name: current.name, change: 'modified', files: [] }
   if (locked.version !== current.version) drift.version = [locked.version, current.version]
   if (locked.source !== current.source) drift.source = [locked.source, current.source]
@@ -144,6 +144,31 @@ export function diffSkill(current: LockSkill, locked: LockSkill | null, alternat
   if (!drift.files.length && !drift.version && !drift.source && locked.digest !== current.digest) drift.files.push({ path: '(digest)', change: 'modified' })
   drift.files.sort((a, b) => compareBytewise(a.path, b.path))
   return drift
+}
+
+const ENTRY_KEYS = ['name', 'source', 'version', 'digest', 'files']
+const FILE_KEYS = ['path', 'sha256', 'size']
+
+/** Whether an object's own keys are `keys`, in that order (JSON.stringify writes them in that order). */
+function keysAre(value: object, keys: readonly string[]): boolean {
+  let i = 0
+  for (const key in value) if (key !== keys[i++]) return false
+  return i === keys.length
+}
+
+/**
+ * `JSON.stringify(locked) === JSON.stringify(current)` without writing either: the same values, and the
+ * locked entry's keys in the order the engine writes them (`current` is the engine's, always in that order).
+ */
+function sameEntry(locked: LockSkill, current: LockSkill): boolean {
+  if (locked.name !== current.name || locked.source !== current.source || locked.version !== current.version || locked.digest !== current.digest) return false
+  if (locked.files.length !== current.files.length || !keysAre(locked, ENTRY_KEYS)) return false
+  for (let i = 0; i < current.files.length; i++) {
+    const a = locked.files[i]
+    const b = current.files[i]
+    if (a.path !== b.path || a.sha256 !== b.sha256 || a.size !== b.size || !keysAre(a, FILE_KEYS)) return false
+  }
+  return true
 }
 
 export function removedSkill(locked: LockSkill): SkillDrift {

@@ -133,6 +133,20 @@ describe('.manifest.lock', () => {
     expect(r.diagnostics.find(d => d.code === 'lock/drift')!.message).toBe('skill `alpha` changed\n  ~ SKILL.md')
   })
 
+  it('compares whole entries: equal values with the keys reordered by hand are still drift', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('beta') })
+    await audit({ root, ci: false })
+    const lock = JSON.parse(read(root, LOCK)) as { skills: Array<Record<string, unknown> & { files: Array<Record<string, unknown>> }> }
+    const [alpha, beta] = lock.skills
+    lock.skills[0] = { source: alpha.source, name: alpha.name, version: alpha.version, digest: alpha.digest, files: alpha.files }
+    lock.skills[1] = { ...beta, files: beta.files.map((f, i) => (i ? f : { sha256: f.sha256, path: f.path, size: f.size })) }
+    fs.writeFileSync(path.join(root, LOCK), JSON.stringify(lock, null, 2))
+    const r = await audit({ root, ci: false })
+    expect(r.lock.drift.map(d => [d.name, d.change, d.files.length])).toEqual([['alpha', 'modified', 0], ['beta', 'modified', 0]])
+    fs.writeFileSync(path.join(root, LOCK), JSON.stringify({ ...lock, skills: [alpha, beta] }, null, 2))
+    expect((await audit({ root, ci: false })).lock.status).toBe('ok')
+  })
+
   it('rejects an unsupported lockfileVersion', async () => {
     const root = makeTree({ ...skill('alpha'), [LOCK]: '{"lockfileVersion": 2, "skills": []}\n' })
     const r = await audit({ root, ci: false })
