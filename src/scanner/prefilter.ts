@@ -212,13 +212,13 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     const list = groups[g]!
     let left = 0
     for (let v = bits; v !== 0; v &= v - 1) left |= bitTokens[g * 8 + 31 - Math.clz32(v & -v)]!
-    const all = list.length > 30 ? -1 : (1 << list.length) - 1
-    if ((left & all) === all) return verify(byteRes[g] ??= sticky(groups, g), text, i)
     // One token left, a literal whose every byte the kernel checked: it matches (and no token before it can).
-    if ((left & (left - 1)) === 0) {
+    if ((left & (left - 1)) === 0 && left !== 0) {
       const k = list[31 - Math.clz32(left)]!
       if (literal[k]) return { index: i, text: text.slice(i, i + literal[k]!) }
     }
+    const all = list.length > 30 ? -1 : (1 << list.length) - 1
+    if ((left & all) === all) return verify(byteRes[g] ??= sticky(groups, g), text, i)
     const res = subsetRes[g] ??= new Map()
     let re = res.get(left)
     if (!re) res.set(left, re = sticky([list.filter((_, k) => (left & (1 << k)) !== 0)], 0))
