@@ -6,7 +6,6 @@ import { buildDiscoveryIndex } from './discovery'
 import { discover } from './discover'
 import type { DirListings, Discovery, SkillLocation } from './discover'
 import { isInside, relativePosix, writeFileAtomic } from './fs'
-import { sha256Hex } from './hash'
 import { describeDrift, joinLock, lockDigest, lockedEntry, readLock, removedSkill } from './lockfile'
 import type { LockRead, SkillDrift } from './lockfile'
 import { serializeManifest } from './manifest'
@@ -69,7 +68,6 @@ export class SkillsEngine {
   private readonly cache = new Map<string, ProcessedSkill>()
   private discovery: Discovery | null = null
   private lockCache: { stamp: string; read: LockRead } | null = null
-  private readonly lockedKeys = new WeakMap<LockSkill, string>()
   private indexCache: { key: string; index: Promise<SkillsManifest['index']> } | null = null
   private readonly parallelFrom: number
 
@@ -131,20 +129,21 @@ export class SkillsEngine {
     const dirty = request.changed ? new Set(request.changed.map(f => path.resolve(f))) : null
 
     const lockedOf = (name: string): LockSkill | null | undefined => lockedEntry(lockRead, name)
-    const contextOf = (name: string): string => {
-      const locked = lockedOf(name)
-      if (!locked) return locked === null ? 'unlocked' : '-'
-      // Locked entries are the same objects while the lock file is unchanged: hashed once, not per audit.
-      let key = this.lockedKeys.get(locked)
-      if (key === undefined) this.lockedKeys.set(locked, key = sha256Hex(JSON.stringify(locked)))
-      return key
+    // A cached result holds the locked entry it was compared with: the same object while the lock file is
+    // unchanged (the lock is read again only when it changes), else compared by value and then adopted.
+    const checkedAgainst = (skill: ProcessedSkill): boolean => {
+      const locked = lockedOf(skill.name)
+      if (skill.context === locked) return true
+      if (!skill.context || !locked || JSON.stringify(skill.context) !== JSON.stringify(locked)) return false
+      skill.context = locked
+      return true
     }
 
     // One pass: each skill is listed, read and checked, then only its results are kept. What needs
     // every skill's name (scenarios' expected skills) is settled below, so no skill waits in memory.
     const processed = new Map<string, ProcessedSkill>()
     const processHere = (location: SkillLocation, head = readHead(location, undefined, known)): ProcessedSkill =>
-      processSkill(head, { options, locked: lockedOf(head.name), content: this.content, scan: this.scan, customSchema, context: contextOf(head.name) })
+      processSkill(head, { options, locked: lockedOf(head.name), content: this.content, scan: this.scan, customSchema, context: lockedOf(head.name) })
     const pool = opened.pool
     const offered = new Map<number, SkillLocation>()
     let reusedCount = 0
@@ -155,7 +154,7 @@ export class SkillsEngine {
         offered.delete(id)
         // A job a worker could not finish is audited here.
         if (skill) parallelCount++
-        processed.set(location.dir, skill ? { ...skill, context: contextOf(skill.name) } : processHere(location))
+        processed.set(location.dir, skill ? { ...skill, context: lockedOf(skill.name) } : processHere(location))
       }
     }
     try {
@@ -165,7 +164,7 @@ export class SkillsEngine {
           if (pool.offer(i, location)) return void offered.set(i, location)
         }
         const cached = this.cache.get(location.dir)
-        const valid = cached && cached.context === contextOf(cached.name) ? cached : undefined
+        const valid = cached && checkedAgainst(cached) ? cached : undefined
         if (valid && dirty && !touches(dirty, location.dir)) {
           processed.set(location.dir, valid)
           reusedCount++

@@ -21,7 +21,7 @@ function configure(next: PortableSettings): void {
   lock = next.lock ? parseLock(next.lock.text, next.lock.display) : null
   // Jobs wait in the port meanwhile; the main thread audits skills itself until this worker has room.
   try {
-    if (next.scan) warmUp({ options: next.options, locked: undefined, content: next.content, scan: true, customSchema: next.customSchema, context: '' })
+    if (next.scan) warmUp({ options: next.options, locked: undefined, content: next.content, scan: true, customSchema: next.customSchema, context: undefined })
   }
   catch {}
 }
@@ -34,7 +34,7 @@ port.on('message', (message: { id: number; location: SkillLocation } | { setting
     const head = readHead(location)
     const locked = lockedEntry(lock, head.name)
     // `context` is the main thread's to set: it keys its cache by its own lock objects.
-    const skill = processSkill(head, { options: settings.options, locked, content: settings.content, scan: settings.scan, customSchema: settings.customSchema, context: '' })
+    const skill = processSkill(head, { options: settings.options, locked, content: settings.content, scan: settings.scan, customSchema: settings.customSchema, context: undefined })
     port.postMessage({ id, skill })
   }
   catch {

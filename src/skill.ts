@@ -42,8 +42,8 @@ export interface ProcessedSkill {
   name: string
   location: SkillLocation
   fingerprint: string
-  /** What the result depended on besides the files: names in the build, locked entry, options. */
-  context: string
+  /** What the result depended on besides the files: the locked entry it was compared with (`ProcessContext.context`). */
+  context: LockSkill | null | undefined
   /** The skill's lock entry, serialised as it is written in the lock (the only form kept). */
   lockEntryText: string
   drift: SkillDrift | null
@@ -111,8 +111,11 @@ export interface ProcessContext {
   content: boolean
   scan: boolean
   customSchema: Record<string, unknown> | null
-  /** What the result depends on besides the files (the locked entry): the cache key's other half. */
-  context: string
+  /**
+   * What the result depends on besides the files: the main thread's own object for `locked` (the cache
+   * compares it by identity while the lock file is unchanged). A worker leaves it undefined.
+   */
+  context: LockSkill | null | undefined
 }
 
 /** Reads the rest of the skill once and runs every check on those bytes. */

@@ -123,7 +123,7 @@ describe('parallel audit', () => {
 
   it('warms a worker up on a skill held in memory, through every language the scanner reads', () => {
     const options = resolveOptions({ root: path.join(path.sep, 'no-such-project') })
-    const warm = warmUp({ options, locked: undefined, content: false, scan: true, customSchema: null, context: '' })
+    const warm = warmUp({ options, locked: undefined, content: false, scan: true, customSchema: null, context: undefined })
     const scanned = new Set(warm.diagnostics.filter(d => d.code.startsWith('scan/') && d.line !== null).map(d => d.file))
     expect([...scanned].sort()).toEqual(['SKILL.md', 'examples/broken.js', 'examples/usage.js', 'references/guide.md', 'scripts/helper.py', 'scripts/setup.sh'].map(f => `skills/warm-up/${f}`))
     // Nothing was read from disk: every file of the sample is in the manifest with its in-memory digest.

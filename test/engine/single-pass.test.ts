@@ -58,6 +58,26 @@ describe('one pass per skill', () => {
     expect(formatReport(unknown, 1, { sources: second.sources })).toContain('> 5 |   - beta')
   })
 
+  it('reuses cached skills across a rewritten lock unless their own locked entry changed', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('beta') })
+    const engine = new SkillsEngine({ root, ci: false }, { content: false })
+    expect((await engine.audit()).lock.status).toBe('created')
+    expect((await engine.audit()).lock.status).toBe('ok')
+    const lockFile = path.join(root, '.manifest.lock')
+    const text = fs.readFileSync(lockFile, 'utf8')
+    // The same entries in a new file (read again, new objects): both results still hold.
+    fs.rmSync(lockFile)
+    fs.writeFileSync(lockFile, text)
+    const same = await engine.audit({ changed: [lockFile] })
+    expect([same.stats.reused, same.lock.status]).toEqual([2, 'ok'])
+    // beta's locked hash is tampered with: beta is compared again, alpha is not.
+    const betaHash = /"name": "beta"[\s\S]*?"sha256": "([0-9a-f]{64})"/.exec(text)![1]
+    fs.writeFileSync(lockFile, text.replace(betaHash, '0'.repeat(64)))
+    const tampered = await engine.audit({ changed: [lockFile] })
+    expect(tampered.stats.reused).toBe(1)
+    expect(tampered.lock.drift.map(d => d.name)).toEqual(['beta'])
+  })
+
   it('keeps no instruction texts without content, and all of them with it', async () => {
     const root = makeTree(skill('alpha', { files: { 'scenarios/run.md': scenario('alpha') } }))
     const check = (await new SkillsEngine({ root, lock: false }, { content: false }).audit()).manifest.skills[0]
