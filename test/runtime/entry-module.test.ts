@@ -67,8 +67,25 @@ describe('entry module', () => {
     const manifest = { manifestVersion: 1, generator: 'test', lockDigest: 'c'.repeat(64), profile: 'enterprise', skills: Array.from({ length: 50 }, (_, i) => skill(`s${i}`)) } as unknown as SkillsManifest
     const code = mainModule(manifest)
     expect(code.match(/"description"/g)).toBe(null)
-    // Sources are rebuilt from the common root and the name.
+    // Sources are rebuilt from the common root and the name; with every summary plain and under that
+    // root, the loop has neither a source column nor a special-case lookup to read.
     expect(code).not.toContain('skills/s1"')
-    expect(code).toContain('const special = JSON.parse(\'{}\')')
+    expect(code).toContain('source: R + N[i]')
+    expect(code).not.toContain('special')
+  })
+
+  it('rebuilds plain summaries outside the common root without a special-case lookup', async () => {
+    const manifest = {
+      manifestVersion: 1,
+      generator: 'test',
+      lockDigest: 'c'.repeat(64),
+      profile: 'enterprise',
+      skills: [skill('a'), skill('b', { source: 'vendor/b' } as Partial<ManifestSkill>), skill('c')],
+    } as unknown as SkillsManifest
+    const code = mainModule(manifest)
+    expect(code).not.toContain('special')
+    expect(code).toContain('source: S[i] === 0 ? R + N[i] : S[i]')
+    const entry = await importEntry(manifest, 'plain-elsewhere')
+    expect(JSON.stringify(entry.default)).toBe(JSON.stringify(summarizeManifest(manifest)))
   })
 })
