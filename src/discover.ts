@@ -35,8 +35,16 @@ export interface Discovery {
 
 /** Directory → its entries, as read during discovery; `skillDirs` holds every directory with a SKILL.md. */
 export interface DirListings {
-  entries: Map<string, fs.Dirent[]>
+  entries: Map<string, DirEntry[]>
   skillDirs: Set<string>
+}
+
+/** What the walk reads of an `fs.Dirent` (a worker gets plain copies: `takeListings` in walk.ts). */
+export interface DirEntry {
+  name: string
+  isDirectory: () => boolean
+  isFile: () => boolean
+  isSymbolicLink: () => boolean
 }
 
 const MAX_DEPTH = 8

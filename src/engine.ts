@@ -17,7 +17,7 @@ import type { PoolResult } from './pool'
 import { processSkill, readHead, settleSkill, skillDirs, skillFiles } from './skill'
 import type { ProcessedSkill } from './skill'
 import type { Diagnostic, LockSkill, SkillsManifest } from './types'
-import { SKILL_FILE } from './walk'
+import { SKILL_FILE, takeListings } from './walk'
 
 export const GENERATOR = `${pkg.name}@${pkg.version}`
 
@@ -161,7 +161,8 @@ export class SkillsEngine {
       discovery.skills.forEach((location, i) => {
         if (pool) {
           receive(pool.poll())
-          if (pool.offer(i, location)) return void offered.set(i, location)
+          // The worker gets discovery's listings of the skill's folders rather than reading them again.
+          if (pool.offer(i, location, known && (() => takeListings(location.dir, known!)))) return void offered.set(i, location)
         }
         const cached = this.cache.get(location.dir)
         const valid = cached && checkedAgainst(cached) ? cached : undefined

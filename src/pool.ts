@@ -6,6 +6,7 @@ import type { MessagePort } from 'node:worker_threads'
 import type { SkillLocation } from './discover'
 import type { ResolvedOptions } from './options'
 import type { ProcessedSkill } from './skill'
+import type { PortableListings } from './walk'
 
 /** What a worker needs to audit a skill as the main thread would: options without functions, the lock's text. */
 export interface PortableSettings {
@@ -144,12 +145,15 @@ export class SkillPool {
     this.threads.push(thread)
   }
 
-  /** Hands a skill to a worker with room; false when every worker is busy (the caller audits it). */
-  offer(id: number, location: SkillLocation): boolean {
+  /**
+   * Hands a skill to a worker with room; false when every worker is busy (the caller audits it).
+   * `listings` is called only when the skill is handed: what discovery read of its folders.
+   */
+  offer(id: number, location: SkillLocation, listings?: () => PortableListings | null): boolean {
     for (const t of this.threads) {
       if (t.exited || t.pending.size >= AHEAD) continue
       t.pending.add(id)
-      t.port.postMessage({ id, location })
+      t.port.postMessage({ id, location, listings: listings?.() ?? null })
       return true
     }
     return false

@@ -9,6 +9,8 @@ import { lockedEntry, parseLock } from './lockfile'
 import type { LockRead } from './lockfile'
 import type { PortableSettings } from './pool'
 import { processSkill, readHead } from './skill'
+import { knownListings } from './walk'
+import type { PortableListings } from './walk'
 import { warmUp } from './worker-warm-up'
 
 const { port } = workerData as { port: MessagePort; settings: PortableSettings }
@@ -27,11 +29,11 @@ function configure(next: PortableSettings): void {
 }
 configure((workerData as { settings: PortableSettings }).settings)
 
-port.on('message', (message: { id: number; location: SkillLocation } | { settings: PortableSettings }) => {
+port.on('message', (message: { id: number; location: SkillLocation; listings: PortableListings | null } | { settings: PortableSettings }) => {
   if ('settings' in message) return configure(message.settings)
-  const { id, location } = message
+  const { id, location, listings } = message
   try {
-    const head = readHead(location)
+    const head = readHead(location, undefined, listings ? knownListings(listings) : undefined)
     const locked = lockedEntry(lock, head.name)
     // `context` is the main thread's to set: it keys its cache by its own lock objects.
     const skill = processSkill(head, { options: settings.options, locked, content: settings.content, scan: settings.scan, customSchema: settings.customSchema, context: undefined })

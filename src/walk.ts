@@ -4,7 +4,7 @@ import path from 'node:path'
 import { compareBytewise, diagnostic } from './diagnostics'
 import { isInside } from './fs'
 import { sha256Hex } from './hash'
-import type { DirListings } from './discover'
+import type { DirEntry, DirListings } from './discover'
 import type { Diagnostic, SkillFile } from './types'
 
 export const SKILL_FILE = 'SKILL.md'
@@ -123,9 +123,71 @@ function intern(relPath: string): string {
   return relPath
 }
 
-/** Discovery's answer where it listed the folder (it stops at its depth bound); the disk's otherwise. */
+/**
+ * A skill's folders as discovery listed them, in a form that crosses to a worker: each folder's
+ * [name, kind] entries, and the nested skills among their subfolders.
+ */
+export interface PortableListings {
+  dirs: Array<[string, Array<[string, EntryKind]>]>
+  skills: string[]
+}
+/** 0 other (FIFO, socket, device), 1 file, 2 directory, 3 symlink. */
+type EntryKind = 0 | 1 | 2 | 3
+
+/**
+ * Takes the listings of `skillDir` and its folders out of `known` (the walk would have consumed them),
+ * for a worker that audits the skill, so it needn't read them again. Nested skills' folders stay: their
+ * own walk uses them.
+ */
+export function takeListings(skillDir: string, known: DirListings): PortableListings {
+  const out: PortableListings = { dirs: [], skills: [] }
+  const pending = [skillDir]
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    const dirents = known.entries.get(dir)
+    if (!dirents) continue
+    known.entries.delete(dir)
+    out.dirs.push([dir, dirents.map((d) => {
+      const kind: EntryKind = d.isFile() ? 1 : d.isDirectory() ? 2 : d.isSymbolicLink() ? 3 : 0
+      if (kind === 2) {
+        const child = path.join(dir, d.name)
+        if (known.skillDirs.has(child)) out.skills.push(child)
+        else pending.push(child)
+      }
+      return [d.name, kind]
+    })])
+  }
+  return out
+}
+
+/** The listings a worker was handed, for its walk (folders it wasn't handed are read from disk). */
+export function knownListings(portable: PortableListings): DirListings {
+  const entries = new Map<string, DirEntry[]>()
+  for (const [dir, list] of portable.dirs) entries.set(dir, list.map(([name, kind]) => new ListedEntry(name, kind)))
+  return { entries, skillDirs: new Set(portable.skills) }
+}
+
+class ListedEntry implements DirEntry {
+  constructor(readonly name: string, private readonly kind: EntryKind) {}
+  isFile(): boolean {
+    return this.kind === 1
+  }
+
+  isDirectory(): boolean {
+    return this.kind === 2
+  }
+
+  isSymbolicLink(): boolean {
+    return this.kind === 3
+  }
+}
+
+/**
+ * Discovery's answer where it listed the folder (it stops at its depth bound), even when that skill's
+ * own walk already took the folder's listing; the disk's otherwise.
+ */
 function isNestedSkill(ctx: Context, dir: string): boolean {
-  return ctx.known?.entries.has(dir) ? ctx.known.skillDirs.has(dir) : fs.existsSync(path.join(dir, SKILL_FILE))
+  if (ctx.known?.skillDirs.has(dir)) return true
+  return ctx.known?.entries.has(dir) ? false : fs.existsSync(path.join(dir, SKILL_FILE))
 }
 
 function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: string): void {

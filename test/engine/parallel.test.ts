@@ -2,7 +2,7 @@
  * Worker threads audit skills with the main thread's code: every output (manifest, diagnostics, lock,
  * code frames, cache behaviour) must be byte-identical to a single-threaded audit of the same tree.
  */
-import { execFileSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -30,6 +30,10 @@ function mixedTree(): string {
     ...skill('declared', { frontmatter: 'name: declared\ndescription: Calls the API. Use when the API is needed.\nversion: 1.0.0\ndomain: testing\ncategory: fixtures\ncapabilities: [network, process]', files: { 'scripts/get.py': 'import requests\nrequests.get("https://api.example.com")\n' } }),
     ...skill('custom', { files: { 'references/internal.md': 'Ask ACME-INTERNAL-42 for access.\n' } }),
     ...skill('escape', { files: { 'references/outside.md': { symlink: '/etc/hostname' } } }),
+    // A nested skill (its own skill, not part of its parent's files) and a deeper folder.
+    'skills/planner/tools/inner/SKILL.md': '---\nname: inner\ndescription: Nested. Use when testing.\n---\n# Inner\n',
+    'skills/planner/tools/inner/references/deep/notes.md': 'Deep notes.\n',
+    'skills/planner/tools/run.md': 'Run it.\n',
     'skills/misnamed/SKILL.md': '---\nname: other-name\ndescription: Wrong folder. Use when testing.\nversion: 1.0.0\ndomain: testing\ncategory: fixtures\n---\n# Misnamed\n',
   }
   for (let i = 0; i < 8; i++) Object.assign(entries, skill(`plain-${i}`))
@@ -175,10 +179,20 @@ describe('parallel audit', () => {
     expect(snapshot(pooled)).toBe(snapshot(single))
 
     // In a process started with an inline script (whose options a worker inherits), the worker runs;
-    // the pool it leaves idle never keeps the process alive (it would for 10 s if it did).
+    // the pool it leaves idle never keeps the process alive: it exits right after the audit, not after
+    // the pool's 10 s of idleness (a liveness bound, far from any audit's duration).
     const script = `const { SkillsEngine } = await import(${JSON.stringify(pathToFileURL(path.resolve(__dirname, '../../dist/index.mjs')).href)})
 const r = await new SkillsEngine({ root: ${JSON.stringify(root)}, lock: false, workers: 1 }).audit()
 console.log(r.stats.parallel > 0 ? 'pooled' : 'single')`
-    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 8000 }).trim()).toBe('pooled')
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let printed = 0
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk
+      printed ||= Date.now()
+    })
+    const code = await new Promise<number | null>(resolve => child.on('exit', resolve))
+    expect([code, out.trim()]).toEqual([0, 'pooled'])
+    expect(Date.now() - printed).toBeLessThan(5000)
   })
 })
