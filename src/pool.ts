@@ -59,17 +59,18 @@ function workerFile(): string | null {
 }
 
 /**
- * The process's Node options for a worker, without those of an inline script (`node --input-type=module
- * -e ...`): a worker inherits them and, given a file, stops at once ("--input-type can only be used with
- * string input").
+ * The process's Node options for a worker: inherited as they are (undefined), unless they hold an
+ * inline script's (`node --input-type=module -e ...`), which a worker given a file stops on at once
+ * ("--input-type can only be used with string input"): then the others, without those.
  */
-function workerExecArgv(): string[] {
-  const out: string[] = []
+const INLINE = /^(?:-e|--eval|-p|--print|--input-type)(?:=|$)/
+function workerExecArgv(): string[] | undefined {
   const args = process.execArgv
+  if (!args.some(arg => INLINE.test(arg))) return undefined
+  const out: string[] = []
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]
-    if (arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print' || arg === '--input-type') i++
-    else if (!/^--(?:eval|print|input-type)=/.test(arg)) out.push(arg)
+    if (!INLINE.test(args[i])) out.push(args[i])
+    else if (!args[i].includes('=')) i++ // its value
   }
   return out
 }
@@ -132,8 +133,18 @@ export class SkillPool {
   private start(file: string, settings: PortableSettings): void {
     const { port1, port2 } = new MessageChannel()
     let worker: Worker
+    const create = (execArgv: string[] | undefined): Worker =>
+      new Worker(file, { workerData: { port: port2, settings }, transferList: [port2], execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } })
     try {
-      worker = new Worker(file, { workerData: { port: port2, settings }, transferList: [port2], execArgv: workerExecArgv(), resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } })
+      const execArgv = workerExecArgv()
+      try {
+        worker = create(execArgv)
+      }
+      catch (error) {
+        // Options given explicitly are checked, and some are the process's only (--expose-gc): none then.
+        if (!execArgv || (error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error
+        worker = create([])
+      }
     }
     catch (error) {
       port1.close()

@@ -178,13 +178,14 @@ describe('parallel audit', () => {
     expect(pooled.stats.parallel).toBeGreaterThan(0)
     expect(snapshot(pooled)).toBe(snapshot(single))
 
-    // In a process started with an inline script (whose options a worker inherits), the worker runs;
+    // In a process started with an inline script and a process-only option (a worker inherits neither
+    // as they are), the worker runs;
     // the pool it leaves idle never keeps the process alive: it exits right after the audit, not after
     // the pool's 10 s of idleness (a liveness bound, far from any audit's duration).
     const script = `const { SkillsEngine } = await import(${JSON.stringify(pathToFileURL(path.resolve(__dirname, '../../dist/index.mjs')).href)})
 const r = await new SkillsEngine({ root: ${JSON.stringify(root)}, lock: false, workers: 1 }).audit()
 console.log(r.stats.parallel > 0 ? 'pooled' : 'single')`
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
     let printed = 0
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => {
