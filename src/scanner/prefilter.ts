@@ -17,8 +17,10 @@ import type { Kernel } from './wasm-filter'
  * (position and matched text) are exactly those of the global regex.
  *
  * Stages per position, cheapest first: a 64 KB bitset over (previous byte's word-ness, three byte
- * classes); the exact pair table with the allowed third to eighth bytes of its group; the sticky regex.
- * The first two run in a small WebAssembly loop (wasm-filter.ts) over the text's latin1 bytes.
+ * classes); the exact pair table with the allowed third to eighth bytes of its group, per token prefix
+ * (`tbits`); the sticky regex of the tokens left, skipped when the one token left is a short literal
+ * whose every byte was checked. The first two run in a small WebAssembly loop (wasm-filter.ts) over the
+ * text's latin1 bytes (the JS loop, without WebAssembly, checks per group and runs the group's regex).
  * The regex analyser is regex-subset.ts, the tables are built by finder-tables.ts (on a finder's
  * first use when it comes from `lazyFinder`: importing the scanner builds nothing).
  * The module also derives literal gates of line patterns (`literalGate`), used by text-scan.ts.
