@@ -98,8 +98,9 @@ export function mainModule(manifest: SkillsManifest): string {
     summaries.map(s => s.version),
     rooted ? [] : sources,
     summaries.map(s => s.digest),
-    summaries.map(s => s.counts.files),
-    summaries.map(s => s.counts.scenarios),
+    // Special summaries ship whole: 0 in their columns keeps the counts text built at import valid JSON.
+    summaries.map((s, i) => (special[i] ? 0 : s.counts.files)),
+    summaries.map((s, i) => (special[i] ? 0 : s.counts.scenarios)),
   ]
   const summary = plainSummary(rooted ? 'R + N[i]' : 'S[i] === 0 ? R + N[i] : S[i]')
   return `const manifest = ${data({ ...head, skills: [] })}
