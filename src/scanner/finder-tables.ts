@@ -104,6 +104,16 @@ function sameWords(a: Masks, b: Masks, from: number, to: number): boolean {
   for (let w = from; w < to; w++) if (a[w] !== b[w]) return false
   return true
 }
+/** Whether the mask at `from` is one that allows every byte (`mode.any` or `mode.all`). */
+function allowsAll(mode: Mode, m: Masks, from: number): boolean {
+  let any = true
+  let all = true
+  for (let w = 0; w < WORDS; w++) {
+    if (m[from + w] !== mode.any[w]) any = false
+    if (m[from + w] !== mode.all[w]) all = false
+  }
+  return any || all
+}
 function sameList(a: number[], b: number[]): boolean {
   if (a === b) return true
   if (a.length !== b.length) return false
@@ -499,6 +509,67 @@ function volume(b: Box): number {
   for (let m = 0; m < MASKS; m++) v *= count(b.masks, m * WORDS)
   return v
 }
+/** `volume(union(a, b))` without making the union. */
+function unionVolume(a: Box, b: Box): number {
+  let v = (a.wb | b.wb) === 3 ? 2 : 1
+  for (let m = 0; m < MASKS; m++) {
+    let n = 0
+    for (let w = m * WORDS; w < (m + 1) * WORDS; w++) {
+      let x = a.masks[w]! | b.masks[w]!
+      x -= (x >>> 1) & 0x55555555
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+      n += (Math.imul((x + (x >>> 4)) & 0x0F0F0F0F, 0x01010101) >>> 24)
+    }
+    v *= n
+  }
+  return v
+}
+
+/** Most boxes a group's greedy merge searches over. */
+const MAX_SEARCH = 24
+
+/**
+ * Merges boxes, in place, until 8 are left: each time the first pair (in order) whose union adds the
+ * fewest tuples. Pair costs are kept and only the merged box's are recomputed (this runs cold, once
+ * per finder, where a group can have 50 parts).
+ */
+function mergeTo8(boxes: Box[]): void {
+  // Groups with very many parts (a token with classes and repeats unrolled) first merge neighbours
+  // (successive prefixes of one token are alike), so the search below stays small.
+  while (boxes.length > MAX_SEARCH) {
+    let w = 0
+    for (let i = 0; i < boxes.length; i += 2) boxes[w++] = i + 1 < boxes.length ? union(boxes[i]!, boxes[i + 1]!) : boxes[i]!
+    boxes.length = w
+  }
+  const n = boxes.length
+  if (n <= 8) return
+  const vols = boxes.map(volume)
+  const cost = new Float64Array(n * n)
+  const alive = new Uint8Array(n).fill(1)
+  const pairCost = (i: number, j: number): number => unionVolume(boxes[i]!, boxes[j]!) - vols[i]! - vols[j]!
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) cost[i * n + j] = pairCost(i, j)
+  for (let left = n; left > 8; left--) {
+    let best = Infinity
+    let bi = 0
+    let bj = 0
+    for (let i = 0; i < n; i++) {
+      if (!alive[i]) continue
+      for (let j = i + 1; j < n; j++) if (alive[j] && cost[i * n + j]! < best) { best = cost[i * n + j]!; bi = i; bj = j }
+    }
+    boxes[bi] = union(boxes[bi]!, boxes[bj]!)
+    vols[bi] = volume(boxes[bi]!)
+    alive[bj] = 0
+    for (let k = 0; k < n; k++) {
+      if (!alive[k] || k === bi) continue
+      if (k < bi) cost[k * n + bi] = pairCost(k, bi)
+      else cost[bi * n + k] = pairCost(bi, k)
+    }
+  }
+  let w = 0
+  for (let i = 0; i < n; i++) if (alive[i]) boxes[w++] = boxes[i]!
+  boxes.length = w
+}
+
 function union(a: Box, b: Box): Box {
   const masks = a.masks.slice()
   for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= b.masks[w]!
@@ -514,6 +585,7 @@ function union(a: Box, b: Box): Box {
 function tokenBits(t: KernelTables, mode: Mode, n: number, merged: Map<number, number>, entries: Entry[], groups: number[][], partToken: number[], partMasks: Masks[]): Uint32Array {
   const size = n * 257
   const bitTokens = new Uint32Array(n * 8)
+  const row = new Uint8Array(B)
   // Per group, its parts by id, with the word-ness they were seen with.
   const partsOf: Array<Map<number, number>> = []
   for (let g = 0; g < n; g++) partsOf.push(new Map())
@@ -535,35 +607,33 @@ function tokenBits(t: KernelTables, mode: Mode, n: number, merged: Map<number, n
       const k = list.indexOf(partToken[id]!)
       boxes.push({ masks: partMasks[id]!, wb, tokens: k < 32 ? 1 << k : -1 })
     }
-    const vols = boxes.map(volume)
-    while (boxes.length > 8) {
-      let best = Infinity
-      let bi = 0
-      let bj = 1
-      let bu: Box | null = null
-      for (let i = 0; i < boxes.length; i++) {
-        for (let j = i + 1; j < boxes.length; j++) {
-          const u = union(boxes[i]!, boxes[j]!)
-          const cost = volume(u) - vols[i]! - vols[j]!
-          if (cost < best) { best = cost; bi = i; bj = j; bu = u }
-        }
-      }
-      boxes[bi] = bu!
-      vols[bi] = volume(bu!)
-      boxes.splice(bj, 1)
-      vols.splice(bj, 1)
-    }
+    mergeTo8(boxes)
     for (let b = 0; b < boxes.length; b++) {
       const box = boxes[b]!
-      const bit = 1 << b
       bitTokens[g * 8 + b] = box.tokens
-      if (box.wb & 1) t.tpw[g * 4 + 1]! |= bit
-      if (box.wb & 2) t.tpw[g * 4 + 2]! |= bit
-      for (let m = 0; m < MASKS; m++) {
-        const bytes = template(mode, box.masks, m * WORDS).bytes
-        const base = m * size + g * 257
-        for (let z = 0; z < 257; z++) if (bytes[z]) t.tbits[base + z]! |= bit
+      if (box.wb & 1) t.tpw[g * 4 + 1]! |= 1 << b
+      if (box.wb & 2) t.tpw[g * 4 + 2]! |= 1 << b
+    }
+    // Per position: the bits of each bucket, then bytes through the case folding (as `template` does).
+    // Most masks allow anything (a token ended before): those bits go to every byte at once.
+    for (let m = 0; m < MASKS; m++) {
+      const from = m * WORDS
+      row.fill(0)
+      let any = 0
+      let specific = false
+      for (let b = 0; b < boxes.length; b++) {
+        const k = boxes[b]!.masks
+        if (allowsAll(mode, k, from)) { any |= 1 << b; continue }
+        specific = true
+        for (let w = 0; w < WORDS; w++) {
+          for (let x = k[from + w]!; x !== 0; x &= x - 1) row[w * 32 + 31 - Math.clz32(x & -x)]! |= 1 << b
+        }
       }
+      const base = m * size + g * 257
+      if (!specific) { t.tbits.fill(any, base, base + 257); continue }
+      for (let z = 0; z < 128; z++) t.tbits[base + z] = row[mode.fold[z]!]! | any
+      t.tbits.fill(row[NON_ASCII]! | any, base + 128, base + 256)
+      t.tbits[base + 256] = row[END]! | any
     }
   }
   return bitTokens

@@ -71,7 +71,7 @@ const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.fl
 const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body]
 const str = (s: string): number[] => [...uleb(s.length), ...[...s].map(c => c.charCodeAt(0))]
 
-// Parameters and locals of `scan(block, text, from, n)` (the block's addresses are constants of its module: `block` is not read).
+// Parameters and locals of `scan(block, text, from, n)`.
 const BLOCK = 0, TEXT = 1, FROM = 2, N = 3, J = 4, H = 5, I = 6, G = 7, M = 8, P = 9, E = 10, V = 11
 const get = (l: number): number[] => [OP.get, l]
 const set = (l: number): number[] => [OP.set, l]
@@ -97,20 +97,18 @@ const HEADER_GROUPS = 24
 /** The per-token tables: tbits (six positions), then tpw. */
 const HEADER_TBITS = 28
 
-/** Where a finder's tables are: its module has them as constants (no address arithmetic per byte). */
-interface Layout { block: number; tbits: number; groups: number }
-
 /** v &= tbits[M + d * size + (j + d < n ? b[j + d] : 256)] (M: the group's row of the third byte), then `if v`. */
-function andBits(d: number, at: Layout): number[] {
+function andBits(d: number): number[] {
   return [
     ...get(V),
     ...get(M), ...get(J), ...c(d), OP.add, ...get(N), OP.ltU, OP.if, I32, ...byteAt(J, d), OP.else, ...c(256), OP.end, OP.add,
-    OP.load8, 0, ...uleb(d * at.groups * 257), OP.and, OP.tee, V,
+    ...(d ? [...get(BLOCK), OP.load, ...memarg(2, HEADER_GROUPS), ...c(257 * d), OP.mul, OP.add] : []),
+    OP.load8, 0, 0, OP.and, OP.tee, V,
     OP.if, VOID,
   ]
 }
 
-function scanBody(start: number, at: Layout): number[] {
+function scanBody(start: number): number[] {
   return [
     // h = cls(prev) << 12 | cls(b[from]) << 6 | cls(b[from + 1]); the text starts with a virtual space.
     ...get(FROM), OP.if, I32,
@@ -131,7 +129,7 @@ function scanBody(start: number, at: Layout): number[] {
       // h = (h << 6) | cls(p[u]); its low 19 bits are the key (bit 18: the low bit of the previous byte's class, its word-ness)
       ...get(H), ...c(6), OP.shl, ...get(P), OP.load8, 0, ...uleb(u), OP.load8, 0, 0, OP.or, OP.tee, H,
       // filter bit: load32(block + F_OFF + ((key >>> 5) << 2)) >>> (key & 31) & 1, with (key >>> 5) << 2 = (h >>> 3) & 0xFFFC
-      ...c(3), OP.shrU, ...c(0xFFFC), OP.and, OP.load, ...memarg(2, at.block + F_OFF),
+      ...c(3), OP.shrU, ...c(0xFFFC), OP.and, ...get(BLOCK), OP.add, OP.load, ...memarg(2, F_OFF),
       ...get(H), OP.shrU, ...c(1), OP.and,
       ...(u === 0 ? [OP.brIf, 0] : [OP.if, VOID, ...get(P), ...c(u), OP.add, ...set(P), OP.br, 1, OP.end]),
     ]).flat(),
@@ -143,16 +141,17 @@ function scanBody(start: number, at: Layout): number[] {
     OP.block, VOID,
     ...get(P), ...get(TEXT), OP.sub, OP.tee, J, ...c(2), OP.sub, ...set(I),
     // g = pair[b[i] << 8 | b[i + 1]]
-    ...byteAt(I), ...c(8), OP.shl, ...byteAt(I, 1), OP.or, ...c(1), OP.shl, OP.load16, 1, ...uleb(at.block + PAIR_OFF), OP.tee, G,
+    ...byteAt(I), ...c(8), OP.shl, ...byteAt(I, 1), OP.or, ...c(1), OP.shl, ...get(BLOCK), OP.add, OP.load16, 1, ...uleb(PAIR_OFF), OP.tee, G,
     OP.if, VOID,
     // v = tpw[g * 4 + wordbit(b[i - 1])] (a virtual space before the text): the tokens of the group the previous byte allows
-    ...get(G), ...c(2), OP.shl,
+    ...get(BLOCK), OP.load, ...memarg(2, HEADER_TBITS), ...get(BLOCK), OP.load, ...memarg(2, HEADER_GROUPS), ...c(257 * 6), OP.mul, OP.add,
+    ...get(G), ...c(2), OP.shl, OP.add,
     ...get(I), OP.if, I32, ...get(TEXT), ...get(I), OP.add, ...c(1), OP.sub, OP.load8, 0, 0, OP.else, ...c(32), OP.end,
-    OP.load8, 0, ...uleb(256), OP.add, OP.load8, 0, ...uleb(at.tbits + 6 * at.groups * 257), OP.tee, V,
+    OP.load8, 0, ...uleb(256), OP.add, OP.load8, 0, 0, OP.tee, V,
     OP.if, VOID,
     // M = the group's row in the third byte's table; then v &= the bits of the third to eighth bytes
-    ...c(at.tbits), ...get(G), ...c(257), OP.mul, OP.add, ...set(M),
-    ...andBits(0, at), ...andBits(1, at), ...andBits(2, at), ...andBits(3, at), ...andBits(4, at), ...andBits(5, at),
+    ...get(BLOCK), OP.load, ...memarg(2, HEADER_TBITS), ...get(G), ...c(257), OP.mul, OP.add, ...set(M),
+    ...andBits(0), ...andBits(1), ...andBits(2), ...andBits(3), ...andBits(4), ...andBits(5),
     ...c(512), ...get(G), OP.store, ...memarg(2),
     ...c(516), ...get(V), OP.store, ...memarg(2),
     ...get(I), OP.ret,
@@ -165,35 +164,28 @@ function scanBody(start: number, at: Layout): number[] {
   ]
 }
 
-/** One finder's module: its `scan` over the shared memory (imported as e.m), its tables' addresses built in. */
-function moduleBytes(start: number, at: Layout): Uint8Array {
+function moduleBytes(start: number): Uint8Array {
   const type = section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32]]), ...vec([[I32]])]]))
-  const imports = section(2, vec([[...str('e'), ...str('m'), 0x02, 0x00, ...uleb(1)]]))
   const func = section(3, vec([[0]]))
-  const exports = section(7, vec([[...str('scan'), 0x00, 0]]))
-  const body = [...vec([[...uleb(8), I32]]), ...scanBody(start, at)]
+  const memory = section(5, vec([[0x00, ...uleb(16)]]))
+  const exports = section(7, vec([[...str('scan'), 0x00, 0], [...str('mem'), 0x02, 0]]))
+  const body = [...vec([[...uleb(8), I32]]), ...scanBody(start)]
   const code = section(10, vec([[...uleb(body.length), ...body]]))
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...func, ...exports, ...code])
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...func, ...memory, ...exports, ...code])
 }
 
 const PAGE = 65536
 
 /** The kernel, or null where WebAssembly cannot be compiled (the JS loop is used then). */
 export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number): Kernel | null {
-  type ScanFn = (block: number, text: number, from: number, n: number) => number
-  let mem: WebAssembly.Memory
-  const compile = (at: Layout): ScanFn => {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(start, at).buffer as ArrayBuffer), { e: { m: mem } })
-    return instance.exports.scan as ScanFn
-  }
+  let instance: WebAssembly.Instance
   try {
-    mem = new WebAssembly.Memory({ initial: 16 })
-    compile({ block: 1024, tbits: 1024, groups: 1 })
+    instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(start).buffer as ArrayBuffer))
   } catch {
     return null
   }
-  // Each block's scan function, compiled when the block is reserved.
-  const scans = new Map<number, ScanFn>()
+  const mem = instance.exports.mem as WebAssembly.Memory
+  const scanFn = instance.exports.scan as (block: number, text: number, from: number, n: number) => number
   let top = 1024
   let loaded: string | null = null
   let view = new Uint8Array(mem.buffer)
@@ -219,7 +211,6 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       const m3 = block + PW_OFF + groups
       const tbits = m3 + 6 * size
       const end = tbits + 6 * size + 4 * groups
-      const fn = compile({ block, tbits, groups })
       ensure(end)
       // The block may overlap a text loaded before: zero it (the build writes only nonzero entries).
       view.fill(0, block, end)
@@ -227,7 +218,6 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       header[HEADER_GROUPS / 4] = groups
       header[HEADER_TBITS / 4] = tbits
       for (let k = 0; k < 6; k++) header[k] = m3 + k * size
-      scans.set(block, fn)
       // Keep the next block 8-aligned for the 32-bit loads.
       top = (end + 7) & ~7
       loaded = null
@@ -254,7 +244,7 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       // The same view while the text stays (a finder calls this once per hit).
       return loadedView!
     },
-    scan: (block, from) => scans.get(block)!(block, top, from, length),
+    scan: (block, from) => scanFn(block, top, from, length),
     group: () => words[128]!,
     tokens: () => words[129]!,
     views(block) {
