@@ -5,7 +5,7 @@ import { compareBytewise, diagnostic } from './diagnostics'
 import { isInside, relativePosix } from './fs'
 import type { ResolvedOptions } from './options'
 import type { Diagnostic } from './types'
-import { IGNORED_DIRS, SKILL_FILE } from './walk'
+import { childPath, IGNORED_DIRS, SKILL_FILE } from './walk'
 
 /** A skill directory found under a root. */
 export interface SkillLocation {
@@ -146,7 +146,7 @@ function findSkillDirs(rootDir: string, result: Discovery, onFound: ((count: num
     }
     if (depth >= MAX_DEPTH) continue
     for (const d of dirents) {
-      if (d.isDirectory() && !IGNORED_DIRS.has(d.name)) queue.push([path.join(dir, d.name), depth + 1])
+      if (d.isDirectory() && !IGNORED_DIRS.has(d.name)) queue.push([childPath(dir, d.name), depth + 1])
     }
   }
   return found

@@ -75,8 +75,7 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
   for (const dirent of dirents) {
     const name = dirent.name
     const relPath = intern(rel ? `${rel}/${name}` : name)
-    const absPath = path.join(dir, name)
-    const display = join(ctx.relDir, relPath)
+    const absPath = childPath(dir, name)
     if (BAD_NAME.test(name)) {
       out.diagnostics.push(diagnostic({
         code: 'fs/bad-filename',
@@ -92,7 +91,7 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
       if (IGNORED_DIRS.has(name)) continue
       if (isNestedSkill(ctx, absPath)) continue
       if (depth + 1 > MAX_DEPTH) {
-        out.diagnostics.push(diagnostic({ code: 'fs/too-deep', severity: 'error', message: `directory nesting exceeds ${MAX_DEPTH} levels`, file: display, skill: ctx.skill, hint: 'Flatten the skill layout.' }))
+        out.diagnostics.push(diagnostic({ code: 'fs/too-deep', severity: 'error', message: `directory nesting exceeds ${MAX_DEPTH} levels`, file: join(ctx.relDir, relPath), skill: ctx.skill, hint: 'Flatten the skill layout.' }))
         continue
       }
       walk(ctx, absPath, relPath, depth + 1, out)
@@ -104,7 +103,7 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
       followLink(ctx, out, relPath, absPath)
     }
     else {
-      out.diagnostics.push(diagnostic({ code: 'fs/special-file', severity: 'error', message: `${relPath} is not a regular file (FIFO, socket or device) and is not read`, file: display, skill: ctx.skill, hint: 'Skills may contain only regular files and directories.' }))
+      out.diagnostics.push(diagnostic({ code: 'fs/special-file', severity: 'error', message: `${relPath} is not a regular file (FIFO, socket or device) and is not read`, file: join(ctx.relDir, relPath), skill: ctx.skill, hint: 'Skills may contain only regular files and directories.' }))
     }
     if (out.entries.length > MAX_FILES) {
       out.diagnostics.push(diagnostic({ code: 'fs/too-many-files', severity: 'error', message: `more than ${MAX_FILES} files`, file: ctx.relDir, skill: ctx.skill, hint: 'A skill this large is almost certainly a mistake (a vendored folder?).' }))
@@ -112,6 +111,10 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
     }
   }
 }
+
+// `dir` is absolute and normalised, and a listed name holds no separator: path.join's normalising
+// is wasted on the walk's every entry.
+export const childPath = path.sep === '/' ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`) : path.join
 
 // Skills share layouts (SKILL.md, references/guide.md, ...): one string per path, not one per skill and
 // file, for what the engine keeps (manifest and lock entries). Bounded, so odd trees can't grow it.
@@ -149,7 +152,7 @@ export function takeListings(skillDir: string, known: DirListings): PortableList
     out.dirs.push([dir, dirents.map((d) => {
       const kind: EntryKind = d.isFile() ? 1 : d.isDirectory() ? 2 : d.isSymbolicLink() ? 3 : 0
       if (kind === 2) {
-        const child = path.join(dir, d.name)
+        const child = childPath(dir, d.name)
         if (known.skillDirs.has(child)) out.skills.push(child)
         else pending.push(child)
       }
