@@ -12,11 +12,19 @@ import matter from 'gray-matter'
 const { modules, corpusDir, query, runs, tokenizer } = JSON.parse(process.argv[2])
 const { tokenize } = await import(pathToFileURL(tokenizer).href)
 
-/** (a) What `import { skills, findSkills } from 'virtual:skills-manifest'` + the first search cost. */
-async function loadPrecompiled(dir) {
+/**
+ * (a) What `import { skills, findSkills } from 'virtual:skills-manifest'` + the first search cost.
+ * `phases`, when given, gets the ms of each step: entry import, registry, first findSkills (index
+ * head, the parts the query needs, the search itself).
+ */
+async function loadPrecompiled(dir, phases) {
+  const t0 = performance.now()
   const entry = await import(pathToFileURL(path.join(dir, 'main.mjs')).href)
+  const t1 = performance.now()
   const registry = new Map(entry.skills.map(s => [s.name, s]))
+  const t2 = performance.now()
   const matches = await entry.findSkills(query)
+  phases?.push([t1 - t0, t2 - t1, performance.now() - t2])
   return { size: registry.size, keep: [entry, registry, matches], answer: matches.map(m => m.name), matches }
 }
 
@@ -148,16 +156,17 @@ const a0 = (await time(() => loadPrecompiled(firstDir))).r
 const b0 = (await time(loadNaively)).r
 const head = (await import(pathToFileURL(path.join(firstDir, 'index.mjs')).href)).default
 const dirs = Array.from({ length: runs }, fresh)
+const phases = []
 const pre = []
 const naive = []
 for (let i = 0; i < runs; i++) {
   // Alternate which path goes first.
   if (i % 2) {
     naive.push(await timeOnly(loadNaively))
-    pre.push(await timeOnly(() => loadPrecompiled(dirs[i])))
+    pre.push(await timeOnly(() => loadPrecompiled(dirs[i], phases)))
   }
   else {
-    pre.push(await timeOnly(() => loadPrecompiled(dirs[i])))
+    pre.push(await timeOnly(() => loadPrecompiled(dirs[i], phases)))
     naive.push(await timeOnly(loadNaively))
   }
 }
@@ -171,6 +180,7 @@ console.log(JSON.stringify({
   preTimes,
   naiveTimes,
   manifestMs: median(preTimes),
+  phases: { entry: median(phases.map(p => p[0])), registry: median(phases.map(p => p[1])), findSkills: median(phases.map(p => p[2])) },
   naiveMs: median(naiveTimes),
   manifestCpuMs: median(pre.map(t => t.cpu)),
   naiveCpuMs: median(naive.map(t => t.cpu)),

@@ -49,6 +49,8 @@ export interface StartupBenchResult {
   manifestMs: number
   /** Median ms: folder walk + gray-matter + plain BM25 -> first query answered. */
   naiveMs: number
+  /** Medians of the pre-compiled path's steps (ms): entry import, registry by name, first findSkills. */
+  phases: { entry: number; registry: number; findSkills: number }
   /** naiveMs / manifestMs (target >= 20). */
   speedup: number
   /** The same in CPU time (process, all threads): steadier than wall time on a loaded machine. */
@@ -137,6 +139,7 @@ export async function runStartupBench({ corpusDir, manifestPath, runs = 15, quer
       matches: SkillMatch[]
       loaded: { postings: number[]; chunks: number[] }
       manifestMs: number
+      phases: { entry: number; registry: number; findSkills: number }
       naiveMs: number
       manifestCpuMs: number
       naiveCpuMs: number
@@ -159,6 +162,7 @@ export async function runStartupBench({ corpusDir, manifestPath, runs = 15, quer
       skills: m.sizes[0],
       runs,
       manifestMs: round(m.manifestMs),
+      phases: { entry: round(m.phases.entry), registry: round(m.phases.registry), findSkills: round(m.phases.findSkills) },
       naiveMs: round(m.naiveMs),
       speedup: round(m.naiveMs / m.manifestMs),
       manifestCpuMs: round(m.manifestCpuMs),
@@ -198,6 +202,7 @@ async function main(): Promise<void> {
     const mb = (b: number | null) => (b === null ? 'n/a (run with --expose-gc)' : `${(b / 1048576).toFixed(2)} MB`)
     console.log(`startup, ${result.skills} skills (median of ${result.runs}, alternating):`)
     console.log(`  pre-compiled modules: ${result.manifestMs} ms, retained heap ${mb(result.manifestHeapBytes)}`)
+    console.log(`    steps (medians): import entry ${result.phases.entry} ms, registry ${result.phases.registry} ms, first findSkills ${result.phases.findSkills} ms`)
     console.log(`    imported: entry ${mb(result.entryBytes)} + index head ${mb(result.indexHeadBytes)} + parts ${mb(result.partsBytes)} (${result.partsLoaded}; all discovery modules ${mb(result.indexTotalBytes)})`)
     console.log(`  naive gray-matter walk + BM25:  ${result.naiveMs} ms, retained heap ${mb(result.naiveHeapBytes)}`)
     console.log(`  speedup: ${result.speedup}x (target >= 20x); CPU time ${result.manifestCpuMs} ms vs ${result.naiveCpuMs} ms, ${result.cpuSpeedup}x`)
