@@ -89,8 +89,11 @@ type Masks = number[]
 /** One prefix of a token: the first and second buckets it takes, and the masks it adds to the keys it touches. */
 interface Part { as: number[]; bs: number[]; masks: Masks }
 
-/** An entry: the token list, masks and parts (ids) after a given sequence of parts (shared by every key that saw it). */
-interface Entry { list: number[]; listHash: number; masks: Masks; unit: number; parts: number[] }
+/**
+ * An entry: the token list and masks after a given sequence of parts (shared by every key that saw it);
+ * the sequence is the chain of `parent` entries, each added by its `part` (an id).
+ */
+interface Entry { list: number[]; listHash: number; masks: Masks; unit: number; parent: number; part: number }
 
 const bit = (m: Masks, base: number, c: number): number => (m[base + (c >> 5)]! >>> (c & 31)) & 1
 
@@ -296,7 +299,7 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
     if (error instanceof Unsupported) return null
     throw error
   }
-  const entries: Entry[] = [{ list: [], listHash: listHash([]), masks: new Array<number>(WORDS * MASKS).fill(0), unit: 0, parts: [] }]
+  const entries: Entry[] = [{ list: [], listHash: listHash([]), masks: new Array<number>(WORDS * MASKS).fill(0), unit: 0, parent: -1, part: -1 }]
   // Per part id: its token and masks (for the per-token tables).
   const partToken: number[] = []
   const partMasks: Masks[] = []
@@ -333,7 +336,7 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
               for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= add[w]!
               const same = from.list[from.list.length - 1] === t
               to = entries.length
-              entries.push({ list: same ? from.list : [...from.list, t], listHash: same ? from.listHash : mix(from.listHash, t), masks, unit: 0, parts: [...from.parts, id] })
+              entries.push({ list: same ? from.list : [...from.list, t], listHash: same ? from.listHash : mix(from.listHash, t), masks, unit: 0, parent: cur, part: id })
               edges.set(cur * stride + id, to)
             }
             slot[key] = to
@@ -589,9 +592,12 @@ function tokenBits(t: KernelTables, mode: Mode, n: number, merged: Map<number, n
   // Per group, its parts by id, with the word-ness they were seen with.
   const partsOf: Array<Map<number, number>> = []
   for (let g = 0; g < n; g++) partsOf.push(new Map())
+  const chain: number[] = []
   const add = (g: number, e: Entry, wb: number): void => {
     const m = partsOf[g]!
-    for (let k = 0; k < e.parts.length; k++) m.set(e.parts[k]!, (m.get(e.parts[k]!) ?? 0) | wb)
+    chain.length = 0
+    for (let x = e; x.parent !== -1; x = entries[x.parent]!) chain.push(x.part)
+    for (let k = chain.length - 1; k >= 0; k--) m.set(chain[k]!, (m.get(chain[k]!) ?? 0) | wb)
   }
   for (const [pair, g] of merged) {
     const n1 = pair % entries.length
