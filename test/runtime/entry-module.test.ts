@@ -34,24 +34,21 @@ const skill = (name: string, extra: Partial<ManifestSkill> = {}): ManifestSkill 
   ...extra,
 } as unknown as ManifestSkill)
 
+const manifestOf = (skills: ManifestSkill[]): SkillsManifest =>
+  ({ manifestVersion: 1, generator: 'test', lockDigest: 'c'.repeat(64), profile: 'enterprise', skills }) as unknown as SkillsManifest
+
 describe('entry module', () => {
   it('rebuilds every summary exactly: plain ones from columns, the others shipped whole', async () => {
-    const manifest = {
-      manifestVersion: 1,
-      generator: 'test',
-      lockDigest: 'c'.repeat(64),
-      profile: 'enterprise',
-      skills: [
-        skill('plain'),
-        skill('no-version', { version: null } as Partial<ManifestSkill>),
-        skill('writer', { workload: 'write', requiresApproval: true, capabilities: { declared: ['fs:write'], detected: ['fs:write'] } } as Partial<ManifestSkill>),
-        skill('flagged', { findings: [{ code: 'scan/secrets', severity: 'warning', message: 'm', file: 'SKILL.md', line: 1, column: 1 }] } as Partial<ManifestSkill>),
-        skill('with-uri', { uri: 'castor://skills/a/b/with-uri/1.0.0', urn: 'urn:castor:skill:a:b:with-uri:1.0.0' } as Partial<ManifestSkill>),
-        skill('quote\'s "and" \\ \u2028 line', { description: 'Line one\nline two \u2029 \'quoted\'' } as Partial<ManifestSkill>),
-        skill('elsewhere', { source: 'vendor/pack/elsewhere-v2' } as Partial<ManifestSkill>),
-        skill('nested', { source: 'skills/team/nested' } as Partial<ManifestSkill>),
-      ],
-    } as unknown as SkillsManifest
+    const manifest = manifestOf([
+      skill('plain'),
+      skill('no-version', { version: null } as Partial<ManifestSkill>),
+      skill('writer', { workload: 'write', requiresApproval: true, capabilities: { declared: ['fs:write'], detected: ['fs:write'] } } as Partial<ManifestSkill>),
+      skill('flagged', { findings: [{ code: 'scan/secrets', severity: 'warning', message: 'm', file: 'SKILL.md', line: 1, column: 1 }] } as Partial<ManifestSkill>),
+      skill('with-uri', { uri: 'castor://skills/a/b/with-uri/1.0.0', urn: 'urn:castor:skill:a:b:with-uri:1.0.0' } as Partial<ManifestSkill>),
+      skill('quote\'s "and" \\ \u2028 line', { description: 'Line one\nline two \u2029 \'quoted\'' } as Partial<ManifestSkill>),
+      skill('elsewhere', { source: 'vendor/pack/elsewhere-v2' } as Partial<ManifestSkill>),
+      skill('nested', { source: 'skills/team/nested' } as Partial<ManifestSkill>),
+    ])
     const entry = await importEntry(manifest, 'mixed')
     const expected = summarizeManifest(manifest)
     expect(entry.default).toEqual(expected)
@@ -64,7 +61,7 @@ describe('entry module', () => {
   })
 
   it('ships plain summaries as columns: no key repeated per skill', () => {
-    const manifest = { manifestVersion: 1, generator: 'test', lockDigest: 'c'.repeat(64), profile: 'enterprise', skills: Array.from({ length: 50 }, (_, i) => skill(`s${i}`)) } as unknown as SkillsManifest
+    const manifest = manifestOf(Array.from({ length: 50 }, (_, i) => skill(`s${i}`)))
     const code = mainModule(manifest)
     expect(code.match(/"description"/g)).toBe(null)
     // Sources are rebuilt from the common root and the name; with every summary plain and under that
@@ -75,13 +72,7 @@ describe('entry module', () => {
   })
 
   it('rebuilds plain summaries outside the common root without a special-case lookup', async () => {
-    const manifest = {
-      manifestVersion: 1,
-      generator: 'test',
-      lockDigest: 'c'.repeat(64),
-      profile: 'enterprise',
-      skills: [skill('a'), skill('b', { source: 'vendor/b' } as Partial<ManifestSkill>), skill('c')],
-    } as unknown as SkillsManifest
+    const manifest = manifestOf([skill('a'), skill('b', { source: 'vendor/b' } as Partial<ManifestSkill>), skill('c')])
     const code = mainModule(manifest)
     expect(code).not.toContain('special')
     expect(code).toContain('source: S[i] === 0 ? R + N[i] : S[i]')

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { splitAlternatives } from '../../src/scanner/prefilter'
 import { COMPILED } from '../../src/scanner/text-scan'
-import { scan } from './helpers'
-
-const hitsOf = (re: RegExp, text: string): string[] => {
-  const out: string[] = []
-  re.lastIndex = 0
-  let m: RegExpExecArray | null
-  while ((m = re.exec(text))) out.push(`${m.index}:${m[0]}`)
-  return out
-}
+import { regexHits as hitsOf, scan } from './helpers'
 
 /** Texts with the directive (and near misses) after and before other tokens' fragments. */
 function texts(): string[] {

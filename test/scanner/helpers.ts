@@ -15,3 +15,12 @@ export function hits(files: Record<string, string | Uint8Array>, frontmatter: Re
 /** Only the findings of one rule. */
 export const hitsOf = (rule: string, files: Record<string, string | Uint8Array>, frontmatter: Record<string, unknown> = {}): string[] =>
   hits(files, frontmatter).filter(h => h.split(' ')[1] === rule)
+
+/** Every match of a global regex in a text, as `index:match`. */
+export function regexHits(re: RegExp, text: string): string[] {
+  const out: string[] = []
+  re.lastIndex = 0
+  let m: RegExpExecArray | null
+  while ((m = re.exec(text))) out.push(`${m.index}:${m[0]}`)
+  return out
+}

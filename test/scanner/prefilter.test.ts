@@ -6,6 +6,7 @@ import { maskRanges, maskViews, maskedSlice } from '../../src/scanner/mask'
 import { buildFinder, kernelActive, compileGate, literalGate, requiredClasses, splitAlternatives } from '../../src/scanner/prefilter'
 import { COMPILED } from '../../src/scanner/text-scan'
 import { CORPUS } from './corpus'
+import { regexHits as hitsOf } from './helpers'
 
 const FRAGMENTS = [
   'curl ', '| sh', 'rm -rf /', 'Secret', 'TOKEN=', 'password: "', 'to  the user', 'To User', '\u200B', '\uDB40\uDC01', '\u0130', '\u212A', '\u017F',
@@ -41,14 +42,6 @@ function texts(): string[] {
     for (let j = 0; j < n; j++) s += FRAGMENTS[Math.floor(rnd() * FRAGMENTS.length)]
     out.push(s)
   }
-  return out
-}
-
-const hitsOf = (re: RegExp, text: string): string[] => {
-  const out: string[] = []
-  re.lastIndex = 0
-  let m: RegExpExecArray | null
-  while ((m = re.exec(text))) out.push(`${m.index}:${m[0]}`)
   return out
 }
 
