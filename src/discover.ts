@@ -48,7 +48,10 @@ export interface DirEntry {
 }
 
 const MAX_DEPTH = 8
+/** Directories searched outside skill folders (a root pointed at a home folder or node_modules stops here). */
 const MAX_DIRS = 20_000
+/** Directories searched inside one skill folder (for nested skills); the skill's own walk reports oversized trees. */
+const MAX_DIRS_PER_SKILL = 1_000
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
 
 /** @param onFound called with the number of distinct skill folders found so far, as each is found. */
@@ -123,13 +126,18 @@ export async function resolveRoot(spec: string, options: ResolvedOptions, diagno
 /** Every directory holding a SKILL.md under `rootDir` (the root itself included), bounded in depth and count. */
 function findSkillDirs(rootDir: string, result: Discovery, onFound: ((count: number) => void) | undefined): string[] {
   const found: string[] = []
-  const queue: Array<[string, number]> = [[rootDir, 0]]
+  // Each entry: its directory, depth, and the index in `inside` of the outermost skill it is in (-1: none).
+  const queue: Array<[string, number, number]> = [[rootDir, 0, -1]]
+  // Directories searched so far inside each found skill, and outside any.
+  const inside: number[] = []
+  let outside = 0
   for (let next = 0; next < queue.length; next++) {
-    const [dir, depth] = queue[next]
-    if (next >= MAX_DIRS) {
-      result.diagnostics.push(diagnostic({ code: 'root/too-large', severity: 'error', message: `more than ${MAX_DIRS} directories under ${rootDir}; discovery stopped`, hint: 'Point `roots` at the folder that holds the skills.' }))
+    const [dir, depth, owner] = queue[next]
+    if (owner === -1 && ++outside > MAX_DIRS) {
+      result.diagnostics.push(diagnostic({ code: 'root/too-large', severity: 'error', message: `more than ${MAX_DIRS} directories outside skills under ${rootDir}; discovery stopped`, hint: 'Point `roots` at the folder that holds the skills.' }))
       break
     }
+    if (owner !== -1 && ++inside[owner] > MAX_DIRS_PER_SKILL) continue
     result.dirs.push(dir)
     let dirents: fs.Dirent[]
     try {
@@ -139,14 +147,16 @@ function findSkillDirs(rootDir: string, result: Discovery, onFound: ((count: num
       continue
     }
     result.listings.entries.set(dir, dirents)
+    let childOwner = owner
     if (dirents.some(d => d.name === SKILL_FILE && (d.isFile() || d.isSymbolicLink()))) {
       found.push(dir)
       result.listings.skillDirs.add(dir)
       onFound?.(result.listings.skillDirs.size)
+      if (owner === -1) childOwner = inside.push(0) - 1
     }
     if (depth >= MAX_DEPTH) continue
     for (const d of dirents) {
-      if (d.isDirectory() && !IGNORED_DIRS.has(d.name)) queue.push([childPath(dir, d.name), depth + 1])
+      if (d.isDirectory() && !IGNORED_DIRS.has(d.name)) queue.push([childPath(dir, d.name), depth + 1, childOwner])
     }
   }
   return found

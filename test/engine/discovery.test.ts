@@ -3,7 +3,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { discover } from '../../src/discover'
 import { audit, SkillsEngine } from '../../src/engine'
+import { resolveOptions } from '../../src/options'
 import { makeTree, skill, writeTree } from '../helpers'
 
 const names = (r: Awaited<ReturnType<typeof audit>>): string[] => r.manifest.skills.map(s => s.name)
@@ -147,5 +149,33 @@ describe('profiles', () => {
     const root = makeTree({ ...skill('custom'), 'schema.json': JSON.stringify({ type: 'object', required: ['owner'] }) })
     const r = await audit({ root, lock: false, schema: 'schema.json' })
     expect(r.diagnostics.find(d => d.code === 'schema/custom')).toMatchObject({ message: 'missing required field `owner` (your custom schema)', file: 'skills/custom/SKILL.md' })
+  })
+})
+
+describe('discovery bounds', () => {
+  const mkdirs = (base: string, count: number, inner: string[] = []): void => {
+    for (let i = 0; i < count; i++) {
+      const dir = path.join(base, `d${String(i).padStart(5, '0')}`)
+      fs.mkdirSync(dir, { recursive: true })
+      for (const sub of inner) fs.mkdirSync(path.join(dir, sub))
+      if (inner.length) fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: d${String(i).padStart(5, '0')}\n---\n`)
+    }
+  }
+
+  it('counts only the folders it searches outside skills against its 20,000 bound', async () => {
+    // 3,400 skills with 6 folders each: 23,800 folders under the root, 1 outside the skills.
+    const root = makeTree({})
+    mkdirs(path.join(root, 'skills'), 3400, ['references', 'examples', 'scenarios', 'scripts', 'resources', 'assets'])
+    const found = await discover(resolveOptions({ root, lock: false }))
+    expect(found.diagnostics).toEqual([])
+    expect(found.skills.length).toBe(3400)
+  })
+
+  it('stops, with an error, past 20,000 folders outside skills', async () => {
+    const root = makeTree({ ...skill('alpha') })
+    mkdirs(path.join(root, 'skills', 'vendor'), 20_000)
+    const found = await discover(resolveOptions({ root, lock: false }))
+    expect(found.diagnostics.map(d => [d.code, d.severity])).toEqual([['root/too-large', 'error']])
+    expect(found.skills.length).toBe(1)
   })
 })
