@@ -16,14 +16,18 @@ import { warmUp } from './worker-warm-up'
 const { port } = workerData as { port: MessagePort; settings: PortableSettings }
 let settings: PortableSettings
 let lock: LockRead | null
+let warm = false
 
 /** This audit's settings: at start, and again when the pool is reused by a later audit in the process. */
 function configure(next: PortableSettings): void {
   settings = next
   lock = next.lock ? parseLock(next.lock.text, next.lock.display) : null
-  // Jobs wait in the port meanwhile; the main thread audits skills itself until this worker has room.
+  // Once per worker (a reused one is warm). Jobs wait in the port meanwhile; the main thread audits
+  // skills itself until this worker has room.
+  if (warm || !next.scan) return
+  warm = true
   try {
-    if (next.scan) warmUp({ options: next.options, locked: undefined, content: next.content, scan: true, customSchema: next.customSchema, context: undefined })
+    warmUp({ options: next.options, locked: undefined, content: next.content, scan: true, customSchema: next.customSchema, context: undefined })
   }
   catch {}
 }

@@ -253,7 +253,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     const lineEnd = line + 1 < index.count ? index.start(line + 1) - 1 : text.length
     if (seg.skip?.(line)) {
       // The rest of a skipped line is not searched: it may hold the directive.
-      if (!directive && text.slice(lineStart, lineEnd).includes(DIRECTIVE)) directive = true
+      if (!directive) directive = startsIn(text, lineStart, lineEnd)
       cur = null
       next = lineEnd + 1
       continue
