@@ -1,7 +1,8 @@
 import { B, CLASS_S, END, NON_ASCII, Unsupported, isWord, none, parse, prefixes } from './regex-subset'
 import type { Ast, Set130 } from './regex-subset'
 import { CLS, CLS_START, WORD_BIT, buildTables, newTables } from './finder-tables'
-import type { FinderTables } from './finder-tables'
+import type { FinderTables, KernelTables } from './finder-tables'
+import { shippedStore } from './table-store'
 import { createKernel } from './wasm-filter'
 import type { Kernel } from './wasm-filter'
 
@@ -154,14 +155,20 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   let block = -1
   // With the kernel, the tables are written into its memory and the JS loop reads them there (no
   // second copy); without (or when its memory cannot grow), the finder keeps its own.
-  const t = buildTables(tokens, ignoreCase, (groups) => {
+  const sink = (groups: number): KernelTables => {
     try {
       if (kernel) { const r = kernel.reserve(groups); block = r.block; return r.tables }
     } catch {
       kernel = null
     }
     return newTables(groups)
-  })
+  }
+  // Tables built with the package when it ships them (table-store.ts), else built here.
+  let t: FinderTables | null | undefined
+  try {
+    t = shippedStore()?.get(tokens, ignoreCase, sink)
+  } catch {}
+  if (!t) t = buildTables(tokens, ignoreCase, sink)
   const KERNEL = kernel
   if (!t) {
     const combined = new RegExp(tokens.join('|') || '(?!)', ignoreCase ? 'gi' : 'g')

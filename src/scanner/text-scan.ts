@@ -82,7 +82,8 @@ function finderOf(tokens: string[]): Finder {
 /** A pattern's compiled form, shared by the languages it serves (nothing in it depends on the language; `re` is reset before each use). */
 const shared = new WeakMap<LinePattern, Compiled>()
 
-function compile(lang: Lang): LangTable {
+/** A language's patterns and the tokens of its two finders (every pattern's; those not covered by the AST). */
+function langPatterns(lang: Lang): { patterns: Compiled[]; all: string[]; noAst: string[] } {
   const patterns: Compiled[] = []
   const all: string[] = []
   const noAst: string[] = []
@@ -98,6 +99,21 @@ function compile(lang: Lang): LangTable {
   }
   all.push(DIRECTIVE_TOKEN)
   noAst.push(DIRECTIVE_TOKEN)
+  return { patterns, all, noAst }
+}
+
+/** The token lists of the line patterns' finders, as `finderOf` is given them (the build stores their tables). */
+export function lineFinderTokens(): string[][] {
+  const lists = new Map<string, string[]>()
+  for (const lang of LANGS) {
+    const { all, noAst } = langPatterns(lang)
+    for (const tokens of [order(all), order(noAst)]) lists.set(tokens.join('\n'), tokens)
+  }
+  return [...lists.values()]
+}
+
+function compile(lang: Lang): LangTable {
+  const { patterns, all, noAst } = langPatterns(lang)
   // The combined regexes are what the finders stand for (tests compare them); the scan never runs them.
   let anchor: RegExp | null = null
   let anchorAst: RegExp | null = null

@@ -203,6 +203,8 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
   view.set(cls, 0)
   view.set(wordBit, 256)
   let length = 0
+  /** End of the bytes texts were written to (tables are written below `top`). */
+  let dirty = 0
   let loadedView: Uint8Array | null = null
   return {
     reserve(groups) {
@@ -212,8 +214,9 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       const tbits = m3 + 6 * size
       const end = tbits + 6 * size + 4 * groups
       ensure(end)
-      // The block may overlap a text loaded before: zero it (the build writes only nonzero entries).
-      view.fill(0, block, end)
+      // The block may overlap a text loaded before: zero that part (the build writes only nonzero
+      // entries). Memory past every text loaded so far is still as grown: zero, and untouched.
+      if (dirty > block) view.fill(0, block, Math.min(end, dirty))
       const header = new Int32Array(mem.buffer, block, 8)
       header[HEADER_GROUPS / 4] = groups
       header[HEADER_TBITS / 4] = tbits
@@ -238,6 +241,7 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
         // The unrolled loop reads up to UNROLL bytes past the text.
         try { ensure(top + text.length + UNROLL) } catch { return null }
         length = buf.write(text, top, 'latin1')
+        dirty = Math.max(dirty, top + length)
         loaded = text
         loadedView = view.subarray(top, top + length)
       }

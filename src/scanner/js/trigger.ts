@@ -18,4 +18,5 @@ export const AST_TRIGGER = new RegExp([
 ].join('|'))
 
 /** `AST_TRIGGER.test` at literal-search speed (same answer); its tables are built on the first test. */
-export const AST_TRIGGER_FINDER = lazyFinder(() => buildFinder(splitAlternatives(AST_TRIGGER.source), false))
+export const AST_TRIGGER_TOKENS: readonly string[] = splitAlternatives(AST_TRIGGER.source)
+export const AST_TRIGGER_FINDER = lazyFinder(() => buildFinder(AST_TRIGGER_TOKENS, false))
