@@ -59,13 +59,19 @@ export interface Finder {
 /** A code unit above 0xFF: the string has no exact latin1 copy. */
 const WIDE = /[^\x00-\xFF]/
 
+/**
+ * The group of the candidate a hot loop returned last. Returned apart from the position: packed in one
+ * number, positions past 16K left the small-integer range and the callers' arithmetic went to doubles.
+ */
+let found = 0
+
 /** What the hot loops read: the byte tables' pair/last/word/third/fourth-byte lookups (and the class filter). */
 type ByteTables = Pick<FinderTables, 'pair' | 'last' | 'pw' | 'm3' | 'm4'>
 type LoopTables = ByteTables & Pick<FinderTables, 'filter'>
 
 /**
  * The hot loop: the first position >= from whose (byte, next byte) has a group that admits the previous
- * byte (word or not) and the third and fourth bytes, as `position * 0x10000 + group`, or -1.
+ * byte (word or not) and the third and fourth bytes, or -1; its group is left in `found`.
  */
 function candidate(bytes: Uint8Array, from: number, t: ByteTables): number {
   const { pair, last, pw, m3, m4 } = t
@@ -76,12 +82,12 @@ function candidate(bytes: Uint8Array, from: number, t: ByteTables): number {
     const y = bytes[i + 1]!
     const g = pair[(x << 8) | y]!
     if (g !== 0 && (pw[g]! & WORD_BIT[p]!) !== 0 && m3[g * 257 + (i + 2 < n ? bytes[i + 2]! : 256)] !== 0 && m4[g * 257 + (i + 3 < n ? bytes[i + 3]! : 256)] !== 0)
-      return i * 0x10000 + g
+      return (found = g), i
     p = x
     x = y
   }
   const g = last[x]!
-  return g !== 0 && (pw[g]! & WORD_BIT[p]!) !== 0 ? (n - 1) * 0x10000 + g : -1
+  return g !== 0 && (pw[g]! & WORD_BIT[p]!) !== 0 ? ((found = g), n - 1) : -1
 }
 
 /** The next position >= from (and < bytes.length - 2) the class filter passes, or -1: the hot loop, one lookup per byte. */
@@ -105,7 +111,7 @@ function candidateFast(bytes: Uint8Array, from: number, t: ByteTables, f: Int32A
     if (i < 0) { from = n - 2; break }
     const g = pair[(bytes[i]! << 8) | bytes[i + 1]!]!
     if (g !== 0 && (pw[g]! & WORD_BIT[i > 0 ? bytes[i - 1]! : 32]!) !== 0 && m3[g * 257 + bytes[i + 2]!] !== 0 && m4[g * 257 + (i + 3 < n ? bytes[i + 3]! : 256)] !== 0)
-      return i * 0x10000 + g
+      return (found = g), i
     from = i + 1
   }
   return candidate(bytes, from, t)
@@ -208,7 +214,7 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   // The WebAssembly loop stops two positions early; the JS lookup finishes the text.
   const kernelCandidate = (bytes: Uint8Array, i: number, n: number, bt: LoopTables): number => {
     const p = n - i >= 3 ? KERNEL!.scan(block, i) : -1
-    if (p >= 0) { bits = KERNEL!.tokens(); return p * 0x10000 + KERNEL!.group() }
+    if (p >= 0) { bits = KERNEL!.tokens(); found = KERNEL!.group(); return p }
     bits = ALL_BITS
     return candidate(bytes, Math.max(i, n - 2), bt)
   }
@@ -254,12 +260,11 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     if (bytes) {
       // Taken after `load`, which may have grown the kernel's memory.
       const bt = tables()
-      // Either loop yields the next candidate as position * 0x10000 + group, or -1.
+      // Either loop yields the next candidate's position (its group in `found`), or -1.
       for (let i = from; i < n; i++) {
-        const c = loaded ? kernelCandidate(bytes, i, n, bt) : candidateFast(bytes, i, bt, bt.filter)
-        if (c < 0) return null
-        const g = c % 0x10000
-        i = (c - g) / 0x10000
+        i = loaded ? kernelCandidate(bytes, i, n, bt) : candidateFast(bytes, i, bt, bt.filter)
+        if (i < 0) return null
+        const g = found
         const h = loaded ? verifyBits(g, text, i) : verify(byteRes[g] ??= sticky(groups, g), text, i)
         if (h) return h
       }
