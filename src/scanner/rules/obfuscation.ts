@@ -12,7 +12,7 @@ export const obfuscation: RuleModule = {
   patterns: [
     { anchor: '\\\\x', re: /(?:\\x[0-9A-Fa-f]{2}){6,}/, langs: ['js', 'py', 'sh'], view: 'noComments', message: 'hex escape chain', astCovered: true },
     { anchor: 'atob|fromCharCode|base64', re: /(?<![.\w$])atob\s*\(|\bString\s*\.\s*fromCharCode\s*\(|\bBuffer\s*\.\s*from\s*\([^)\n]*['"](?:base64|hex)['"]/, langs: ['js'], view: 'noComments', message: 'decodes an encoded string at run time', astCovered: true },
-    { anchor: 'b64decode|b32decode|decodebytes|decompress|fromhex|rot', re: /\b(?:exec|eval|compile|loads|system|Popen|run)\s*\([^\n]{0,200}?\b(?:b64decode|b32decode|b85decode|decodebytes|decompress|fromhex|rot.?13)\b/, langs: ['py'], view: 'noComments', message: 'decodes a payload and runs it' },
+    { anchor: 'b64decode|b32decode|b85decode|decodebytes|decompress|fromhex|rot.?13', re: /\b(?:exec|eval|compile|loads|system|Popen|run)\s*\([^\n]{0,200}?\b(?:b64decode|b32decode|b85decode|decodebytes|decompress|fromhex|rot.?13)\b/, langs: ['py'], view: 'noComments', message: 'decodes a payload and runs it' },
     { anchor: 'marshal', re: /\bmarshal\s*\.\s*loads\s*\(/, langs: ['py'], view: 'code', message: 'loads marshalled bytecode' },
     { anchor: 'base64|xxd|openssl', re: /\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:enc\s+)?(?:-d\s+)?-?base64\s+-d)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/, langs: ['sh', 'prose', 'text'], view: 'noComments', message: 'decodes a payload and pipes it to a shell' },
     { anchor: 'base64', re: /\becho\s+['"]?[A-Za-z0-9+/=]{24,}['"]?\s*\|\s*base64\s+(?:-d|--decode|-D)\b/, langs: ['sh', 'prose', 'text'], view: 'noComments', message: 'decodes an embedded base64 payload' },

@@ -24,7 +24,7 @@ export const secrets: RuleModule = {
   patterns: [
     { anchor: 'PRIVATE KEY', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/, langs: ['js', 'py', 'sh', 'prose', 'text'], message: 'private key', accept: pemBody },
     key('AKIA|ASIA|ABIA|ACCA|A3T', /\b((?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b/, 'AWS access key id'),
-    key('secret', /\b(?:aws_?secret_?access_?key|SecretAccessKey)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/i, 'AWS secret access key'),
+    key('secret_?access', /\b(?:aws_?secret_?access_?key|SecretAccessKey)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/i, 'AWS secret access key'),
     key('ghp_|gho_|ghu_|ghs_|ghr_|github_pat_', /\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{60,})\b/, 'GitHub token'),
     key('glpat-', /\b(glpat-[A-Za-z0-9_-]{20,})\b/, 'GitLab token'),
     key('xox', /\b(xox[baprse]-(?:\d{8,13}-){1,2}[A-Za-z0-9-]{8,})/, 'Slack token'),
