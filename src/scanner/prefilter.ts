@@ -407,7 +407,9 @@ function gateOf(ast: Ast): Gate | null {
     case 'seq': {
       const parts: Gate[] = []
       let run = ''
-      const end = (): void => { if (run.length >= 2) parts.push(run); run = '' }
+      // Single characters count too: `|` or `,` rejects most prose lines, and an alternative with one
+      // (`and|then|,`) would otherwise leave the whole group, and often the gate, underived.
+      const end = (): void => { if (run.length >= 1) parts.push(run); run = '' }
       for (const item of ast.items) {
         // Lookarounds and boundaries consume nothing: the characters around them stay adjacent.
         if (item.t === 'empty') continue
@@ -419,7 +421,7 @@ function gateOf(ast: Ast): Gate | null {
         }
         end()
         const g = gateOf(item)
-        if (g !== null && !(typeof g === 'string' && g.length < 2)) parts.push(g)
+        if (g !== null) parts.push(g)
       }
       end()
       return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : { all: parts }
