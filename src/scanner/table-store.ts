@@ -30,6 +30,8 @@ interface StoredFinder {
   /** The finder's deflated arrays in the file (after the index): offset and length. */
   at: number
   size: number
+  /** Its inflated length (the inflate writes it in one piece, no concatenation). */
+  inflated: number
   groups: number
   /** Offsets are in the inflated bytes. */
   arrays: Record<ArrayName, StoredArray>
@@ -65,9 +67,10 @@ export function encodeTableStore(finders: ReadonlyArray<{ tokens: readonly strin
       chunks.push(bytes)
       offset += padded
     }
-    const blob = zlib.deflateRawSync(Buffer.concat(chunks), { level: 9 })
+    const raw = Buffer.concat(chunks)
+    const blob = zlib.deflateRawSync(raw, { level: 9 })
     blobs.push(blob)
-    index.finders[finderKey(tokens, ignoreCase)] = { at, size: blob.length, groups: tables.pw.length, arrays, groupLists: tables.groups, unitGroupLists: tables.unitGroups }
+    index.finders[finderKey(tokens, ignoreCase)] = { at, size: blob.length, inflated: raw.length, groups: tables.pw.length, arrays, groupLists: tables.groups, unitGroupLists: tables.unitGroups }
     at += blob.length
   }
   const json = Buffer.from(JSON.stringify(index))
@@ -103,7 +106,7 @@ export function decodeTableStore(bytes: Uint8Array): TableStore | null {
       const key = finderKey(tokens, ignoreCase)
       const stored = Object.hasOwn(index.finders, key) ? index.finders[key]! : undefined
       if (!stored) return undefined
-      const inflated = zlib.inflateRawSync(buf.subarray(base + stored.at, base + stored.at + stored.size))
+      const inflated = zlib.inflateRawSync(buf.subarray(base + stored.at, base + stored.at + stored.size), { chunkSize: Math.max(64, stored.inflated) })
       // Typed views need their element alignment: copy when the inflated bytes do not start at a multiple of 8.
       const data = inflated.byteOffset % 8 === 0 ? inflated : Uint8Array.from(inflated)
       const view = (a: StoredArray): Uint8Array | Uint16Array | Uint32Array | Int32Array => {
