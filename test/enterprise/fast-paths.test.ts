@@ -72,6 +72,29 @@ describe('prefilters of the request and CWE patterns', () => {
     ])
   })
 
+  it('finds exactly the client calls the plain regex finds, on seeded random texts', () => {
+    const CLIENT = /\b(?:requests|httpx|axios|session|aiohttp|got|ky|superagent|http|https)\.(?:post|put|patch|delete)\s*\(/gi
+    // Texts made of call-shaped pieces, each piece drawn with near misses.
+    const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!
+    const clients = ['requests', 'HTTPX', 'got', 'xgot', 'Session', 'é', '']
+    const methods = ['.post', '.PUT', '.Patch', '.delete', '.pu', '.Dele', 'post', '.p', '..put']
+    const spaces = ['', ' ', '\u00A0', '\n', '\t ', 'x']
+    const ends = ['(', '(', ')', '', ' (']
+    let seed = 5
+    const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF; return seed / 0x7FFFFFFF }
+    let found = 0
+    for (let k = 0; k < 20_000; k++) {
+      let text = ''
+      for (let n = 1 + Math.floor(rnd() * 3); n > 0; n--) text += pick(clients) + pick(methods) + pick(spaces) + pick(ends)
+      const want = [...text.matchAll(CLIENT)].map(m => ({ what: m[0].trim(), offset: m.index }))
+      const got = findWriteRequests(text).filter(r => !/^(?:curl|wget)\b|method/i.test(r.what))
+      expect(got, JSON.stringify(text)).toEqual(want)
+      found += want.length
+    }
+    // The texts reach the pattern often enough to test something.
+    expect(found).toBeGreaterThan(300)
+  })
+
   it('finds explicit methods in any case with any whitespace around `:` or `=`', () => {
     expect(findWriteRequests('Method\u00A0: "post"\nx.method="GET"\nfetch(u, { METHOD =\t`Delete` })\nmethods: "PUT"')).toEqual([
       { what: 'Method\u00A0: "post"', offset: 0 },
