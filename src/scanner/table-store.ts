@@ -6,7 +6,7 @@
  * `buildTables`; sources run from `src/` never read it, so a stale file cannot change what tests see.
  *
  * File: the magic, a little-endian u32 index length, the JSON index, then each finder's arrays, deflated.
- * Kernel arrays are copied into WebAssembly memory; the others stay views of the inflated bytes.
+ * Kernel arrays are copied into WebAssembly memory, the others into arrays of their own.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -17,7 +17,7 @@ import type { FinderTables, KernelTables, TableSink } from './finder-tables'
 const MAGIC = 'unplugin-skills/scanner-tables/1'
 export const STORE_FILE = 'scanner-tables.bin'
 
-/** Arrays the sink provides (written into its memory) and arrays a stored finder keeps as views of the file. */
+/** Arrays the sink provides (written into its memory) and arrays a stored finder gets copies of. */
 const KERNEL_ARRAYS = ['filter', 'pair', 'pw', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'tpw', 'tbits'] as const satisfies ReadonlyArray<keyof KernelTables>
 const OWN_ARRAYS = ['last', 'bitTokens', 'unitTable', 'unitM3', 'unitM4'] as const satisfies ReadonlyArray<keyof FinderTables>
 type ArrayName = typeof KERNEL_ARRAYS[number] | typeof OWN_ARRAYS[number]
@@ -121,13 +121,14 @@ export function decodeTableStore(bytes: Uint8Array): TableStore | null {
         if (source.length !== target.length) throw new RangeError(`scanner table store: ${name} has ${source.length} entries, ${target.length} expected`)
         ;(target as Uint8Array).set(source as Uint8Array)
       }
+      // Copies, not views: a view would keep the whole inflated finder (~600 KB, kernel arrays included) alive.
       return {
         ...kernel,
-        last: view(stored.arrays.last) as Uint16Array,
-        bitTokens: view(stored.arrays.bitTokens) as Uint32Array,
-        unitTable: view(stored.arrays.unitTable) as Uint16Array,
-        unitM3: view(stored.arrays.unitM3) as Uint8Array,
-        unitM4: view(stored.arrays.unitM4) as Uint8Array,
+        last: view(stored.arrays.last).slice() as Uint16Array,
+        bitTokens: view(stored.arrays.bitTokens).slice() as Uint32Array,
+        unitTable: view(stored.arrays.unitTable).slice() as Uint16Array,
+        unitM3: view(stored.arrays.unitM3).slice() as Uint8Array,
+        unitM4: view(stored.arrays.unitM4).slice() as Uint8Array,
         groups: stored.groupLists,
         unitGroups: stored.unitGroupLists,
       }
