@@ -38,8 +38,8 @@ const CURL = /\bcurl\b(?:[^\n]*\\\r?\n)*[^\n]*/g
 // Every write option starts with `-`: a text without one has curl calls, but no writing ones.
 const CURL_WRITE = /(?:^|\s)(?:-X\s*["']?(?:POST|PUT|PATCH|DELETE)\b|--request[\s=]["']?(?:POST|PUT|PATCH|DELETE)\b|(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form|--json|-T|--upload-file)(?=[\s=]|$))/i
 
-/** The client methods of the pattern, by the two characters a search finds them at (`.` and their first letter, either case). */
-const WRITE_METHODS: Array<[string, string[]]> = [['.p', ['post', 'put', 'patch']], ['.P', ['post', 'put', 'patch']], ['.d', ['delete']], ['.D', ['delete']]]
+// By last letter, the client methods of the pattern: `(` must follow one of them.
+const WRITE_METHODS: Record<number, string[]> = { 0x74: ['post', 'put'], 0x68: ['patch'], 0x65: ['delete'] }
 
 /** Whether `text` holds `word` (lowercase ASCII letters) at `at`, in any case, as /i compares them. */
 function wordAt(text: string, at: number, word: string): boolean {
@@ -49,19 +49,17 @@ function wordAt(text: string, at: number, word: string): boolean {
 }
 
 /**
- * Whether `.post`, `.put`, `.patch` or `.delete` (any case) is followed by only whitespace and `(`: what
- * a client call needs. Skipping every control, space and non-ASCII character covers `\s`. Searched from
- * the dot (rare in code before these letters), not from every `(` (one per call).
+ * Whether some `(` follows `.post`, `.put`, `.patch` or `.delete` (any case) and only whitespace:
+ * what a client call needs. Skipping every control, space and non-ASCII character covers `\s`.
  */
 function methodCall(text: string): boolean {
-  for (const [lead, words] of WRITE_METHODS) {
-    for (let i = text.indexOf(lead); i !== -1; i = text.indexOf(lead, i + 2)) {
-      for (const word of words) {
-        if (!wordAt(text, i + 1, word)) continue
-        let j = i + 1 + word.length
-        for (let c = text.charCodeAt(j); c <= 0x20 || c >= 0x7F; c = text.charCodeAt(++j));
-        if (text.charCodeAt(j) === 0x28) return true
-      }
+  for (let i = text.indexOf('('); i !== -1; i = text.indexOf('(', i + 1)) {
+    let end = i
+    for (let c = text.charCodeAt(end - 1); end > 0 && (c <= 0x20 || c >= 0x7F); c = text.charCodeAt(--end - 1));
+    const words = WRITE_METHODS[text.charCodeAt(end - 1) | 32]
+    if (!words) continue
+    for (const word of words) {
+      if (text.charCodeAt(end - word.length - 1) === 0x2E && wordAt(text, end - word.length, word)) return true
     }
   }
   return false
