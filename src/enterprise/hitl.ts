@@ -38,9 +38,6 @@ const CURL = /\bcurl\b(?:[^\n]*\\\r?\n)*[^\n]*/g
 // Every write option starts with `-`: a text without one has curl calls, but no writing ones.
 const CURL_WRITE = /(?:^|\s)(?:-X\s*["']?(?:POST|PUT|PATCH|DELETE)\b|--request[\s=]["']?(?:POST|PUT|PATCH|DELETE)\b|(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form|--json|-T|--upload-file)(?=[\s=]|$))/i
 
-// By last letter, the client methods of the pattern: `(` must follow one of them.
-const WRITE_METHODS: Record<number, string[]> = { 0x74: ['post', 'put'], 0x68: ['patch'], 0x65: ['delete'] }
-
 /** Whether `text` holds `word` (lowercase ASCII letters) at `at`, in any case, as /i compares them. */
 function wordAt(text: string, at: number, word: string): boolean {
   if (at < 0) return false
@@ -48,19 +45,24 @@ function wordAt(text: string, at: number, word: string): boolean {
   return true
 }
 
+/** Whether `.` and then `word` (any case) end at `end`. */
+const methodEnds = (text: string, end: number, word: string): boolean => text.charCodeAt(end - word.length - 1) === 0x2E && wordAt(text, end - word.length, word)
+
 /**
  * Whether some `(` follows `.post`, `.put`, `.patch` or `.delete` (any case) and only whitespace:
  * what a client call needs. Skipping every control, space and non-ASCII character covers `\s`.
+ * Calls are everywhere in code: each `(` costs a look at the letter before it (t, h or e: the methods'
+ * last letters; branches, measured twice as fast as a table lookup per `(`).
  */
 function methodCall(text: string): boolean {
   for (let i = text.indexOf('('); i !== -1; i = text.indexOf('(', i + 1)) {
     let end = i
-    for (let c = text.charCodeAt(end - 1); end > 0 && (c <= 0x20 || c >= 0x7F); c = text.charCodeAt(--end - 1));
-    const words = WRITE_METHODS[text.charCodeAt(end - 1) | 32]
-    if (!words) continue
-    for (const word of words) {
-      if (text.charCodeAt(end - word.length - 1) === 0x2E && wordAt(text, end - word.length, word)) return true
-    }
+    let c = text.charCodeAt(end - 1)
+    while (end > 0 && (c <= 0x20 || c >= 0x7F)) c = text.charCodeAt(--end - 1)
+    c |= 32
+    if (c === 0x74 ? methodEnds(text, end, 'post') || methodEnds(text, end, 'put')
+      : c === 0x68 ? methodEnds(text, end, 'patch')
+        : c === 0x65 && methodEnds(text, end, 'delete')) return true
   }
   return false
 }
