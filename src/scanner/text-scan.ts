@@ -25,8 +25,8 @@ class Compiled {
     this.anchor = new RegExp(tokens.join('|'), 'i')
   }
 
-  get requires(): RegExp[] { return (this.derived ??= derive(this.p.re, this.anchor)).requires }
-  get gate(): Derived['gate'] { return (this.derived ??= derive(this.p.re, this.anchor)).gate }
+  get requires(): RegExp[] { return (this.derived ??= derive(this.p, this.anchor)).requires }
+  get gate(): Derived['gate'] { return (this.derived ??= derive(this.p, this.anchor)).gate }
 }
 
 // Short tokens that must be whole words to be worth a look (`rm`, not `rmdir`... nor `format`).
@@ -62,9 +62,10 @@ const DIRECTIVE_TOKEN = 'skills(?=-ignore-next-line)'
 const WINDOW = 4096
 const OVERLAP = 512
 
-function derive(re: RegExp, anchor: RegExp): Derived {
-  const g = literalGate(re)
-  return { requires: requiredClasses(re), gate: g === null ? null : compileGate(g, anchor) }
+function derive(p: LinePattern, anchor: RegExp): Derived {
+  const parts = [literalGate(p.re), p.lineGate ? literalGate(p.lineGate) : null].filter(g => g !== null)
+  const g = parts.length > 1 ? { all: parts } : parts[0] ?? null
+  return { requires: requiredClasses(p.re), gate: g === null ? null : compileGate(g, anchor) }
 }
 
 const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)
@@ -302,6 +303,7 @@ function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewSlice: (v: 
     const view = c.p.view ?? 'raw'
     const subject = view === 'raw' ? raw : viewSlice(view, lineStart + from, lineStart + to)
     if (c.requires.length && !c.requires.every(r => r.test(subject))) continue
+    if (c.p.lineGate && !c.p.lineGate.test(subject)) continue
     c.re.lastIndex = 0
     let m: RegExpExecArray | null
     while ((m = c.re.exec(subject))) {

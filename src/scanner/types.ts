@@ -27,6 +27,11 @@ export interface LinePattern {
   severity?: Severity
   /** JS only: the AST pass covers this pattern; it runs only when the file could not be parsed. */
   astCovered?: boolean
+  /**
+   * What the line (or window) must also contain for a finding, wherever the match is: tested before the
+   * pattern runs, and its literals join the pattern's gate (a line without them is skipped at the hit).
+   */
+  lineGate?: RegExp
   /** Post-check on a match (e.g. placeholder secrets); false drops it. */
   accept?: (match: RegExpExecArray, line: string, next: () => string) => boolean
 }
