@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
-import Ajv from 'ajv'
-import lockSchema from '../schemas/lockfile.schema.json'
+import type { ValidateFunction } from 'ajv'
 import { compareBytewise, diagnostic } from './diagnostics'
+import { lockfile } from './generated/lock-validator.js'
 import type { Diagnostic, LockFile, LockSkill } from './types'
 import { lineColumn } from './walk'
 
 export const LOCKFILE_VERSION = 1
 
-const validateLock = new Ajv({ allErrors: false, strict: false }).compile<LockFile>(lockSchema)
+const validateLock = lockfile as ValidateFunction<LockFile>
 
 /** One skill's entry as it is written in the lock: 2-space JSON, indented for its place in `skills`. */
 export function serializeLockEntry(entry: LockSkill): string {

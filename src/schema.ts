@@ -1,11 +1,10 @@
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import Ajv from 'ajv'
+import type Ajv from 'ajv'
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import agentskillsSchema from '../schemas/agentskills.schema.json'
-import enterpriseSchema from '../schemas/enterprise.schema.json'
-import recommendedSchema from '../schemas/recommended.schema.json'
 import { diagnostic } from './diagnostics'
+import { agentskills, enterprise, recommended } from './generated/validators.js'
 import type { Diagnostic, Profile } from './types'
 
 /** Frontmatter keys with a meaning of their own; any other key is preserved under `metadata`. */
@@ -33,11 +32,17 @@ const RELAX: Record<Profile, string> = {
   agentskills: 'adjust the field, or validate with a custom `schema`',
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false })
+// The package's schemas are compiled when it is built (src/generated/); ajv itself is loaded only to
+// compile a user's custom schema, with the same options.
+let ajv: Ajv | null = null
 const compiled = new Map<unknown, ValidateFunction>()
 function compile(schema: object): ValidateFunction {
   let validate = compiled.get(schema)
   if (!validate) {
+    if (!ajv) {
+      const Ajv = (createRequire(import.meta.url)('ajv') as { default: typeof import('ajv').default }).default
+      ajv = new Ajv({ allErrors: true, strict: false })
+    }
     validate = ajv.compile(schema)
     compiled.set(schema, validate)
   }
@@ -56,9 +61,8 @@ export interface SchemaContext {
 /** Validates a parsed frontmatter mapping against the profile (errors), the recommendations (warnings) and the user's schema. */
 export function validateFrontmatter(data: Record<string, unknown>, ctx: SchemaContext): Diagnostic[] {
   const out: Diagnostic[] = []
-  const profileSchema = ctx.profile === 'enterprise' ? enterpriseSchema : agentskillsSchema
-  report(compile(profileSchema), data, ctx, 'error', `the ${ctx.profile} profile`, out)
-  report(compile(recommendedSchema), data, ctx, 'warning', 'the agentskills.io recommendations', out)
+  report(ctx.profile === 'enterprise' ? enterprise : agentskills, data, ctx, 'error', `the ${ctx.profile} profile`, out)
+  report(recommended, data, ctx, 'warning', 'the agentskills.io recommendations', out)
   if (ctx.custom) report(compile(ctx.custom), data, ctx, 'error', 'your custom schema', out, 'schema/custom')
   return out
 }

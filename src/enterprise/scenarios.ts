@@ -1,8 +1,8 @@
-import Ajv from 'ajv'
-import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { ErrorObject } from 'ajv'
 import scenarioSchema from '../../schemas/scenario.schema.json'
 import { diagnostic } from '../diagnostics'
 import { parseFrontmatter } from '../frontmatter'
+import { scenario } from '../generated/validators.js'
 import type { Diagnostic, Scenario, Severity, SkillSource } from '../types'
 import { isMarkdown, projectPath, quote } from './text'
 
@@ -14,11 +14,7 @@ export interface ScenarioReport {
 
 const FIELDS = new Set(Object.keys(scenarioSchema.properties))
 
-let validator: ValidateFunction | null = null
-const validate = (data: unknown): ErrorObject[] => {
-  validator ??= new Ajv({ allErrors: true, strict: false }).compile(scenarioSchema)
-  return validator(data) ? [] : (validator.errors ?? [])
-}
+const validate = (data: unknown): ErrorObject[] => (scenario(data) ? [] : (scenario.errors ?? []))
 
 /**
  * One scenario file checked in everything but its expected skills, which only the whole build can
