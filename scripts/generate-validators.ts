@@ -11,6 +11,7 @@ import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import Ajv from 'ajv'
 import standaloneCode from 'ajv/dist/standalone/index.js'
+import { writeIfChanged } from '../src/fs'
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const GENERATED_DIR = path.join(root, 'src', 'generated')
@@ -44,11 +45,8 @@ export function validatorSources(): Record<string, string> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  fs.mkdirSync(GENERATED_DIR, { recursive: true })
   for (const [file, code] of Object.entries(validatorSources())) {
     const target = path.join(GENERATED_DIR, file)
-    if (fs.existsSync(target) && fs.readFileSync(target, 'utf8') === code) continue
-    fs.writeFileSync(target, code)
-    console.log(`[unplugin-skills] wrote ${path.relative(root, target)}`)
+    if (writeIfChanged(target, code)) console.log(`[unplugin-skills] wrote ${path.relative(root, target)}`)
   }
 }

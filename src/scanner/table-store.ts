@@ -38,7 +38,7 @@ interface StoredFinder {
   groupLists: number[][]
   unitGroupLists: number[][]
 }
-interface Index { magic: string; finders: Record<string, StoredFinder> }
+interface Index { finders: Record<string, StoredFinder> }
 
 /** The store's key of a finder: its tokens, in order, and its case mode. */
 export const finderKey = (tokens: readonly string[], ignoreCase: boolean): string => JSON.stringify([ignoreCase, tokens])
@@ -51,7 +51,7 @@ const align8 = (n: number): number => (n + 7) & ~7
  * finders it uses.
  */
 export function encodeTableStore(finders: ReadonlyArray<{ tokens: readonly string[]; ignoreCase: boolean; tables: FinderTables }>): Uint8Array {
-  const index: Index = { magic: MAGIC, finders: {} }
+  const index: Index = { finders: {} }
   const blobs: Uint8Array[] = []
   let at = 0
   for (const { tokens, ignoreCase, tables } of finders) {
@@ -99,7 +99,7 @@ export function decodeTableStore(bytes: Uint8Array): TableStore | null {
   } catch {
     return null
   }
-  if (index?.magic !== MAGIC || typeof index.finders !== 'object' || index.finders === null) return null
+  if (typeof index?.finders !== 'object' || index.finders === null) return null
   return {
     size: Object.keys(index.finders).length,
     get(tokens, ignoreCase, sink) {
