@@ -26,17 +26,16 @@ export interface FinderTables {
   last: Uint16Array
   /** Per byte group: 1 when a non-word byte may precede, 2 when a word byte may. */
   pw: Uint8Array
-  /** Per byte group, 257 entries each (byte, or 256 = end of text): allowed third to eighth bytes. */
+  /**
+   * Per byte group, 257 entries each (byte, or 256 = end of text): allowed third and fourth bytes, the JS
+   * loop's checks (the kernel checks the third to eighth bytes per token prefix: `tbits`).
+   */
   m3: Uint8Array
   m4: Uint8Array
-  m5: Uint8Array
-  m6: Uint8Array
-  m7: Uint8Array
-  m8: Uint8Array
   /** Class-window bitset in front of the pair lookup (`classFilter`). */
   filter: Int32Array
   /**
-   * The same checks per token prefix ("part"; up to 8 bits per group, parts merged to fit):
+   * The group's checks of the third to eighth bytes, per token prefix ("part"; up to 8 bits per group, parts merged to fit):
    * `tpw[g * 4 + WORD_BIT[previous byte]]` and, per position p (third to eighth byte),
    * `tbits[(p - 3) * groups * 257 + g * 257 + byte]` are the bits that allow it. A candidate whose AND
    * of them is 0 cannot start any token of its group, where the group's masks alone would pass it when
@@ -267,7 +266,7 @@ let built = 0
 export const tablesBuilt = (): number => built
 
 /** The byte tables the WebAssembly loop reads (see wasm-filter.ts). */
-export type KernelTables = Pick<FinderTables, 'filter' | 'pair' | 'pw' | 'm3' | 'm4' | 'm5' | 'm6' | 'm7' | 'm8' | 'tpw' | 'tbits'>
+export type KernelTables = Pick<FinderTables, 'filter' | 'pair' | 'pw' | 'm3' | 'm4' | 'tpw' | 'tbits'>
 /**
  * Where the byte tables are written, given the number of groups: zeroed arrays of their sizes. The
  * default makes new ones; the finder passes views of the kernel's memory (no copy, no second set).
@@ -275,8 +274,7 @@ export type KernelTables = Pick<FinderTables, 'filter' | 'pair' | 'pw' | 'm3' | 
 export type TableSink = (groups: number) => KernelTables
 export const newTables: TableSink = n => ({
   filter: new Int32Array(FILTER_WORDS), pair: new Uint16Array(65536), pw: new Uint8Array(n),
-  m3: new Uint8Array(n * 257), m4: new Uint8Array(n * 257), m5: new Uint8Array(n * 257),
-  m6: new Uint8Array(n * 257), m7: new Uint8Array(n * 257), m8: new Uint8Array(n * 257),
+  m3: new Uint8Array(n * 257), m4: new Uint8Array(n * 257),
   tpw: new Uint8Array(n * 4), tbits: new Uint8Array(MASKS * n * 257),
 })
 /** Size of the class filter: a bit per 19-bit key. */
@@ -433,10 +431,10 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
   const t = sink(n)
   const last = new Uint16Array(256)
   for (let g = 1; g < n; g++) t.pw[g] = groupPw[g]!
-  const outs = [t.m3, t.m4, t.m5, t.m6, t.m7, t.m8]
   const zs: number[][] = [[]]
   for (let g = 1; g < n; g++) {
-    for (let k = 0; k < MASKS; k++) outs[k]!.set(template(mode, groupMasks[g]!, k * WORDS).bytes, g * 257)
+    t.m3.set(template(mode, groupMasks[g]!, 0).bytes, g * 257)
+    t.m4.set(template(mode, groupMasks[g]!, WORDS).bytes, g * 257)
     zs.push(template(mode, groupMasks[g]!, 0).classes)
   }
   // Rows of (byte, next byte), one per first-byte bucket that starts anything, copied to each of its bytes.

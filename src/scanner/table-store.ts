@@ -14,11 +14,11 @@ import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import type { FinderTables, KernelTables, TableSink } from './finder-tables'
 
-const MAGIC = 'unplugin-skills/scanner-tables/1'
+const MAGIC = 'unplugin-skills/scanner-tables/2'
 export const STORE_FILE = 'scanner-tables.bin'
 
 /** Arrays the sink provides (written into its memory) and arrays a stored finder gets copies of. */
-const KERNEL_ARRAYS = ['filter', 'pair', 'pw', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'tpw', 'tbits'] as const satisfies ReadonlyArray<keyof KernelTables>
+const KERNEL_ARRAYS = ['filter', 'pair', 'pw', 'm3', 'm4', 'tpw', 'tbits'] as const satisfies ReadonlyArray<keyof KernelTables>
 const OWN_ARRAYS = ['last', 'bitTokens', 'unitTable', 'unitM3', 'unitM4'] as const satisfies ReadonlyArray<keyof FinderTables>
 type ArrayName = typeof KERNEL_ARRAYS[number] | typeof OWN_ARRAYS[number]
 

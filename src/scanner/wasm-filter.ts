@@ -83,19 +83,16 @@ const memarg = (align: number, offset = 0): number[] => [align, ...uleb(offset)]
 /** Bytes the filter loop reads per check of the text's end. */
 const UNROLL = 8
 
-/** Table block layout (offsets from the block address). */
-const F_OFF = 32
+/**
+ * Table block layout (offsets from the block address): a header (the number of groups, the address of
+ * the per-token tables), the class filter, the pair table, pw, then m3 and m4 (the JS loop's third and
+ * fourth byte checks), then tbits (six positions) and tpw.
+ */
+const HEADER_GROUPS = 0
+const HEADER_TBITS = 4
+const F_OFF = 8
 const PAIR_OFF = F_OFF + (1 << 16)
 const PW_OFF = PAIR_OFF + (1 << 17)
-const HEADER_M3 = 0
-const HEADER_M4 = 4
-const HEADER_M5 = 8
-const HEADER_M6 = 12
-const HEADER_M7 = 16
-const HEADER_M8 = 20
-const HEADER_GROUPS = 24
-/** The per-token tables: tbits (six positions), then tpw. */
-const HEADER_TBITS = 28
 
 /** v &= tbits[M + d * size + (j + d < n ? b[j + d] : 256)] (M: the group's row of the third byte), then `if v`. */
 function andBits(d: number): number[] {
@@ -211,27 +208,25 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
       const block = top
       const size = groups * 257
       const m3 = block + PW_OFF + groups
-      const tbits = m3 + 6 * size
+      const tbits = m3 + 2 * size
       const end = tbits + 6 * size + 4 * groups
       ensure(end)
       // The block may overlap a text loaded before: zero that part (the build writes only nonzero
       // entries). Memory past every text loaded so far is still as grown: zero, and untouched.
       if (dirty > block) view.fill(0, block, Math.min(end, dirty))
-      const header = new Int32Array(mem.buffer, block, 8)
+      const header = new Int32Array(mem.buffer, block, 2)
       header[HEADER_GROUPS / 4] = groups
       header[HEADER_TBITS / 4] = tbits
-      for (let k = 0; k < 6; k++) header[k] = m3 + k * size
       // Keep the next block 8-aligned for the 32-bit loads.
       top = (end + 7) & ~7
       loaded = null
-      const mask = (k: number): Uint8Array => new Uint8Array(mem.buffer, m3 + k * size, size)
       return {
         block,
         tables: {
           filter: new Int32Array(mem.buffer, block + F_OFF, (PAIR_OFF - F_OFF) / 4),
           pair: new Uint16Array(mem.buffer, block + PAIR_OFF, 65536),
           pw: new Uint8Array(mem.buffer, block + PW_OFF, groups),
-          m3: mask(0), m4: mask(1), m5: mask(2), m6: mask(3), m7: mask(4), m8: mask(5),
+          m3: new Uint8Array(mem.buffer, m3, size), m4: new Uint8Array(mem.buffer, m3 + size, size),
           tbits: new Uint8Array(mem.buffer, tbits, 6 * size), tpw: new Uint8Array(mem.buffer, tbits + 6 * size, 4 * groups),
         },
       }
@@ -252,14 +247,14 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
     group: () => words[128]!,
     tokens: () => words[129]!,
     views(block) {
-      const header = new Int32Array(mem.buffer, block, 7)
-      const n = header[HEADER_GROUPS / 4]!
+      const n = words[(block + HEADER_GROUPS) / 4]!
+      const m3 = block + PW_OFF + n
       return {
         filter: new Int32Array(mem.buffer, block + F_OFF, (PAIR_OFF - F_OFF) / 4),
         pair: new Uint16Array(mem.buffer, block + PAIR_OFF, 65536),
         pw: new Uint8Array(mem.buffer, block + PW_OFF, n),
-        m3: new Uint8Array(mem.buffer, header[HEADER_M3 / 4]!, n * 257),
-        m4: new Uint8Array(mem.buffer, header[HEADER_M4 / 4]!, n * 257),
+        m3: new Uint8Array(mem.buffer, m3, n * 257),
+        m4: new Uint8Array(mem.buffer, m3 + n * 257, n * 257),
       }
     },
     generation: () => generation,
