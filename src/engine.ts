@@ -142,8 +142,10 @@ export class SkillsEngine {
     // One pass: each skill is listed, read and checked, then only its results are kept. What needs
     // every skill's name (scenarios' expected skills) is settled below, so no skill waits in memory.
     const processed = new Map<string, ProcessedSkill>()
-    const processHere = (location: SkillLocation, head = readHead(location, undefined, known)): ProcessedSkill =>
-      processSkill(head, { options, locked: lockedOf(head.name), content: this.content, scan: this.scan, customSchema, context: lockedOf(head.name) })
+    const processHere = (location: SkillLocation, head = readHead(location, undefined, known)): ProcessedSkill => {
+      const locked = lockedOf(head.name)
+      return processSkill(head, { options, locked, content: this.content, scan: this.scan, customSchema, context: locked })
+    }
     const pool = opened.pool
     const offered = new Map<number, SkillLocation>()
     let reusedCount = 0
