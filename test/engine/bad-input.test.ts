@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { audit } from '../../src/engine'
 import type { AuditResult } from '../../src/engine'
 import type { Diagnostic } from '../../src/types'
@@ -211,5 +211,25 @@ describe('a file swapped for a symlink between the walk and the read', () => {
     const diagnostics: Diagnostic[] = []
     expect(readEntry(entry, 'skills/skill', 'skill', diagnostics)).toBeNull()
     expect(diagnostics.map(d => [d.code, d.message])).toEqual([['fs/unreadable', 'skills/skill/notes.md could not be read (ELOOP)']])
+  })
+})
+
+describe('reading a file whole', () => {
+  it('reads every byte of files around the read buffer\'s size, in one read each', () => {
+    const sizes = [1, 1000, 256 * 1024 - 1, 256 * 1024, 256 * 1024 + 1, 700_000, 3]
+    const root = makeTree(Object.fromEntries(sizes.map(n => [`skill/f${n}.txt`, 'abcdefghij'.repeat(Math.ceil(n / 10)).slice(0, n)])))
+    for (const n of sizes) {
+      const file = path.join(root, `skill/f${n}.txt`)
+      const entry: FileEntry = { path: `f${n}.txt`, absPath: file, size: -1, mtimeMs: -1 }
+      const diagnostics: Diagnostic[] = []
+      const reads = vi.spyOn(fs, 'readSync')
+      const read = readEntry(entry, 'skills/skill', 'skill', diagnostics)!
+      // The read that would return 0 at the end is skipped.
+      expect(reads).toHaveBeenCalledTimes(1)
+      reads.mockRestore()
+      expect(diagnostics).toEqual([])
+      expect([read.size, entry.size, read.text!.length]).toEqual([n, n, n])
+      expect(read.sha256).toBe(createHash('sha256').update(fs.readFileSync(file)).digest('hex'))
+    }
   })
 })
