@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nestingWithin } from '../../src/scanner/js/depth-guard'
+import { scanJs } from '../../src/scanner/js/scan-js'
 import { scanSkill } from '../../src/scanner/index'
 import { loadSkill } from './corpus'
 import { hits } from './helpers'
@@ -54,5 +55,26 @@ describe('hostile input', () => {
       'scripts/d.js': '',
     })
     expect(r).toEqual(['error dynamic_eval SKILL.md:2:1', 'info parse-fallback scripts/a.js:null:null'])
+  })
+})
+
+describe('hostile input to the AST analysis', () => {
+  const analyse = (js: string): string[] => {
+    const r = scanJs(js, 'js')
+    return r.ok ? r.findings.map(f => `${f.rule} ${js.slice(0, f.start).split('\n').length}`) : [`fallback ${r.reason}`]
+  }
+
+  it('evaluates each binding once, however many references fan out from it', () => {
+    // Each name refers to the previous one twice: 2^60 evaluations when every reference re-evaluated it.
+    const chain = Array.from({ length: 60 }, (_, i) => `const a${i + 1} = a${i} || a${i}`).join('\n')
+    // m folds only if a60's 2^60 references cost less than the evaluation budget.
+    expect(analyse(`const a0 = x.y\n${chain}\nconst m = a60 || 'child_' + 'process'\nrequire(m).exec(a1)\n`)).toEqual(['child_process 63', 'child_process 63'])
+  })
+
+  it('gives up on folded strings that grow past a bound instead of building them', () => {
+    const doubling = Array.from({ length: 40 }, (_, i) => `const s${i + 1} = s${i} + s${i}`).join('\n')
+    const spread = 'const big = s12.replaceAll(\'\', s12)\nconst joined = [s12, s12, s12].join(s12)\nconst t = `${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}`'
+    // s40 would be 2 TB; what the rules need (a module name) still folds.
+    expect(analyse(`const s0 = 'ab'\n${doubling}\n${spread}\nrequire(s40 + big + joined + t)\nrequire('child_' + 'process').exec(s3)\n`)).toEqual(['child_process 46', 'child_process 46'])
   })
 })

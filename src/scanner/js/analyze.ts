@@ -9,8 +9,15 @@ export interface AstFinding { rule: string; start: number; end: number; message:
 type Binding = () => Value | null
 
 const MAX_EVAL_DEPTH = 48
+/** Nodes one program may evaluate in all: a bound on crafted input, far above what real code needs (bindings are evaluated once). */
+const MAX_EVALUATIONS = 1_000_000
 const MAX_SUBTREE = 4000
-const str = (v: string): Value => ({ k: 'str', v })
+/**
+ * Folded strings longer than this are unknown: what the rules compare (module names, `eval`, paths)
+ * is short, and a chain of `s = s + s` would otherwise double a string per line.
+ */
+const MAX_FOLDED = 64 * 1024
+const str = (v: string): Value | null => (v.length > MAX_FOLDED ? null : { k: 'str', v })
 
 const PROCESS_FNS = new Set(['exec', 'execSync', 'execFile', 'execFileSync', 'spawn', 'spawnSync', 'fork', 'execaSync', 'execaCommand', 'execaCommandSync', '$', 'execaNode'])
 
@@ -24,6 +31,23 @@ function children(node: Node): Node[] {
     else if (typeof v.type === 'string') out.push(v)
   }
   return out
+}
+
+/**
+ * A binding evaluated at most once: bundled code refers to the same constants from thousands of call
+ * sites, and re-evaluating each definition chain per reference went exponential (a 341 KB bundle took
+ * 20 s). A reference met while its own value is being computed (a cycle) is unknown.
+ */
+function once(b: Binding): Binding {
+  let state = 0 // 0: not yet, 1: being computed, 2: known
+  let value: Value | null = null
+  return () => {
+    if (state === 2) return value
+    if (state === 1) return null
+    state = 1
+    try { value = b() } finally { state = 2 }
+    return value
+  }
 }
 
 function decodeBase64(s: string): string | null {
@@ -40,13 +64,14 @@ export function analyzeProgram(program: Node): AstFinding[] {
   const report = (rule: string, node: Node, message: string): void => { findings.push({ rule, start: node.start, end: node.end, message }) }
   const bind = (name: string, b: Binding): void => {
     const list = bindings.get(name)
-    if (list) { if (list.length < 16) list.push(b) } else bindings.set(name, [b])
+    if (list) { if (list.length < 16) list.push(once(b)) } else bindings.set(name, [once(b)])
   }
 
   // --- constant folding -------------------------------------------------------------------------
   const resolving = new Set<string>()
+  let evaluations = 0
   function evalNode(node: Node | null | undefined, depth = 0): Value | null {
-    if (!node || depth > MAX_EVAL_DEPTH) return null
+    if (!node || depth > MAX_EVAL_DEPTH || ++evaluations > MAX_EVALUATIONS) return null
     switch (node.type) {
       case 'Literal':
         if (typeof node.value === 'string') return str(node.value)
@@ -60,6 +85,7 @@ export function analyzeProgram(program: Node): AstFinding[] {
             const v = evalNode(node.expressions[i], depth + 1)
             if (!v || (v.k !== 'str' && v.k !== 'num')) return null
             out += String(v.v)
+            if (out.length > MAX_FOLDED) return null
           }
         }
         return str(out)
@@ -203,7 +229,13 @@ export function analyzeProgram(program: Node): AstFinding[] {
           case 'toUpperCase': return str(target.v.toUpperCase())
           case 'concat': return a && (a.k === 'str' || a.k === 'num') ? str(target.v + String(a.v)) : null
           case 'split': return a?.k === 'str' && target.v.length <= 10_000 ? { k: 'arr', v: target.v.split(a.v).map(str) } : null
-          case 'replace': case 'replaceAll': return a?.k === 'str' && b?.k === 'str' ? str(method === 'replace' ? target.v.replace(a.v, () => b.v) : target.v.split(a.v).join(b.v)) : null
+          case 'replace': case 'replaceAll': {
+            if (a?.k !== 'str' || b?.k !== 'str') return null
+            // Bounded before it is built: `s.replaceAll('', big)` puts `big` between every two characters.
+            const times = method === 'replace' ? 1 : a.v === '' ? target.v.length + 1 : target.v.split(a.v).length - 1
+            if (target.v.length + times * b.v.length > MAX_FOLDED) return null
+            return str(method === 'replace' ? target.v.replace(a.v, () => b.v) : target.v.split(a.v).join(b.v))
+          }
           case 'slice': case 'substring': return a?.k === 'num' ? str(target.v[method](a.v, b?.k === 'num' ? b.v : undefined)) : null
           case 'repeat': return a?.k === 'num' && a.v >= 0 && a.v * target.v.length <= 10_000 ? str(target.v.repeat(a.v)) : null
           default: return null
@@ -215,7 +247,9 @@ export function analyzeProgram(program: Node): AstFinding[] {
           const a = arg(0)
           const sep = a?.k === 'str' ? a.v : args.length ? null : ','
           if (sep === null || target.v.some(x => !x || (x.k !== 'str' && x.k !== 'num'))) return null
-          return str(target.v.map(x => String((x as { v: string | number }).v)).join(sep))
+          const parts = target.v.map(x => String((x as { v: string | number }).v))
+          if (parts.reduce((n, p) => n + p.length, 0) + parts.length * sep.length > MAX_FOLDED) return null
+          return str(parts.join(sep))
         }
         return null
       }
