@@ -399,14 +399,20 @@ export function analyzeProgram(program: Node): AstFinding[] {
     return false
   }
   // Two rounds propagate taint through one level of aliasing (`const d = readFileSync(key); const body = {d}`).
-  for (let round = 0; round < 2; round++) {
-    const declStack: Node[] = [program]
-    let n = 0
-    while (declStack.length) {
-      const node = declStack.pop()!
-      if (++n > 2_000_000) break
-      if (node.type === 'VariableDeclarator' && node.id?.type === 'Identifier' && node.init && !tainted.has(node.id.name) && subtreeHas(node.init, isSecretSource)) tainted.add(node.id.name)
-      for (const c of children(node)) declStack.push(c)
+  // Only a network call's arguments ask, so a program without one (most bundles) never pays for the walks.
+  let taintKnown = false
+  const taint = (): void => {
+    if (taintKnown) return
+    taintKnown = true
+    for (let round = 0; round < 2; round++) {
+      const declStack: Node[] = [program]
+      let n = 0
+      while (declStack.length) {
+        const node = declStack.pop()!
+        if (++n > 2_000_000) break
+        if (node.type === 'VariableDeclarator' && node.id?.type === 'Identifier' && node.init && !tainted.has(node.id.name) && subtreeHas(node.init, isSecretSource)) tainted.add(node.id.name)
+        for (const c of children(node)) declStack.push(c)
+      }
     }
   }
 
@@ -452,7 +458,7 @@ export function analyzeProgram(program: Node): AstFinding[] {
         if (isProcessCallee(fn)) { report('child_process', node, 'spawns a process'); break }
         if (isNetworkCallee(fn, node.type === 'NewExpression')) {
           report('network_access', node, 'makes a network request')
-          if (args.some(a => subtreeHas(a, isSecretSource))) report('exfiltration', node, 'sends environment variables or a sensitive file over the network')
+          if (args.length && (taint(), args.some(a => subtreeHas(a, isSecretSource)))) report('exfiltration', node, 'sends environment variables or a sensitive file over the network')
           break
         }
         if (isFsWrite(fn)) { report('fs_write', node, `writes to the filesystem (${(fn as { name: string }).name})`); break }
