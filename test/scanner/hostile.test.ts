@@ -71,6 +71,15 @@ describe('hostile input to the AST analysis', () => {
     expect(analyse(`const a0 = x.y\n${chain}\nconst m = a60 || 'child_' + 'process'\nrequire(m).exec(a1)\n`)).toEqual(['child_process 63', 'child_process 63'])
   })
 
+  it('gives up on a file whose analysis exceeds its budget, never on the calls past the budget alone', () => {
+    // Padding first, the call last: a budget that only stopped counting would miss it.
+    const padding = Array.from({ length: 300 }, (_, i) => `const p${i} = [${Array.from({ length: 40 }, (_, k) => `o.k${k}`).join(', ')}]`).join('\n')
+    const js = `${padding}\nrequire('child_' + 'process').exec(cmd)\n`
+    expect(analyse(js)).toEqual(['child_process 301', 'child_process 301'])
+    const r = scanJs(js, 'js', 20_000)
+    expect(r).toEqual({ ok: false, reason: 'too much for the AST analysis' })
+  })
+
   it('gives up on folded strings that grow past a bound instead of building them', () => {
     const doubling = Array.from({ length: 40 }, (_, i) => `const s${i + 1} = s${i} + s${i}`).join('\n')
     const spread = 'const big = s12.replaceAll(\'\', s12)\nconst joined = [s12, s12, s12].join(s12)\nconst t = `${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}${s12}`'

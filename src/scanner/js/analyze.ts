@@ -9,8 +9,18 @@ export interface AstFinding { rule: string; start: number; end: number; message:
 type Binding = () => Value | null
 
 const MAX_EVAL_DEPTH = 48
-/** Nodes one program may evaluate in all: a bound on crafted input, far above what real code needs (bindings are evaluated once). */
-const MAX_EVALUATIONS = 1_000_000
+/** Nodes one rule check (one call site, one declaration) may evaluate: beyond, its value is unknown. */
+const MAX_SITE_EVALUATIONS = 100_000
+/**
+ * Evaluations and subtree steps one program may take in all. Beyond, the analysis gives up on the
+ * file, which is then read with the token patterns (as after a syntax error): a budget that ran out
+ * silently would let padding hide the calls after it. Nodes walked count too. The 37 MB of code in
+ * node_modules takes at most 2.7M in a file (`bench/scanner-wild.ts`).
+ */
+const MAX_WORK = 20_000_000
+
+/** Thrown when a program exceeds `MAX_WORK`. */
+export class AnalysisTooLarge extends Error {}
 const MAX_SUBTREE = 4000
 /**
  * Folded strings longer than this are unknown: what the rules compare (module names, `eval`, paths)
@@ -33,35 +43,41 @@ function children(node: Node): Node[] {
   return out
 }
 
-/**
- * A binding evaluated at most once: bundled code refers to the same constants from thousands of call
- * sites, and re-evaluating each definition chain per reference went exponential (a 341 KB bundle took
- * 20 s). A reference met while its own value is being computed (a cycle) is unknown.
- */
-function once(b: Binding): Binding {
-  let state = 0 // 0: not yet, 1: being computed, 2: known
-  let value: Value | null = null
-  return () => {
-    if (state === 2) return value
-    if (state === 1) return null
-    state = 1
-    try { value = b() } finally { state = 2 }
-    return value
-  }
-}
-
 function decodeBase64(s: string): string | null {
   if (!/^[A-Za-z0-9+/=_-]*$/.test(s) || s.length > 100_000) return null
   try { return Buffer.from(s, 'base64').toString('utf8') } catch { return null }
 }
 
 /** Analyses one parsed JS/TS program and returns AST findings (offsets into the parsed text). */
-export function analyzeProgram(program: Node): AstFinding[] {
+export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] {
   const bindings = new Map<string, Binding[]>()
   const locals = new Set<string>()
   const interesting: Array<{ node: Node; parent: Node | null }> = []
   const findings: AstFinding[] = []
   const report = (rule: string, node: Node, message: string): void => { findings.push({ rule, start: node.start, end: node.end, message }) }
+  // --- budgets ----------------------------------------------------------------------------------
+  let evaluations = 0 // this rule check's
+  let work = 0 // the program's
+  const tooLarge = (): never => { throw new AnalysisTooLarge('too much to analyse') }
+  /**
+   * A binding evaluated at most once: bundled code refers to the same constants from thousands of
+   * call sites, and re-evaluating each definition chain per reference went exponential (a 341 KB
+   * bundle took 20 s). A reference met while its own value is being computed (a cycle) is unknown;
+   * a value cut short by the check's budget is not kept (another check may afford it).
+   */
+  const once = (b: Binding): Binding => {
+    let state = 0 // 0: not yet, 1: being computed, 2: known
+    let value: Value | null = null
+    return () => {
+      if (state === 2) return value
+      if (state === 1) return null
+      state = 1
+      let v: Value | null = null
+      try { v = b() } finally { state = 0 }
+      if (evaluations <= MAX_SITE_EVALUATIONS) { state = 2; value = v }
+      return v
+    }
+  }
   const bind = (name: string, b: Binding): void => {
     const list = bindings.get(name)
     if (list) { if (list.length < 16) list.push(once(b)) } else bindings.set(name, [once(b)])
@@ -69,9 +85,9 @@ export function analyzeProgram(program: Node): AstFinding[] {
 
   // --- constant folding -------------------------------------------------------------------------
   const resolving = new Set<string>()
-  let evaluations = 0
   function evalNode(node: Node | null | undefined, depth = 0): Value | null {
-    if (!node || depth > MAX_EVAL_DEPTH || ++evaluations > MAX_EVALUATIONS) return null
+    if (!node || depth > MAX_EVAL_DEPTH || ++evaluations > MAX_SITE_EVALUATIONS) return null
+    if (++work > maxWork) tooLarge()
     switch (node.type) {
       case 'Literal':
         if (typeof node.value === 'string') return str(node.value)
@@ -288,10 +304,9 @@ export function analyzeProgram(program: Node): AstFinding[] {
   }
 
   const stack: Array<[Node, Node | null]> = [[program, null]]
-  let visited = 0
   while (stack.length) {
     const [node, parent] = stack.pop()!
-    if (++visited > 2_000_000) break
+    if (++work > maxWork) tooLarge()
     switch (node.type) {
       case 'VariableDeclarator': {
         const init = node.init
@@ -380,6 +395,7 @@ export function analyzeProgram(program: Node): AstFinding[] {
     while (st.length) {
       const [n, p] = st.pop()!
       if (++count > MAX_SUBTREE) return false
+      if (++work > maxWork) tooLarge()
       if (test(n, p)) return true
       for (const c of children(n)) st.push([c, n])
     }
@@ -406,17 +422,17 @@ export function analyzeProgram(program: Node): AstFinding[] {
     taintKnown = true
     for (let round = 0; round < 2; round++) {
       const declStack: Node[] = [program]
-      let n = 0
       while (declStack.length) {
         const node = declStack.pop()!
-        if (++n > 2_000_000) break
-        if (node.type === 'VariableDeclarator' && node.id?.type === 'Identifier' && node.init && !tainted.has(node.id.name) && subtreeHas(node.init, isSecretSource)) tainted.add(node.id.name)
+        if (++work > maxWork) tooLarge()
+        if (node.type === 'VariableDeclarator' && node.id?.type === 'Identifier' && node.init && !tainted.has(node.id.name) && ((evaluations = 0), subtreeHas(node.init, isSecretSource))) tainted.add(node.id.name)
         for (const c of children(node)) declStack.push(c)
       }
     }
   }
 
   for (const { node, parent } of interesting) {
+    evaluations = 0
     switch (node.type) {
       case 'ImportDeclaration': {
         const mod = normalizeModule(String(node.source?.value ?? ''))

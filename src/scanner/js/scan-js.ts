@@ -1,6 +1,6 @@
 import { parse as parseAcorn } from 'acorn'
 import { parseSync } from 'oxc-parser'
-import { analyzeProgram } from './analyze'
+import { AnalysisTooLarge, analyzeProgram } from './analyze'
 import type { AstFinding, Node } from './analyze'
 import { nestingWithin } from './depth-guard'
 import { AST_TRIGGER_FINDER } from './trigger'
@@ -35,18 +35,20 @@ function parsePlain(text: string): Node | null {
  * Reads JS/TS with a real parser when it can matter: a text without trigger tokens has nothing
  * for the AST rules to find. `ok: false` means "fall back to token patterns".
  */
-export function scanJs(text: string, flavor: JsFlavor): JsResult {
+/** `maxWork`: the AST analysis's budget (analyze.ts), lowered by tests. */
+export function scanJs(text: string, flavor: JsFlavor, maxWork?: number): JsResult {
   if (!AST_TRIGGER_FINDER.test(text)) return { ok: true, findings: [] }
   if (!nestingWithin(text)) return { ok: false, reason: 'nesting too deep for the parser' }
   try {
     const plain = flavor === 'js' ? parsePlain(text) : null
-    if (plain) return { ok: true, findings: analyzeProgram(plain) }
+    if (plain) return { ok: true, findings: analyzeProgram(plain, maxWork) }
     let r = parse(text, flavor)
     // Plain .js files often hold JSX; TS files sometimes hold TSX.
     if (r.errors && (flavor === 'js' || flavor === 'ts')) r = parse(text, flavor === 'js' ? 'jsx' : 'tsx')
     if (r.errors) return { ok: false, reason: `syntax error${r.errors > 1 ? 's' : ''}` }
-    return { ok: true, findings: analyzeProgram(r.program) }
+    return { ok: true, findings: analyzeProgram(r.program, maxWork) }
   } catch (error) {
+    if (error instanceof AnalysisTooLarge) return { ok: false, reason: 'too much for the AST analysis' }
     return { ok: false, reason: `parser failure: ${(error as Error)?.message ?? String(error)}`.slice(0, 160) }
   }
 }
