@@ -18,9 +18,6 @@ const MAX_SITE_EVALUATIONS = 100_000
  * node_modules takes at most 2.7M in a file (`bench/scanner-wild.ts`).
  */
 const MAX_WORK = 20_000_000
-
-/** Thrown when a program exceeds `MAX_WORK`. */
-export class AnalysisTooLarge extends Error {}
 const MAX_SUBTREE = 4000
 /**
  * Folded strings longer than this are unknown: what the rules compare (module names, `eval`, paths)
@@ -28,6 +25,9 @@ const MAX_SUBTREE = 4000
  */
 const MAX_FOLDED = 64 * 1024
 const str = (v: string): Value | null => (v.length > MAX_FOLDED ? null : { k: 'str', v })
+
+/** Thrown when a program exceeds its work budget (`MAX_WORK`). */
+export class AnalysisTooLarge extends Error {}
 
 const PROCESS_FNS = new Set(['exec', 'execSync', 'execFile', 'execFileSync', 'spawn', 'spawnSync', 'fork', 'execaSync', 'execaCommand', 'execaCommandSync', '$', 'execaNode'])
 

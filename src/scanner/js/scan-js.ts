@@ -33,9 +33,9 @@ function parsePlain(text: string): Node | null {
 
 /**
  * Reads JS/TS with a real parser when it can matter: a text without trigger tokens has nothing
- * for the AST rules to find. `ok: false` means "fall back to token patterns".
+ * for the AST rules to find. `ok: false` means "fall back to token patterns". `maxWork` is the
+ * analysis's budget (analyze.ts; tests lower it).
  */
-/** `maxWork`: the AST analysis's budget (analyze.ts), lowered by tests. */
 export function scanJs(text: string, flavor: JsFlavor, maxWork?: number): JsResult {
   if (!AST_TRIGGER_FINDER.test(text)) return { ok: true, findings: [] }
   if (!nestingWithin(text)) return { ok: false, reason: 'nesting too deep for the parser' }
