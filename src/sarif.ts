@@ -8,7 +8,7 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', 
 const SECURITY_SEVERITY: Record<string, string> = {
   secrets: '9.1', remote_exec: '9.0', prompt_injection: '8.8', exfiltration: '8.6', dynamic_eval: '8.1',
   child_process: '7.8', hidden_unicode: '7.5', dangerous_shell: '7.2', network_access: '6.5',
-  obfuscation: '5.5', fs_write: '5.0', 'unknown-capability': '3.0', 'suppression-invalid': '3.0', 'file-too-large': '2.0',
+  obfuscation: '5.5', fs_write: '5.0', 'unknown-capability': '3.0', 'suppression-invalid': '3.0', 'file-too-large': '2.0', 'analysis-too-large': '2.0',
   'parse-fallback': '1.0', 'unused-capability': '1.0',
 }
 const BY_LEVEL: Record<Severity, string> = { error: '7.0', warning: '5.0', info: '2.0' }

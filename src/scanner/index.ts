@@ -55,7 +55,9 @@ function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, l
       }
     }
   } else if (isFile) {
-    ctx.meta.push(metaDiagnostic(ctx, 'parse-fallback', `${path} was read with token patterns: ${res.reason}`, path, null, null))
+    ctx.meta.push(res.tooLarge
+      ? metaDiagnostic(ctx, 'analysis-too-large', `${path} needs more than the AST analysis's budget: it was read with token patterns`, path, null, null)
+      : metaDiagnostic(ctx, 'parse-fallback', `${path} was read with token patterns: ${res.reason}`, path, null, null))
   }
   return scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index }, ctx.raw)
 }

@@ -9,7 +9,7 @@ export type JsFlavor = 'js' | 'jsx' | 'ts' | 'tsx'
 
 export type JsResult =
   | { ok: true; findings: AstFinding[] }
-  | { ok: false; reason: string }
+  | { ok: false; reason: string; tooLarge?: true }
 
 function parse(text: string, flavor: JsFlavor): { program: Node; errors: number } {
   const r = parseSync(`skill.${flavor}`, text, { sourceType: 'unambiguous' })
@@ -48,7 +48,7 @@ export function scanJs(text: string, flavor: JsFlavor, maxWork?: number): JsResu
     if (r.errors) return { ok: false, reason: `syntax error${r.errors > 1 ? 's' : ''}` }
     return { ok: true, findings: analyzeProgram(r.program, maxWork) }
   } catch (error) {
-    if (error instanceof AnalysisTooLarge) return { ok: false, reason: 'too much for the AST analysis' }
+    if (error instanceof AnalysisTooLarge) return { ok: false, reason: 'too much for the AST analysis', tooLarge: true }
     return { ok: false, reason: `parser failure: ${(error as Error)?.message ?? String(error)}`.slice(0, 160) }
   }
 }

@@ -23,6 +23,7 @@ export const META_RULES: readonly RuleMeta[] = [
   { id: 'unused-capability', severity: 'info', cwe: 'CWE-250', description: 'A capability is declared but the scanner found no use of it (over-broad declaration; a Guardian MAY deny it).', hint: 'Remove the capability from the frontmatter if the skill does not need it.' },
   { id: 'suppression-invalid', severity: 'warning', cwe: 'CWE-1059', description: 'A `skills-ignore-next-line` comment has no reason or names an unknown rule, so it suppresses nothing.', hint: 'Write `skills-ignore-next-line <rule> -- <why this is safe>`.' },
   { id: 'file-too-large', severity: 'warning', cwe: 'CWE-400', description: 'A text file is larger than `scanner.maxTextSize`; it was scanned line by line in bounded windows, without the JS parser.', hint: 'Split the file, or raise `scanner.maxTextSize` after review.' },
+  { id: 'analysis-too-large', severity: 'warning', cwe: 'CWE-400', description: 'A JavaScript/TypeScript file needs more than the AST analysis\'s budget (20M steps; real bundles need a few million at most); it was scanned with token patterns instead, which do not see evasions such as a module name split in two.', hint: 'Review what makes the file this large to analyse (generated or padded code), and split it.' },
   { id: 'parse-fallback', severity: 'info', cwe: 'CWE-1059', description: 'A JavaScript/TypeScript file could not be parsed (syntax error or nesting too deep); it was scanned with token patterns instead.', hint: 'Fix the syntax error so the AST rules can read the file.' },
 ]
 
