@@ -31,16 +31,22 @@ export class AnalysisTooLarge extends Error {}
 
 const PROCESS_FNS = new Set(['exec', 'execSync', 'execFile', 'execFileSync', 'spawn', 'spawnSync', 'fork', 'execaSync', 'execaCommand', 'execaCommandSync', '$', 'execaNode'])
 
-function children(node: Node): Node[] {
-  const out: Node[] = []
+/**
+ * Pushes a node's child nodes onto `nodes`, in source order, and the node itself onto `parents` once
+ * per child when given: the walks keep two flat stacks instead of an array per node and a pair per child.
+ */
+function pushChildren(node: Node, nodes: Node[], parents?: Array<Node | null>): void {
   for (const key in node) {
     if (key === 'type' || key === 'start' || key === 'end' || key === 'range' || key === 'loc') continue
     const v = node[key]
     if (v === null || typeof v !== 'object') continue
-    if (Array.isArray(v)) { for (const x of v) if (x && typeof x.type === 'string') out.push(x) }
-    else if (typeof v.type === 'string') out.push(v)
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        if (x && typeof x.type === 'string') { nodes.push(x); parents?.push(node) }
+      }
+    }
+    else if (typeof v.type === 'string') { nodes.push(v); parents?.push(node) }
   }
-  return out
 }
 
 function decodeBase64(s: string): string | null {
@@ -303,9 +309,12 @@ export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] 
     }
   }
 
-  const stack: Array<[Node, Node | null]> = [[program, null]]
-  while (stack.length) {
-    const [node, parent] = stack.pop()!
+  // Source order: each node's children are pushed, then reversed in place, so they pop first to last.
+  const nodes: Node[] = [program]
+  const parents: Array<Node | null> = [null]
+  while (nodes.length) {
+    const node = nodes.pop()!
+    const parent = parents.pop()!
     if (++work > maxWork) tooLarge()
     switch (node.type) {
       case 'VariableDeclarator': {
@@ -353,8 +362,9 @@ export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] 
         interesting.push({ node, parent })
         break
     }
-    const kids = children(node)
-    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, node])
+    const first = nodes.length
+    pushChildren(node, nodes, parents)
+    for (let i = first, j = nodes.length - 1; i < j; i++, j--) { const t = nodes[i]!; nodes[i] = nodes[j]!; nodes[j] = t }
   }
 
   function collectLocals(p: Node | null, depth = 0): void {
@@ -390,14 +400,16 @@ export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] 
 
   const tainted = new Set<string>()
   function subtreeHas(root: Node, test: (n: Node, parent: Node | null) => boolean): boolean {
-    const st: Array<[Node, Node | null]> = [[root, null]]
+    const ns: Node[] = [root]
+    const ps: Array<Node | null> = [null]
     let count = 0
-    while (st.length) {
-      const [n, p] = st.pop()!
+    while (ns.length) {
+      const n = ns.pop()!
+      const p = ps.pop()!
       if (++count > MAX_SUBTREE) return false
       if (++work > maxWork) tooLarge()
       if (test(n, p)) return true
-      for (const c of children(n)) st.push([c, n])
+      pushChildren(n, ns, ps)
     }
     return false
   }
@@ -426,7 +438,7 @@ export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] 
         const node = declStack.pop()!
         if (++work > maxWork) tooLarge()
         if (node.type === 'VariableDeclarator' && node.id?.type === 'Identifier' && node.init && !tainted.has(node.id.name) && ((evaluations = 0), subtreeHas(node.init, isSecretSource))) tainted.add(node.id.name)
-        for (const c of children(node)) declStack.push(c)
+        pushChildren(node, declStack)
       }
     }
   }
