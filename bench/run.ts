@@ -2,7 +2,7 @@
  * `npm run bench`: figures and ratios against baselines measured in the same process and run.
  * Nothing here asserts: it prints. Targets are shown next to each figure.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -49,15 +49,26 @@ console.log(JSON.stringify({ ms: performance.now() - t, maxRSS: process.resource
   return JSON.parse(out.trim().split('\n').at(-1)!)
 }
 
-/** The floor's own code over the files listed in `list` (JSON), run first thing in a fresh `node` process (cold allocator and JIT, as a CLI run starts). */
-function freshFloor(list: string): number {
-  const script = `const { createHash } = await import('node:crypto')
+/** The floor's own code over the files listed in argv[1] (JSON): it prints the ms of its read + hash loop. */
+const FLOOR_SCRIPT = `const { createHash } = await import('node:crypto')
 const fs = await import('node:fs')
 const paths = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'))
 const t = performance.now()
 for (const file of paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex')
 console.log(performance.now() - t)`
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script, list], { encoding: 'utf8' }).trim())
+
+/** The floor run first thing in a fresh `node` process (cold allocator and JIT, as a CLI run starts): its loop's ms. */
+function freshFloor(list: string): number {
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', FLOOR_SCRIPT, list], { encoding: 'utf8' }).trim())
+}
+
+/** Wall time of a whole `node` process, from spawn to exit (startup, imports and exit included); `ok` lists the exit codes expected. */
+function processWall(args: string[], cwd: string, ok: number[] = [0]): number {
+  const start = performance.now()
+  const child = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+  const wall = performance.now() - start
+  if (!ok.includes(child.status ?? -1)) throw new Error(`node ${args[0]} exited with ${child.status}: ${child.stderr}`)
+  return wall
 }
 
 async function engineBench(): Promise<void> {
@@ -129,6 +140,21 @@ async function engineBench(): Promise<void> {
   row('first audit in a fresh process, main thread only', ms(median(colds['0']!)), xf(median(colds['0']!)))
   row(`first audit in a fresh process, default (${workers} worker(s))`, ms(median(colds.default!)), xf(median(colds.default!)))
   row('  the floor, first thing in a fresh process (context)', ms(ff), x(ff))
+
+  // What a user times: the CLI as a process, against the floor as a process. Both pay Node's startup, their
+  // imports, a cold heap and cold code; the floor is handed its file list, the CLI discovers the skills.
+  // The corpus has findings on purpose: the CLI exits with 1, and writes its JSON report to a file.
+  const cli = path.join(here, '../dist/cli.mjs')
+  const report = path.join(corpusRoot, 'cli-report.json')
+  const cliWalls: number[] = []
+  const floorWalls: number[] = []
+  for (let i = 0; i < 5; i++) {
+    floorWalls.push(processWall(['--input-type=module', '-e', FLOOR_SCRIPT, list], corpus.dir))
+    cliWalls.push(processWall([cli, 'check', '--format', 'json', '--output', report], corpus.dir, [0, 1]))
+  }
+  const fw = median(floorWalls)
+  row('`unplugin-skills check` as a process (wall, start to exit)', ms(median(cliWalls)), `${(median(cliWalls) / fw).toFixed(2)}x the floor as a process (target <= 3x)`)
+  row('  the floor as a process (wall: node, read + SHA-256, exit)', ms(fw))
 }
 
 function rssBench(): void {

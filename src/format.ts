@@ -1,7 +1,10 @@
-import { codeFrameColumns } from '@babel/code-frame'
+import type * as CodeFrame from '@babel/code-frame'
 import pc from 'picocolors'
 import { countBySeverity } from './diagnostics'
+import { lazy } from './lazy'
 import type { Diagnostic } from './types'
+
+const codeFrame = lazy<typeof CodeFrame>('@babel/code-frame')
 
 export const PREFIX = '[unplugin-skills]'
 
@@ -51,7 +54,7 @@ function frameOf(source: string, line: number, column: number, color: boolean): 
     return reveal(shown)
   })
   try {
-    return codeFrameColumns(window.join('\n'), { start: { line, column: col || undefined } }, { highlightCode: false, forceColor: color, linesAbove: 2, linesBelow: 2 })
+    return codeFrame().codeFrameColumns(window.join('\n'), { start: { line, column: col || undefined } }, { highlightCode: false, forceColor: color, linesAbove: 2, linesBelow: 2 })
   }
   catch {
     return ''

@@ -1,8 +1,11 @@
-import picomatch from 'picomatch'
+import type Picomatch from 'picomatch'
+import { lazy } from '../lazy'
 import type { CustomRule } from '../options'
 import { excerptAt } from './excerpt'
 import type { LineIndex } from './lines'
 import type { RawFinding } from './types'
+
+const picomatch = lazy<typeof Picomatch>('picomatch')
 
 export interface CompiledCustom { rule: CustomRule; re: RegExp | null; match: (path: string) => boolean; error: string | null }
 
@@ -16,7 +19,7 @@ export function compileCustom(rules: readonly CustomRule[] | undefined): Compile
       re = new RegExp(src, `${flags}gm`)
     } catch (e) { error = (e as Error).message }
     const globs = rule.files === undefined ? ['**'] : Array.isArray(rule.files) ? rule.files : [rule.files]
-    const match = picomatch(globs, { dot: true })
+    const match = picomatch()(globs, { dot: true })
     return { rule, re, match, error }
   })
 }

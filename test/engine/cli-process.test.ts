@@ -66,4 +66,25 @@ describe('the built CLI, as a real process', () => {
     expect(spawn.locations[0].physicalLocation.artifactLocation.uri).toBe('skills/sarif/scripts/run.js')
     expect(spawn.locations[0].physicalLocation.region.startLine).toBe(1)
   })
+
+  it('imports its parsers, code-frame printer and glob matcher only when a file needs them', () => {
+    // A resolve hook logs every module the process imports (static imports of the package's chunks included).
+    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skills-imports-')), 'resolved.txt')
+    const hooks = `import fs from 'node:fs'\nexport async function resolve(specifier, context, next) { fs.appendFileSync(${JSON.stringify(log)}, specifier + '\\n'); return next(specifier, context) }`
+    const register = `import { register } from 'node:module'\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})`
+    const clean = makeTree({ ...skill('clean') })
+    expect(run(['lock', '--cwd', clean]).status).toBe(0)
+    const result = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI, 'check', '--cwd', clean], { encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } })
+    expect(result.status).toBe(0)
+    const resolved = fs.readFileSync(log, 'utf8').split('\n')
+    expect(resolved).toContain('gray-matter')
+    expect(resolved.filter(s => /^(?:acorn|oxc-parser|@babel\/code-frame|picomatch)$/.test(s))).toEqual([])
+
+    // Loaded on first use, they work from the built package: JSX goes to oxc, a finding gets its code frame.
+    const jsx = makeTree({ ...skill('jsx', { files: { 'examples/view.jsx': 'export const View = () => <div onClick={() => eval(input)} />\n' } }) })
+    const report = run(['check', '--cwd', jsx], { env: { CI: '' } })
+    expect(report.status).toBe(1)
+    expect(report.stdout).toContain('scan/dynamic_eval')
+    expect(report.stdout).toContain('> 1 | export const View = () => <div onClick={() => eval(input)} />')
+  })
 })

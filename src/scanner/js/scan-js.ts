@@ -1,9 +1,13 @@
-import { parse as parseAcorn } from 'acorn'
-import { parseSync } from 'oxc-parser'
+import type * as Acorn from 'acorn'
+import type * as Oxc from 'oxc-parser'
+import { lazy } from '../../lazy'
 import { AnalysisTooLarge, analyzeProgram } from './analyze'
 import type { AstFinding, Node } from './analyze'
 import { nestingWithin } from './depth-guard'
 import { AST_TRIGGER_FINDER } from './trigger'
+
+const acorn = lazy<typeof Acorn>('acorn')
+const oxc = lazy<typeof Oxc>('oxc-parser')
 
 export type JsFlavor = 'js' | 'jsx' | 'ts' | 'tsx'
 
@@ -12,7 +16,7 @@ export type JsResult =
   | { ok: false; reason: string; tooLarge?: true }
 
 function parse(text: string, flavor: JsFlavor): { program: Node; errors: number } {
-  const r = parseSync(`skill.${flavor}`, text, { sourceType: 'unambiguous' })
+  const r = oxc().parseSync(`skill.${flavor}`, text, { sourceType: 'unambiguous' })
   if (r.errors.length) return { program: null as unknown as Node, errors: r.errors.length }
   return { program: r.program as unknown as Node, errors: 0 }
 }
@@ -25,7 +29,7 @@ function parse(text: string, flavor: JsFlavor): { program: Node; errors: number 
 function parsePlain(text: string): Node | null {
   for (const sourceType of ['module', 'script'] as const) {
     try {
-      return parseAcorn(text, { ecmaVersion: 'latest', sourceType, allowHashBang: true, allowReturnOutsideFunction: sourceType === 'script', allowAwaitOutsideFunction: true }) as unknown as Node
+      return acorn().parse(text, { ecmaVersion: 'latest', sourceType, allowHashBang: true, allowReturnOutsideFunction: sourceType === 'script', allowAwaitOutsideFunction: true }) as unknown as Node
     } catch {}
   }
   return null
