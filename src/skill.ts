@@ -250,16 +250,21 @@ function frameSources(diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line
     const display = joinPosix(relDir, file.path)
     const lines = wanted.get(display)
     if (!lines || file.text === null) continue
-    const all = file.text.split('\n')
+    const text = file.text
     const keep = new Set<number>()
     let furthest = 0
     for (const line of lines) {
       for (let i = line - 1 - FRAME_REACH; i <= line - 1 + FRAME_REACH; i++) keep.add(i)
       furthest = Math.max(furthest, line)
     }
-    const last = Math.min(all.length, furthest + FRAME_REACH)
+    // The lines up to the last one a frame shows (as `split('\n')` numbers them), slicing only those kept.
     const kept: string[] = []
-    for (let i = 0; i < last; i++) kept.push(keep.has(i) ? detach(all[i]) : '')
+    for (let i = 0, start = 0; i < furthest + FRAME_REACH && start <= text.length; i++) {
+      let end = text.indexOf('\n', start)
+      if (end < 0) end = text.length
+      kept.push(keep.has(i) ? detach(text.slice(start, end)) : '')
+      start = end + 1
+    }
     sources.set(display, kept.join('\n'))
   }
   return sources
