@@ -4,6 +4,7 @@ import { CLS, CLS_START, WORD_BIT, buildTables, newTables } from './finder-table
 import type { FinderTables, KernelTables } from './finder-tables'
 import { shippedStore } from './table-store'
 import { createKernel } from './wasm-filter'
+import { WIDE_BYTE, patchWide } from './wide'
 import type { Kernel } from './wasm-filter'
 
 /**
@@ -56,8 +57,17 @@ export interface Finder {
   fast: boolean
 }
 
-/** A code unit above 0xFF: the string has no exact latin1 copy. */
+/** A code unit above 0xFF: the string's byte copy stands `WIDE_BYTE` for it (wide.ts). */
 const WIDE = /[^\x00-\xFF]/
+
+/** A text's byte copy for the JS loop (the kernel keeps its own in its memory). */
+function latin1Copy(text: string, wide: boolean): Uint8Array {
+  const buf = Buffer.from(text, 'latin1')
+  // A plain Uint8Array view keeps the hot loop monomorphic.
+  const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length)
+  if (wide) patchWide(text, bytes, 0)
+  return bytes
+}
 
 /**
  * The group of the candidate a hot loop returned last. Returned apart from the position: packed in one
@@ -153,8 +163,9 @@ export const kernelActive = (): boolean => getKernel() !== null
  *
  * The tables (finder-tables.ts) are keyed by whether the previous character is a word character (a
  * leading `\b` needs a boundary) and the next two characters; each group also carries the characters
- * allowed third to eighth. Strings without code units above 0xFF (nearly all) are read as latin1 bytes
- * with the same tables re-keyed by byte. Only the rare positions that pass all of it run a (sticky) regex.
+ * allowed third to eighth. Texts of 64 code units and more are read as their latin1 bytes with the same
+ * tables re-keyed by byte (code units above 0xFF, in most real skills' texts, as `WIDE_BYTE`). Only the
+ * rare positions that pass all of it run a (sticky) regex.
  */
 export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { kernel: useKernel = true }: { kernel?: boolean } = {}): Finder {
   let kernel = useKernel ? getKernel() : null
@@ -241,22 +252,20 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   }
   const fold = (c: number): number => (c < 128 ? (ignoreCase && c >= 65 && c <= 90 ? c + 32 : c) : NON_ASCII)
   let cachedText: string | null = null
-  let cachedBytes: Uint8Array | null = null
+  let cachedWide = false
+  let ownBytes: Uint8Array | null = null
   const next = (text: string, from: number): { index: number; text: string } | null => {
     const n = text.length
     if (from >= n) return null
-    const loaded = KERNEL && n >= 64 && (text === cachedText ? cachedBytes !== null : !WIDE.test(text)) ? KERNEL!.load(text) : null
-    if (loaded) {
+    if (text !== cachedText) {
       cachedText = text
-      cachedBytes = loaded
+      cachedWide = n >= 64 && WIDE.test(text)
+      ownBytes = null
     }
-    else if (text !== cachedText) {
-      cachedText = text
-      const buf = n >= 64 && !WIDE.test(text) ? Buffer.from(text, 'latin1') : null
-      // A plain Uint8Array view keeps the hot loop monomorphic.
-      cachedBytes = buf && new Uint8Array(buf.buffer, buf.byteOffset, buf.length)
-    }
-    const bytes = cachedBytes
+    // Texts of 64 code units and more are read as bytes: by the kernel, which holds one text at a time
+    // for every finder (`load` is a no-op while it is still there), or else by the JS loop over a copy.
+    const loaded = KERNEL && n >= 64 ? KERNEL.load(text, cachedWide) : null
+    const bytes = loaded ?? (n >= 64 ? (ownBytes ??= latin1Copy(text, cachedWide)) : null)
     if (bytes) {
       // Taken after `load`, which may have grown the kernel's memory.
       const bt = tables()
@@ -270,7 +279,7 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
       }
       return null
     }
-    // Code units above 0xFF: the same lookups, one code unit at a time.
+    // Short texts: the same lookups, one code unit at a time.
     const at = (j: number): number => (j < n ? text.charCodeAt(j) : -1)
     for (let i = from; i < n; i++) {
       const p = i > 0 ? text.charCodeAt(i - 1) : -1
@@ -280,7 +289,7 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
       if (g === 0) continue
       const c2 = at(i + 2)
       const c3 = at(i + 3)
-      if (unitM3[g * 257 + (c2 < 0 ? 256 : c2 < 256 ? c2 : 200)] === 0 || unitM4[g * 257 + (c3 < 0 ? 256 : c3 < 256 ? c3 : 200)] === 0) continue
+      if (unitM3[g * 257 + (c2 < 0 ? 256 : c2 < 256 ? c2 : WIDE_BYTE)] === 0 || unitM4[g * 257 + (c3 < 0 ? 256 : c3 < 256 ? c3 : WIDE_BYTE)] === 0) continue
       const h = verify(unitRes[g] ??= sticky(unitGroups, g), text, i)
       if (h) return h
     }

@@ -12,6 +12,7 @@
  * scanned (`load`). The JS loop reads a finder's tables here too (`views`), so they exist once.
  */
 import type { KernelTables } from './finder-tables'
+import { patchWide } from './wide'
 
 
 /** Views of a block's tables that the JS loop reads; valid while `generation()` is unchanged. */
@@ -23,8 +24,11 @@ export interface Kernel {
    * into (valid until the memory next grows: write them before loading a text or reserving again).
    */
   reserve: (groups: number) => { block: number; tables: KernelTables }
-  /** Puts a text's latin1 bytes in memory (once per text) and returns a view of them; null when memory cannot grow that far. */
-  load: (text: string) => Uint8Array | null
+  /**
+   * Puts a text's latin1 bytes in memory (once per text; `wide`: it has code units above 0xFF, which
+   * become `WIDE_BYTE`) and returns a view of them; null when memory cannot grow that far.
+   */
+  load: (text: string, wide: boolean) => Uint8Array | null
   /**
    * First position in [from, n - 2) that passes the filter, the pair lookup and, for at least one token of
    * the pair's group, its word/third-to-eighth-byte checks (the group then in `group()`, those tokens in
@@ -231,11 +235,12 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
         },
       }
     },
-    load(text) {
+    load(text, wide) {
       if (text !== loaded) {
         // The unrolled loop reads up to UNROLL bytes past the text.
         try { ensure(top + text.length + UNROLL) } catch { return null }
         length = buf.write(text, top, 'latin1')
+        if (wide) patchWide(text, view, top)
         dirty = Math.max(dirty, top + length)
         loaded = text
         loadedView = view.subarray(top, top + length)

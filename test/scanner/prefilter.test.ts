@@ -70,15 +70,15 @@ describe('literal prefilter', () => {
   })
   it('gives the same hits from the WebAssembly loop and the JS loop, long texts included', () => {
     expect(kernelActive()).toBe(true)
-    // Texts with a code unit above 0xFF take the code-unit path: these take the byte path.
+    // Texts of 64 code units and more take the byte path, those with code units above 0xFF included.
     const narrow = corpus.map(t => t.replace(/[^\x00-\xFF]/g, 'x'))
-    const long = [narrow.join(' '), narrow.join('\n'), narrow.slice(0, 300).join('')]
+    const long = [narrow.join(' '), narrow.join('\n'), narrow.slice(0, 300).join(''), corpus.join(' '), corpus.slice(0, 300).join('')]
     let total = 0
     for (const t of Object.values(COMPILED)) {
       const tokens = splitAlternatives(t.anchor.source)
       const wasm = buildFinder(tokens, true)
       const js = buildFinder(tokens, true, { kernel: false })
-      for (const text of [...narrow, ...long]) {
+      for (const text of [...narrow, ...corpus, ...long]) {
         const hits = (f: typeof wasm): string[] => {
           const out: string[] = []
           let from = 0
@@ -110,6 +110,23 @@ describe('literal prefilter', () => {
     const big = `${'ab '.repeat(16 << 18)}eval(`
     expect(hits(buildFinder(['eval\\('], true), big)).toEqual([`${big.length - 5}:eval(`])
     expect(hits(f, text)).toEqual(want)
+  })
+  it('reads a code unit above 0xFF as a non-ASCII byte, not as its low byte', () => {
+    const hits = (f: ReturnType<typeof buildFinder>, text: string): string[] => {
+      const out: string[] = []
+      let from = 0
+      let h: { index: number; text: string } | null
+      while ((h = f.next(text, from))) { out.push(`${h.index}:${h.text}`); from = h.index + 1 }
+      return out
+    }
+    // U+2028's low byte is `(`, U+2009's a tab, U+205F's `_`: a latin1 copy alone would find `eval(`,
+    // break `curl` off `rm` and join `x_y`.
+    const pad = '-'.repeat(64)
+    const text = `${pad} eval\u2028 curl\u2009rm x\u205Fy \u200B eval( ${pad}`
+    for (const kernel of [true, false]) {
+      const f = buildFinder(['eval\\(', '\\bcurl\\b', '\\brm\\b', 'x_y', '\\u200B'], true, { kernel })
+      expect(hits(f, text)).toEqual([`${text.indexOf('curl')}:curl`, `${text.indexOf('rm')}:rm`, `${text.indexOf('\u200B')}:\u200B`, `${text.indexOf('eval(')}:eval(`])
+    }
   })
   it('answers the AST trigger test exactly', () => {
     const answers = corpus.map(text => AST_TRIGGER_FINDER.test(text))
