@@ -4,7 +4,9 @@ import path from 'node:path'
 /**
  * A deterministic synthetic skill corpus for benchmarks: `skills` enterprise-profile skills of ~10 files
  * each, 1-64 KB per file (SKILL.md 1-8 KB, like real ones), one binary resource per skill. Same seed,
- * same bytes. Generated once per (skills, seed) and reused: a `.complete` marker guards half-written trees.
+ * same bytes. Generated once per (skills, seed, unicode) and reused: a `.complete` marker guards
+ * half-written trees. ASCII unless `unicode`, which adds characters above U+00FF at the rate real skills
+ * hold them (`WIDE`).
  */
 export interface CorpusInfo {
   dir: string
@@ -28,14 +30,27 @@ function rng(seed: number): () => number {
   }
 }
 
+/**
+ * Characters above U+00FF that real skills use, by frequency: in anthropics/skills, obra/superpowers and
+ * vercel-labs/agent-skills, 1.7 per 1,000 characters, most of them em-dashes, arrows, box drawing and
+ * check marks, and 60-81% of their text is in files that hold one (JavaScript strings of two-byte units).
+ */
+const WIDE = ['—', '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', '→', '→', '─', '✅', '❌', '…', '–', '≥']
+
 /** A pool of prose built once; files are slices of it, so generation costs I/O, not string building. */
-function prosePool(random: () => number, size: number): string {
+function prosePool(random: () => number, size: number, unicode: (() => number) | null): string {
   const parts: string[] = []
   let length = 0
   while (length < size) {
     const words = 8 + Math.floor(random() * 14)
     let sentence = ''
     for (let i = 0; i < words; i++) sentence += `${WORDS[Math.floor(random() * WORDS.length)]} `
+    // About one line in six gets a character above U+00FF after a word (drawn from a stream of its own:
+    // the words are the same with and without).
+    if (unicode && unicode() < 0.16) {
+      const at = sentence.indexOf(' ', Math.floor(unicode() * (sentence.length - 1)))
+      if (at > 0) sentence = `${sentence.slice(0, at)} ${WIDE[Math.floor(unicode() * WIDE.length)]}${sentence.slice(at)}`
+    }
     const line = `${sentence.trim()}.\n`
     parts.push(random() < 0.08 ? `\n## ${line}\n` : line)
     length += line.length
@@ -43,12 +58,13 @@ function prosePool(random: () => number, size: number): string {
   return parts.join('')
 }
 
-export function generateCorpus(dir: string, { skills = 1000, seed = 42 }: { skills?: number; seed?: number } = {}): CorpusInfo {
+export function generateCorpus(dir: string, { skills = 1000, seed = 42, unicode = false }: { skills?: number; seed?: number; unicode?: boolean } = {}): CorpusInfo {
   const marker = path.join(dir, '.complete')
-  const complete = fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === `${skills}:${seed}`
+  const stamp = `${skills}:${seed}${unicode ? ':unicode' : ''}`
+  const complete = fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === stamp
   if (!complete) fs.rmSync(dir, { recursive: true, force: true })
   const random = rng(seed)
-  const pool = prosePool(random, 256 * 1024)
+  const pool = prosePool(random, 256 * 1024, unicode ? rng(seed + 1) : null)
   const binary = Buffer.alloc(128 * 1024)
   for (let i = 0; i < binary.length; i++) binary[i] = Math.floor(random() * 256)
   const slice = (min: number, max: number): string => {
@@ -85,7 +101,7 @@ export function generateCorpus(dir: string, { skills = 1000, seed = 42 }: { skil
       info.paths.push(file)
     }
   }
-  if (!complete) fs.writeFileSync(marker, `${skills}:${seed}`)
+  if (!complete) fs.writeFileSync(marker, stamp)
   return info
 }
 

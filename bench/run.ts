@@ -155,6 +155,26 @@ async function engineBench(): Promise<void> {
   const fw = median(floorWalls)
   row('`unplugin-skills check` as a process (wall, start to exit)', ms(median(cliWalls)), `${(median(cliWalls) / fw).toFixed(2)}x the floor as a process (target <= 3x)`)
   row('  the floor as a process (wall: node, read + SHA-256, exit)', ms(fw))
+
+  // The same corpus with the characters above U+00FF real skills hold (bench/corpus.ts): nearly every text
+  // is then a two-byte string, which V8 builds from UTF-8 far slower than a one-byte one, and a text
+  // over 65,520 characters (7% of these files) is a large object, each allocated on its own.
+  const wide = generateCorpus(path.join(corpusRoot, 's1000-unicode'), { skills: 1000, unicode: true })
+  const wideOptions = { root: wide.dir, lock: 'verify' as const, ci: false }
+  await new SkillsEngine(wideOptions, { content: false }).audit()
+  const wideFloors: number[] = []
+  const wideSingle: number[] = []
+  const wideDefault: number[] = []
+  for (let i = 0; i < 3; i++) {
+    wideFloors.push(await time(() => { for (const file of wide.paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex') }))
+    wideSingle.push(await time(() => new SkillsEngine({ ...wideOptions, workers: 0 }, { content: false }).audit()))
+    wideDefault.push(await time(() => new SkillsEngine(wideOptions, { content: false }).audit()))
+  }
+  const wf = median(wideFloors)
+  const xw = (v: number): string => `${(v / wf).toFixed(2)}x its floor`
+  row('real-world text (1.4 chars above U+00FF per 1,000): floor', ms(wf), `${wide.files} files, ${mb(wide.bytes)}`)
+  row('  full check, main thread only (workers: 0)', ms(median(wideSingle)), xw(median(wideSingle)))
+  row(`  full check, default (${workers} worker thread(s), warm)`, ms(median(wideDefault)), `${xw(median(wideDefault))} (target <= 3x)`)
 }
 
 function rssBench(): void {

@@ -49,7 +49,7 @@ export interface FinderTables {
   groups: number[][]
   /** Code-unit path: group per (previous is word, bucket, next bucket), index `(pw * 129 + a) * 130 + b`. */
   unitTable: Uint16Array
-  /** Per code-unit group, 257 entries: allowed third and fourth code units (`WIDE_BYTE`, 200, stands for any above 0xFF). */
+  /** Per code-unit group, 257 entries: allowed third and fourth code units (`WIDE_BYTE` stands for any above 0xFF). */
   unitM3: Uint8Array
   unitM4: Uint8Array
   unitGroups: number[][]

@@ -12,7 +12,7 @@
  * scanned (`load`). The JS loop reads a finder's tables here too (`views`), so they exist once.
  */
 import type { KernelTables } from './finder-tables'
-import { patchWide } from './wide'
+import { WIDE_BYTE, patchWide } from './wide'
 
 
 /** Views of a block's tables that the JS loop reads; valid while `generation()` is unchanged. */
@@ -175,6 +175,38 @@ function moduleBytes(start: number): Uint8Array {
   return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...func, ...memory, ...exports, ...code])
 }
 
+/**
+ * A second module on the kernel's memory: `narrow(src, dst, n)` turns n UTF-16 code units at src into n
+ * bytes at dst, each unit above 0xFF saturated to 0xFF (`WIDE_BYTE`), 16 per step with SIMD (it writes up
+ * to 15 bytes past dst + n and reads up to 30 past src + 2n). A text with such units is copied in as UTF-16
+ * (a memcpy) and narrowed here, where finding them in the string cost a regex pass (`patchWide`, kept for
+ * engines without SIMD).
+ */
+function narrowModuleBytes(): Uint8Array {
+  const SRC = 0, DST = 1, COUNT = 2, AT = 3
+  const SIMD = 0xFD
+  const saturated = [SIMD, 0x0C, ...Array.from({ length: 8 }, () => [WIDE_BYTE, 0x00]).flat(), SIMD, 0x97, 0x01] // i16x8.min_u with 255s
+  const unitsAt = (offset: number): number[] => [...get(SRC), ...get(AT), ...c(1), OP.shl, OP.add, SIMD, 0x00, 0x00, ...uleb(offset), ...saturated]
+  const body = [
+    ...vec([[...uleb(1), I32]]),
+    OP.block, VOID, OP.loop, VOID,
+    ...get(AT), ...get(COUNT), OP.geU, OP.brIf, 1,
+    ...get(DST), ...get(AT), OP.add,
+    ...unitsAt(0), ...unitsAt(16), SIMD, 0x66, // i8x16.narrow_i16x8_u
+    SIMD, 0x0B, 0x00, 0x00, // v128.store
+    ...get(AT), ...c(16), OP.add, ...set(AT),
+    OP.br, 0,
+    OP.end, OP.end,
+    OP.end,
+  ]
+  const type = section(1, vec([[0x60, ...vec([[I32], [I32], [I32]]), ...vec([])]]))
+  const imports = section(2, vec([[...str('k'), ...str('mem'), 0x02, 0x00, 0x00]]))
+  const func = section(3, vec([[0]]))
+  const exports = section(7, vec([[...str('narrow'), 0x00, 0]]))
+  const code = section(10, vec([[...uleb(body.length), ...body]]))
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...func, ...exports, ...code])
+}
+
 const PAGE = 65536
 
 /** The kernel, or null where WebAssembly cannot be compiled (the JS loop is used then). */
@@ -187,6 +219,12 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
   }
   const mem = instance.exports.mem as WebAssembly.Memory
   const scanFn = instance.exports.scan as (block: number, text: number, from: number, n: number) => number
+  type Narrow = (src: number, dst: number, n: number) => void
+  let narrow: Narrow | null = null
+  try {
+    narrow = new WebAssembly.Instance(new WebAssembly.Module(narrowModuleBytes().buffer as ArrayBuffer), { k: { mem } }).exports.narrow as Narrow
+  }
+  catch {}
   let top = 1024
   let loaded: string | null = null
   let view = new Uint8Array(mem.buffer)
@@ -237,11 +275,21 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
     },
     load(text, wide) {
       if (text !== loaded) {
-        // The unrolled loop reads up to UNROLL bytes past the text.
-        try { ensure(top + text.length + UNROLL) } catch { return null }
-        length = buf.write(text, top, 'latin1')
-        if (wide) patchWide(text, view, top)
-        dirty = Math.max(dirty, top + length)
+        // The unrolled loop reads up to UNROLL bytes past the text; a wide text is first copied in as UTF-16 after it.
+        const n = text.length
+        const units = (top + n + 16 + 15) & ~15
+        const end = wide && narrow ? units + 2 * n + 32 : top + n + UNROLL
+        try { ensure(end) } catch { return null }
+        if (wide && narrow) {
+          buf.write(text, units, 'utf16le')
+          narrow(units, top, n)
+          length = n
+        }
+        else {
+          length = buf.write(text, top, 'latin1')
+          if (wide) patchWide(text, view, top)
+        }
+        dirty = Math.max(dirty, end)
         loaded = text
         loadedView = view.subarray(top, top + length)
       }

@@ -2,12 +2,12 @@
 const WIDE_RUNS = /[^\x00-\xFF]+/g
 
 /**
- * The byte a code unit above 0xFF becomes in a text's byte copy. The finder tables treat every byte from
- * 128 alike (the NON_ASCII bucket), as the code-unit path treats every unit from 128, so the copy yields
- * the same candidates, each verified on the text itself. A latin1 write alone keeps a unit's low byte:
- * U+2028 would read as `(`.
+ * The byte a code unit above 0xFF becomes in a text's byte copy (the kernel's SIMD narrowing saturates to
+ * it). The finder tables treat every byte from 128 alike (the NON_ASCII bucket), as the code-unit path
+ * treats every unit from 128, so the copy yields the same candidates, each verified on the text itself.
+ * A latin1 write alone keeps a unit's low byte: U+2028 would read as `(`.
  */
-export const WIDE_BYTE = 200
+export const WIDE_BYTE = 0xFF
 
 /** Overwrites the bytes of `text`'s code units above 0xFF, in its latin1 copy at `offset` of `bytes`, with `WIDE_BYTE`. */
 export function patchWide(text: string, bytes: Uint8Array, offset: number): void {

@@ -3,7 +3,10 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
 import { maskRanges, maskViews, maskedSlice } from '../../src/scanner/mask'
+import { CLS, CLS_START, WORD_BIT } from '../../src/scanner/finder-tables'
 import { buildFinder, kernelActive, compileGate, literalGate, requiredClasses, splitAlternatives } from '../../src/scanner/prefilter'
+import { createKernel } from '../../src/scanner/wasm-filter'
+import { WIDE_BYTE, patchWide } from '../../src/scanner/wide'
 import { COMPILED } from '../../src/scanner/text-scan'
 import { CORPUS } from './corpus'
 import { regexHits as hitsOf } from './helpers'
@@ -127,6 +130,21 @@ describe('literal prefilter', () => {
       const f = buildFinder(['eval\\(', '\\bcurl\\b', '\\brm\\b', 'x_y', '\\u200B'], true, { kernel })
       expect(hits(f, text)).toEqual([`${text.indexOf('curl')}:curl`, `${text.indexOf('rm')}:rm`, `${text.indexOf('\u200B')}:\u200B`, `${text.indexOf('eval(')}:eval(`])
     }
+  })
+  it('narrows a wide text in the kernel to the bytes of its patched latin1 copy', () => {
+    const kernel = createKernel(CLS, WORD_BIT, CLS_START)!
+    let seed = 11
+    const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF; return seed / 0x7FFFFFFF }
+    const units = ['a', ' ', '\n', '\u00E9', '\u00FF', '\u0100', '\u0128', '\u2014', '\u2028', '\uD83D\uDCA1', '\uFFFF', '\u7F00']
+    for (let k = 0; k < 300; k++) {
+      let text = '\u2014'
+      const n = Math.floor(rnd() * (k % 10 === 0 ? 5000 : 100))
+      for (let i = 0; i < n; i++) text += units[Math.floor(rnd() * units.length)]
+      const want = Buffer.from(text, 'latin1')
+      patchWide(text, want, 0)
+      expect(Buffer.from(kernel.load(text, true)!)).toEqual(want)
+    }
+    expect(WIDE_BYTE).toBe(0xFF)
   })
   it('answers the AST trigger test exactly', () => {
     const answers = corpus.map(text => AST_TRIGGER_FINDER.test(text))
