@@ -5,6 +5,7 @@ import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
 import { maskRanges, maskViews, maskedSlice } from '../../src/scanner/mask'
 import { CLS, CLS_START, WORD_BIT } from '../../src/scanner/finder-tables'
 import { buildFinder, kernelActive, compileGate, literalGate, requiredClasses, splitAlternatives } from '../../src/scanner/prefilter'
+import type { Finder } from '../../src/scanner/prefilter'
 import { createKernel } from '../../src/scanner/wasm-filter'
 import { WIDE_BYTE, patchWide } from '../../src/scanner/wide'
 import { COMPILED } from '../../src/scanner/text-scan'
@@ -19,6 +20,15 @@ const FRAGMENTS = [
   'iex ', 'session . post', 'requests.get', 'x', 'AKIA', 'ghp_', 'sk-', ':AA', 'dev/tcp', 'verify = False', 'tls', 'net', 'write', 'rename(', 'ssh',
   'wget', '`', "'", '"', '${', '}', '/*', '*/', '//', '#', 'archive', 'without telling', 'Ignore previous', 'hide the',
 ]
+
+/** Every hit of a finder in a text, as `index:text`, overlapping ones included (each search starts one past the last hit). */
+function allHits(f: Finder, text: string): string[] {
+  const out: string[] = []
+  let from = 0
+  let h: { index: number; text: string } | null
+  while ((h = f.next(text, from))) { out.push(`${h.index}:${h.text}`); from = h.index + 1 }
+  return out
+}
 
 /** Every line of the labelled scanner corpus (the malicious samples match most patterns). */
 function labelledLines(): string[] {
@@ -82,53 +92,32 @@ describe('literal prefilter', () => {
       const wasm = buildFinder(tokens, true)
       const js = buildFinder(tokens, true, { kernel: false })
       for (const text of [...narrow, ...corpus, ...long]) {
-        const hits = (f: typeof wasm): string[] => {
-          const out: string[] = []
-          let from = 0
-          let h: { index: number; text: string } | null
-          while ((h = f.next(text, from))) { out.push(`${h.index}:${h.text}`); from = h.index + 1 }
-          return out
-        }
-        const want = hits(js)
+        const want = allHits(js, text)
         total += want.length
-        expect(hits(wasm)).toEqual(want)
+        expect(allHits(wasm, text)).toEqual(want)
       }
     }
     expect(total).toBeGreaterThan(10_000)
   })
   it('reads the kernel tables afresh after its memory grew (the JS loop finishes each text over them)', () => {
-    const hits = (f: ReturnType<typeof buildFinder>, text: string): string[] => {
-      const out: string[] = []
-      let from = 0
-      let h: { index: number; text: string } | null
-      while ((h = f.next(text, from))) { out.push(`${h.index}:${h.text}`); from = h.index + 1 }
-      return out
-    }
     // The WebAssembly loop stops two bytes before the end: a hit there (`go`) comes from the JS loop.
     const f = buildFinder(['\\bcurl\\b', 'eval\\(', 'go'], true)
     const text = `x CURL eval( curly ${'-'.repeat(100)} go`
     const want = ['2:CURL', '7:eval(', `${text.length - 2}:go`]
-    expect(hits(f, text)).toEqual(want)
+    expect(allHits(f, text)).toEqual(want)
     // A 16 MB text does not fit the kernel's memory yet: loading it grows the memory.
     const big = `${'ab '.repeat(16 << 18)}eval(`
-    expect(hits(buildFinder(['eval\\('], true), big)).toEqual([`${big.length - 5}:eval(`])
-    expect(hits(f, text)).toEqual(want)
+    expect(allHits(buildFinder(['eval\\('], true), big)).toEqual([`${big.length - 5}:eval(`])
+    expect(allHits(f, text)).toEqual(want)
   })
   it('reads a code unit above 0xFF as a non-ASCII byte, not as its low byte', () => {
-    const hits = (f: ReturnType<typeof buildFinder>, text: string): string[] => {
-      const out: string[] = []
-      let from = 0
-      let h: { index: number; text: string } | null
-      while ((h = f.next(text, from))) { out.push(`${h.index}:${h.text}`); from = h.index + 1 }
-      return out
-    }
     // U+2028's low byte is `(`, U+2009's a tab, U+205F's `_`: a latin1 copy alone would find `eval(`,
     // break `curl` off `rm` and join `x_y`.
     const pad = '-'.repeat(64)
     const text = `${pad} eval\u2028 curl\u2009rm x\u205Fy \u200B eval( ${pad}`
     for (const kernel of [true, false]) {
       const f = buildFinder(['eval\\(', '\\bcurl\\b', '\\brm\\b', 'x_y', '\\u200B'], true, { kernel })
-      expect(hits(f, text)).toEqual([`${text.indexOf('curl')}:curl`, `${text.indexOf('rm')}:rm`, `${text.indexOf('\u200B')}:\u200B`, `${text.indexOf('eval(')}:eval(`])
+      expect(allHits(f, text)).toEqual([`${text.indexOf('curl')}:curl`, `${text.indexOf('rm')}:rm`, `${text.indexOf('\u200B')}:\u200B`, `${text.indexOf('eval(')}:eval(`])
     }
   })
   it('narrows a wide text in the kernel to the bytes of its patched latin1 copy', () => {
