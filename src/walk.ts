@@ -6,6 +6,7 @@ import { isInside } from './fs'
 import { sha256Hex } from './hash'
 import type { DirEntry, DirListings } from './discover'
 import type { Diagnostic, SkillFile } from './types'
+import { decodeUtf8 } from './utf8'
 
 export const SKILL_FILE = 'SKILL.md'
 /** Folders that never belong to a skill's artifact. */
@@ -342,7 +343,7 @@ function decodeText(bytes: Buffer, relPath: string, relDir: string, skill: strin
   if (isAscii(bytes)) return bytes.toString('latin1')
   if (isUtf8(bytes)) {
     const bom = bytes.length >= 3 && bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF
-    return bytes.toString('utf8', bom ? 3 : 0)
+    return decodeUtf8(bytes, bom ? 3 : 0)
   }
   if (!knownText) return null
   const lossy = bytes.toString('utf8')

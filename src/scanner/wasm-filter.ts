@@ -11,6 +11,7 @@
  * then each finder's tables (`reserve`: the finder's build writes them there), then the text being
  * scanned (`load`). The JS loop reads a finder's tables here too (`views`), so they exist once.
  */
+import { I32, OP, SIMD, VOID, c, get, memarg, section, set, str, uleb, vec, wasmModule } from '../wasm-asm'
 import type { KernelTables } from './finder-tables'
 import { WIDE_BYTE, patchWide } from './wide'
 
@@ -46,43 +47,10 @@ export interface Kernel {
   generation: () => number
 }
 
-// Opcodes used below.
-const OP = {
-  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0B, br: 0x0C, brIf: 0x0D, ret: 0x0F, select: 0x1B,
-  get: 0x20, set: 0x21, tee: 0x22, load: 0x28, load8: 0x2D, load16: 0x2F, store: 0x36, const: 0x41,
-  eqz: 0x45, eq: 0x46, ne: 0x47, ltU: 0x49, geU: 0x4F, geS: 0x4E, gtS: 0x4A,
-  add: 0x6A, sub: 0x6B, mul: 0x6C, and: 0x71, or: 0x72, shl: 0x74, shrU: 0x76,
-} as const
-const VOID = 0x40
-const I32 = 0x7F
-
-function leb(n: number): number[] {
-  // Signed LEB128 (i32.const immediates and, for small non-negative values, indices too).
-  const out: number[] = []
-  for (;;) {
-    const byte = n & 0x7F
-    n >>= 7
-    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) { out.push(byte); return out }
-    out.push(byte | 0x80)
-  }
-}
-const uleb = (n: number): number[] => {
-  const out: number[] = []
-  do { let b = n & 0x7F; n >>>= 7; if (n) b |= 0x80; out.push(b) } while (n)
-  return out
-}
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()]
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body]
-const str = (s: string): number[] => [...uleb(s.length), ...[...s].map(c => c.charCodeAt(0))]
-
 // Parameters and locals of `scan(block, text, from, n)`.
 const BLOCK = 0, TEXT = 1, FROM = 2, N = 3, J = 4, H = 5, I = 6, G = 7, M = 8, P = 9, E = 10, V = 11
-const get = (l: number): number[] => [OP.get, l]
-const set = (l: number): number[] => [OP.set, l]
-const c = (v: number): number[] => [OP.const, ...leb(v)]
 /** load8_u of mem[TEXT + local + delta]. */
 const byteAt = (l: number, delta = 0): number[] => [...get(TEXT), ...get(l), OP.add, OP.load8, 0, ...uleb(delta)]
-const memarg = (align: number, offset = 0): number[] => [align, ...uleb(offset)]
 
 /** Bytes the filter loop reads per check of the text's end. */
 const UNROLL = 8
@@ -172,7 +140,7 @@ function moduleBytes(start: number): Uint8Array {
   const exports = section(7, vec([[...str('scan'), 0x00, 0], [...str('mem'), 0x02, 0]]))
   const body = [...vec([[...uleb(8), I32]]), ...scanBody(start)]
   const code = section(10, vec([[...uleb(body.length), ...body]]))
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...func, ...memory, ...exports, ...code])
+  return wasmModule(type, func, memory, exports, code)
 }
 
 /**
@@ -184,16 +152,15 @@ function moduleBytes(start: number): Uint8Array {
  */
 function narrowModuleBytes(): Uint8Array {
   const SRC = 0, DST = 1, COUNT = 2, AT = 3
-  const SIMD = 0xFD
-  const saturated = [SIMD, 0x0C, ...Array.from({ length: 8 }, () => [WIDE_BYTE, 0x00]).flat(), SIMD, 0x97, 0x01] // i16x8.min_u with 255s
-  const unitsAt = (offset: number): number[] => [...get(SRC), ...get(AT), ...c(1), OP.shl, OP.add, SIMD, 0x00, 0x00, ...uleb(offset), ...saturated]
+  const saturated = [...SIMD.const, ...Array.from({ length: 8 }, () => [WIDE_BYTE, 0x00]).flat(), ...SIMD.min16U]
+  const unitsAt = (offset: number): number[] => [...get(SRC), ...get(AT), ...c(1), OP.shl, OP.add, ...SIMD.load, 0x00, ...uleb(offset), ...saturated]
   const body = [
     ...vec([[...uleb(1), I32]]),
     OP.block, VOID, OP.loop, VOID,
     ...get(AT), ...get(COUNT), OP.geU, OP.brIf, 1,
     ...get(DST), ...get(AT), OP.add,
-    ...unitsAt(0), ...unitsAt(16), SIMD, 0x66, // i8x16.narrow_i16x8_u
-    SIMD, 0x0B, 0x00, 0x00, // v128.store
+    ...unitsAt(0), ...unitsAt(16), ...SIMD.narrow16to8U,
+    ...SIMD.store, 0x00, 0x00,
     ...get(AT), ...c(16), OP.add, ...set(AT),
     OP.br, 0,
     OP.end, OP.end,
@@ -204,7 +171,7 @@ function narrowModuleBytes(): Uint8Array {
   const func = section(3, vec([[0]]))
   const exports = section(7, vec([[...str('narrow'), 0x00, 0]]))
   const code = section(10, vec([[...uleb(body.length), ...body]]))
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...func, ...exports, ...code])
+  return wasmModule(type, imports, func, exports, code)
 }
 
 const PAGE = 65536
