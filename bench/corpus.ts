@@ -32,8 +32,9 @@ function rng(seed: number): () => number {
 
 /**
  * Characters above U+00FF that real skills use, by frequency: in anthropics/skills, obra/superpowers and
- * vercel-labs/agent-skills, 1.7 per 1,000 characters, most of them em-dashes, arrows, box drawing and
- * check marks, and 60-81% of their text is in files that hold one (JavaScript strings of two-byte units).
+ * vercel-labs/agent-skills, 1.7 per 1,000 characters (1.4 in this pool), most of them em-dashes, arrows,
+ * box drawing and check marks, and 60-81% of their text is in files that hold one (JavaScript strings of
+ * two-byte units).
  */
 const WIDE = ['—', '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', '→', '→', '─', '✅', '❌', '…', '–', '≥']
 

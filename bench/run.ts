@@ -78,9 +78,10 @@ async function engineBench(): Promise<void> {
   const options = { root: corpus.dir, lock: 'verify' as const, ci: false }
   await new SkillsEngine(options, { content: false }).audit() // writes the lock once; warms the page cache
   // The floor: the same files, read and SHA-256-hashed in this process, nothing else.
-  const floor = (): void => {
-    for (const file of corpus.paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+  const floorOf = (paths: string[]) => (): void => {
+    for (const file of paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex')
   }
+  const floor = floorOf(corpus.paths)
   // Default settings use worker threads (options.workers); `workers: 0` is the main thread alone.
   const workers = resolveOptions({}).workers
   const single = { ...options, workers: 0 }
@@ -166,7 +167,7 @@ async function engineBench(): Promise<void> {
   const wideSingle: number[] = []
   const wideDefault: number[] = []
   for (let i = 0; i < 3; i++) {
-    wideFloors.push(await time(() => { for (const file of wide.paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex') }))
+    wideFloors.push(await time(floorOf(wide.paths)))
     wideSingle.push(await time(() => new SkillsEngine({ ...wideOptions, workers: 0 }, { content: false }).audit()))
     wideDefault.push(await time(() => new SkillsEngine(wideOptions, { content: false }).audit()))
   }

@@ -153,14 +153,14 @@ function moduleBytes(start: number): Uint8Array {
 function narrowModuleBytes(): Uint8Array {
   const SRC = 0, DST = 1, COUNT = 2, AT = 3
   const saturated = [...SIMD.const, ...Array.from({ length: 8 }, () => [WIDE_BYTE, 0x00]).flat(), ...SIMD.min16U]
-  const unitsAt = (offset: number): number[] => [...get(SRC), ...get(AT), ...c(1), OP.shl, OP.add, ...SIMD.load, 0x00, ...uleb(offset), ...saturated]
+  const unitsAt = (offset: number): number[] => [...get(SRC), ...get(AT), ...c(1), OP.shl, OP.add, ...SIMD.load, ...memarg(0, offset), ...saturated]
   const body = [
     ...vec([[...uleb(1), I32]]),
     OP.block, VOID, OP.loop, VOID,
     ...get(AT), ...get(COUNT), OP.geU, OP.brIf, 1,
     ...get(DST), ...get(AT), OP.add,
     ...unitsAt(0), ...unitsAt(16), ...SIMD.narrow16to8U,
-    ...SIMD.store, 0x00, 0x00,
+    ...SIMD.store, ...memarg(0),
     ...get(AT), ...c(16), OP.add, ...set(AT),
     OP.br, 0,
     OP.end, OP.end,
