@@ -1,6 +1,6 @@
 /**
  * UTF-8 to a JavaScript string for texts with characters above U+007F. On Node 20, V8 builds such a
- * string at ~1.7 ns per character; this decodes into UTF-16 in WebAssembly memory (16 ASCII bytes a step
+ * string at ~1.8 ns per character; this decodes into UTF-16 in WebAssembly memory (16 ASCII bytes a step
  * with SIMD) and lets Node copy the result into the string (~0.15 ns per character): 3-4x faster on
  * the mostly-ASCII text of real skills. The input must be valid UTF-8 (`isUtf8` first): it is not
  * checked again. Without SIMD WebAssembly, or for small and very large texts, Node decodes.

@@ -4,7 +4,7 @@ import { CLS, CLS_START, WORD_BIT, buildTables, newTables } from './finder-table
 import type { FinderTables, KernelTables } from './finder-tables'
 import { shippedStore } from './table-store'
 import { createKernel } from './wasm-filter'
-import { WIDE_BYTE, patchWide } from './wide'
+import { WIDE_BYTE, hasWide, patchWide } from './wide'
 import type { Kernel } from './wasm-filter'
 
 /**
@@ -56,9 +56,6 @@ export interface Finder {
   /** False when the analyser gave up and the finder runs the source regex itself. */
   fast: boolean
 }
-
-/** A code unit above 0xFF: the string's byte copy stands `WIDE_BYTE` for it (wide.ts). */
-const WIDE = /[^\x00-\xFF]/
 
 /** A text's byte copy for the JS loop (the kernel keeps its own in its memory). */
 function latin1Copy(text: string, wide: boolean): Uint8Array {
@@ -259,7 +256,7 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
     if (from >= n) return null
     if (text !== cachedText) {
       cachedText = text
-      cachedWide = n >= 64 && WIDE.test(text)
+      cachedWide = n >= 64 && hasWide(text)
       ownBytes = null
     }
     // Texts of 64 code units and more are read as bytes: by the kernel, which holds one text at a time

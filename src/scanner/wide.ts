@@ -1,4 +1,6 @@
-/** Code units above 0xFF, in runs. */
+/** Code units above 0xFF: a string with one has no exact latin1 copy. */
+const WIDE = /[^\x00-\xFF]/
+/** The same, in runs. */
 const WIDE_RUNS = /[^\x00-\xFF]+/g
 
 /**
@@ -8,6 +10,8 @@ const WIDE_RUNS = /[^\x00-\xFF]+/g
  * A latin1 write alone keeps a unit's low byte: U+2028 would read as `(`.
  */
 export const WIDE_BYTE = 0xFF
+
+export const hasWide = (text: string): boolean => WIDE.test(text)
 
 /** Overwrites the bytes of `text`'s code units above 0xFF, in its latin1 copy at `offset` of `bytes`, with `WIDE_BYTE`. */
 export function patchWide(text: string, bytes: Uint8Array, offset: number): void {
