@@ -3,6 +3,8 @@
  * engine stages, the bundler layer, the CLI and the runtime is one of these.
  */
 
+import type { NarrowText } from './narrow'
+
 export type Severity = 'error' | 'warning' | 'info'
 
 /**
@@ -42,6 +44,11 @@ export interface SkillFile {
   sha256: string
   /** UTF-8 decoded text (BOM stripped) when the file is text; null for binary files. */
   text: string | null
+  /**
+   * For a text with characters above U+00FF (not markdown), its one-byte stand-in (src/narrow.ts): searches
+   * that compare ASCII read it, and `text` is built only when something reads that.
+   */
+  narrow?: NarrowText
 }
 
 /** A skill after discovery + read + frontmatter parse: the input of validators and the scanner. */

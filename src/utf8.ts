@@ -6,6 +6,10 @@
  * checked again. Without SIMD WebAssembly, or for small and very large texts, Node decodes.
  */
 import { Buffer } from 'node:buffer'
+import { narrowUnits } from './narrow'
+import type { NarrowText } from './narrow'
+import { narrowOn } from './wasm-narrow'
+import type { Narrow } from './wasm-narrow'
 import { I32, OP, SIMD, V128, VOID, c, get, memarg, section, set, str, uleb, vec, wasmModule } from './wasm-asm'
 
 /** Smaller texts are not worth the copy in; larger ones would keep that much memory per thread. */
@@ -66,28 +70,34 @@ function decoderBytes(): Uint8Array {
   return wasmModule(type, func, memory, exports, code)
 }
 
-interface Decoder { decode: (src: number, n: number, dst: number) => number; mem: WebAssembly.Memory; bytes: Uint8Array; buf: Buffer }
+interface Decoder { decode: (src: number, n: number, dst: number) => number; narrow: Narrow; mem: WebAssembly.Memory; bytes: Uint8Array; buf: Buffer }
 let decoder: Decoder | null | undefined
 
 function load(): Decoder | null {
   try {
     const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decoderBytes().buffer as ArrayBuffer))
     const mem = exports.mem as WebAssembly.Memory
-    return { decode: exports.decode as Decoder['decode'], mem, bytes: new Uint8Array(mem.buffer), buf: Buffer.from(mem.buffer) }
+    return { decode: exports.decode as Decoder['decode'], narrow: narrowOn(mem), mem, bytes: new Uint8Array(mem.buffer), buf: Buffer.from(mem.buffer) }
   }
   catch {
     return null
   }
 }
 
-/** `bytes` from `start` (valid UTF-8) as a string: the same string as `bytes.toString('utf8', start)`. */
-export function decodeUtf8(bytes: Uint8Array, start = 0): string {
+/**
+ * `bytes` from `start` (valid UTF-8) as a string: the same string as `bytes.toString('utf8', start)`.
+ * With `narrow`, a text this decodes comes back as a `NarrowText` when it can (narrow.ts).
+ */
+export function decodeUtf8(bytes: Uint8Array, start?: number): string
+export function decodeUtf8(bytes: Uint8Array, start: number, narrow: boolean): string | NarrowText
+export function decodeUtf8(bytes: Uint8Array, start = 0, narrow = false): string | NarrowText {
   const n = bytes.length - start
   const d = n >= MIN_BYTES && n <= MAX_BYTES ? (decoder === undefined ? (decoder = load()) : decoder) : null
   if (!d) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8', start)
-  // The bytes at 0 (16 past them readable), the units after them: at most one per byte.
+  // The bytes at 0 (16 past them readable), the units after them (at most one per byte), then room for a stand-in.
   const dst = (n + 16 + 15) & ~15
-  const end = dst + 2 * n + 32
+  const at = dst + 2 * n + 32
+  const end = at + n + 16
   if (end > d.mem.buffer.byteLength) {
     d.mem.grow(Math.ceil((end - d.mem.buffer.byteLength) / 65536))
     d.bytes = new Uint8Array(d.mem.buffer)
@@ -95,5 +105,11 @@ export function decodeUtf8(bytes: Uint8Array, start = 0): string {
   }
   d.bytes.set(bytes.subarray(start), 0)
   const units = d.decode(0, n, dst)
+  if (narrow) {
+    d.narrow(dst, at, units)
+    const buf = d.buf
+    const text = narrowUnits(new Uint16Array(d.mem.buffer, dst, units), buf.subarray(at, at + units), units, k => buf.toString('latin1', at, at + k))
+    if (text) return text
+  }
   return d.buf.toString('utf16le', dst, dst + 2 * units)
 }

@@ -6,6 +6,8 @@ import { isInside } from './fs'
 import { sha256Hex } from './hash'
 import type { DirEntry, DirListings } from './discover'
 import type { Diagnostic, SkillFile } from './types'
+import { narrowing } from './narrow'
+import type { NarrowText } from './narrow'
 import { decodeUtf8 } from './utf8'
 
 export const SKILL_FILE = 'SKILL.md'
@@ -302,13 +304,12 @@ export function readEntry(entry: FileEntry, relDir: string, skill: string | null
     if (fd !== undefined) fs.closeSync(fd)
   }
   const bytes = shared.subarray(0, size)
-  const file: SkillFile = {
-    path: entry.path,
-    absPath: entry.absPath,
-    size,
-    sha256: sha256Hex(bytes),
-    text: decodeText(bytes, entry.path, relDir, skill, diagnostics),
-  }
+  // Hashed first, while the bytes are in cache (decoding writes up to three times their size elsewhere).
+  const sha256 = sha256Hex(bytes)
+  const text = decodeText(bytes, entry.path, relDir, skill, diagnostics)
+  const file: SkillFile = typeof text === 'string' || text === null
+    ? { path: entry.path, absPath: entry.absPath, size, sha256, text }
+    : new NarrowFile(entry.path, entry.absPath, size, sha256, text)
   // One huge file must not keep a huge buffer for the rest of the process.
   if (shared.length > MAX_KEPT_BUFFER) shared = Buffer.allocUnsafe(INITIAL_BUFFER)
   return file
@@ -336,14 +337,27 @@ function readAll(fd: number, expected: number): number {
   }
 }
 
-function decodeText(bytes: Buffer, relPath: string, relDir: string, skill: string | null, diagnostics: Diagnostic[]): string | null {
+/**
+ * A file whose text is read through its stand-in (narrow.ts): `text` is built on first read, if any. A
+ * getter on the class, not one defined on each object: each of those gave its object a map of its own,
+ * in old space, which kept the stand-in alive through young collections (promoted, then collected late).
+ */
+class NarrowFile implements SkillFile {
+  constructor(readonly path: string, readonly absPath: string, readonly size: number, readonly sha256: string, readonly narrow: NarrowText) {}
+  get text(): string { return this.narrow.text }
+}
+
+/** Markdown is read whole by parsers (frontmatter, fences, links, headings): it is never read through a stand-in. */
+const MARKDOWN = /\.(?:md|mdx|markdown)$/i
+
+function decodeText(bytes: Buffer, relPath: string, relDir: string, skill: string | null, diagnostics: Diagnostic[]): string | NarrowText | null {
   const knownText = TEXT_EXTENSIONS.test(relPath) || path.posix.basename(relPath) === SKILL_FILE
   if (!knownText && bytes.subarray(0, 8192).includes(0)) return null
   // ASCII (most skill files) is its own UTF-8 decoding: latin1 copies it into a one-byte string.
   if (isAscii(bytes)) return bytes.toString('latin1')
   if (isUtf8(bytes)) {
     const bom = bytes.length >= 3 && bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF
-    return decodeUtf8(bytes, bom ? 3 : 0)
+    return decodeUtf8(bytes, bom ? 3 : 0, narrowing && !MARKDOWN.test(relPath))
   }
   if (!knownText) return null
   const lossy = bytes.toString('utf8')

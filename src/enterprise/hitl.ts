@@ -1,6 +1,6 @@
 import { diagnostic } from '../diagnostics'
 import type { Diagnostic, Profile, ScanResult, SkillSource } from '../types'
-import { isMarkdown, lineIndex, projectPath } from './text'
+import { isMarkdown, lineIndex, projectPath, searchText } from './text'
 
 /** Why a skill counts as a write workload: a detected capability or a non-GET request in its text. */
 export interface WriteEvidence {
@@ -124,13 +124,16 @@ export function checkHitl(skill: SkillSource, scan: ScanResult | null, profile: 
     if (cap === 'fs:write' || cap === 'process') evidence.push({ what: `${cap} (detected by the scanner)`, file: null, line: null })
   }
   for (const file of skill.files) {
-    if (file.text === null) continue
     const relevant = file.path.startsWith('scripts/') || file.path.startsWith('examples/')
       || file === skill.skillMd || (file.path.startsWith('references/') && isMarkdown(file.path))
     if (!relevant) continue
-    const requests = findWriteRequests(file.text)
+    const text = searchText(file)
+    if (text === null) continue
+    // A stand-in (src/narrow.ts) tells where requests are; what they say is read from the text.
+    let requests = findWriteRequests(text)
     if (requests.length === 0) continue
-    const at = lineIndex(file.text)
+    if (file.narrow) requests = findWriteRequests(file.text!)
+    const at = lineIndex(text)
     for (const r of requests) evidence.push({ what: r.what, file: file.path, line: at(r.offset).line })
   }
 

@@ -1,6 +1,6 @@
 import { diagnostic } from '../diagnostics'
-import type { Diagnostic, ScanResult, Severity, SkillFile, SkillSource } from '../types'
-import { filesUnder, isMarkdown, lineIndex, projectPath } from './text'
+import type { Diagnostic, ScanResult, Severity, SkillSource } from '../types'
+import { filesUnder, isMarkdown, lineIndex, projectPath, searchText } from './text'
 
 /** Code that makes HTTP requests (scripts and examples). */
 const HTTP_CALL = /\bfetch\s*\(|\baxios\b|\brequests\.[A-Za-z_]+|\bcurl\b|\bhttps?\.(?:request|get)\s*\(|\bhttpx\.[A-Za-z_]+|\burlopen\s*\(|\bwget\b/
@@ -17,23 +17,24 @@ export const handles429 = (text: string): boolean => HANDLES_429.test(text)
  * with no recognisable call site still needs the evidence somewhere in the skill.
  */
 export function checkHttp429(skill: SkillSource, scan: ScanResult | null, severity: Severity): Diagnostic[] {
-  const instructions = skill.files.filter(f => f.text !== null && (f === skill.skillMd || (f.path.startsWith('references/') && isMarkdown(f.path))))
+  const instructions = skill.files.filter(f => (f === skill.skillMd || (f.path.startsWith('references/') && isMarkdown(f.path))) && f.text !== null)
   if (instructions.some(f => handles429(f.text!))) return []
 
-  const code = filesUnder(skill, 'scripts', 'examples').filter((f): f is SkillFile & { text: string } => f.text !== null)
+  // Both patterns match ASCII only: a stand-in gives the same matches (src/narrow.ts).
+  const code = filesUnder(skill, 'scripts', 'examples').map(f => ({ path: f.path, text: searchText(f) })).filter((f): f is { path: string; text: string } => f.text !== null)
   const out: Diagnostic[] = []
   let calls = 0
-  for (const file of code) {
-    const call = makesHttpRequests(file.text)
+  for (const { path, text } of code) {
+    const call = makesHttpRequests(text)
     if (!call) continue
     calls++
-    if (handles429(file.text)) continue
+    if (handles429(text)) continue
     out.push(diagnostic({
       code: 'quality/http-429',
       severity,
-      message: `${file.path} makes HTTP requests (\`${call[0].trim()}\`) but neither it nor the instructions handle HTTP 429`,
-      file: projectPath(skill, file.path),
-      ...lineIndex(file.text)(call.index),
+      message: `${path} makes HTTP requests (\`${call[0].trim()}\`) but neither it nor the instructions handle HTTP 429`,
+      file: projectPath(skill, path),
+      ...lineIndex(text)(call.index),
       skill: skill.name,
       hint: 'On 429 Too Many Requests, wait for `Retry-After` (or an exponential backoff with jitter) and retry a bounded number of times; say so in SKILL.md or a reference.',
     }))

@@ -16,7 +16,7 @@ const BASE_DIR = '{baseDir}/'
 
 /** The documents whose links are checked: SKILL.md, references/ and scenarios/ markdown. */
 export function linkedDocuments(skill: SkillSource): SkillFile[] {
-  return skill.files.filter(f => f.text !== null && isMarkdown(f.path)
+  return skill.files.filter(f => isMarkdown(f.path) && f.text !== null
     && (f === skill.skillMd || f.path.startsWith('references/') || f.path.startsWith('scenarios/')))
 }
 

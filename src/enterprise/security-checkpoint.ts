@@ -18,7 +18,7 @@ export function checkSecurityCheckpoint(
 ): Diagnostic[] {
   const detected = scan?.capabilities.detected ?? []
   if (detected.length === 0) return []
-  const docs = skill.files.filter(f => f.text !== null && isMarkdown(f.path)
+  const docs = skill.files.filter(f => isMarkdown(f.path) && f.text !== null
     && (f === skill.skillMd || f.path.startsWith('references/')))
   for (const file of docs) {
     let doc = analyses.get(file.path)

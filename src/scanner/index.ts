@@ -1,4 +1,5 @@
 import { compareBytewise, diagnostic, sortDiagnostics } from '../diagnostics'
+import type { NarrowText } from '../narrow'
 import type { ResolvedOptions } from '../options'
 import type { Capability, Diagnostic, ScanResult, Severity, SkillSource, Suppression } from '../types'
 import { DETECTABLE, RULE_CAPABILITY, declaredCapabilities, sortCapabilities } from './capabilities'
@@ -41,12 +42,12 @@ interface Ctx {
 const relFile = (skill: SkillSource, path: string): string => (skill.relDir ? `${skill.relDir}/${path}` : path)
 
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
-function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, lineOffset: number, colOffset: number, isFile: boolean): boolean {
-  const res = scanJs(text, flavor)
+function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, lineOffset: number, colOffset: number, isFile: boolean, real?: NarrowText): boolean {
+  const res = scanJs(text, flavor, real)
   let index: LineIndex | undefined
   if (res.ok) {
     if (res.findings.length) {
-      index = new LineIndex(text)
+      index = new LineIndex(real ? real.text : text)
       for (const f of res.findings) {
         const line = index.lineOf(f.start)
         const lineText = index.line(line)
@@ -59,7 +60,7 @@ function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, l
       ? metaDiagnostic(ctx, 'analysis-too-large', `${path} needs more than the AST analysis's budget: it was read with token patterns`, path, null, null)
       : metaDiagnostic(ctx, 'parse-fallback', `${path} was read with token patterns: ${res.reason}`, path, null, null))
   }
-  return scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index }, ctx.raw)
+  return scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index, real }, ctx.raw)
 }
 
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
@@ -168,22 +169,25 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
 
   const known = (rule: string): boolean => META_BY_ID.has(rule) || customMeta.has(rule)
   for (const file of skill.files) {
-    const text = file.text
+    // A text with characters above U+00FF is searched through its stand-in (src/narrow.ts); custom patterns may name any.
+    const narrow = custom.length ? undefined : file.narrow
+    const text = narrow ? narrow.scan : file.text
     if (text === null || text === undefined) continue
     const kind = classify(file.path, text)
     if (file.size > maxText || text.length > maxText) {
       ctx.meta.push(metaDiagnostic(ctx, 'file-too-large', `${file.path} is ${file.size} bytes (maxTextSize ${maxText}): scanned in windows, without the parser`, file.path, null, null))
-      scanOversized(ctx, file.path, text, kind.lang)
+      scanOversized(ctx, file.path, narrow ? narrow.text : text, kind.lang)
       continue
     }
     if (kind.lang === 'sh') ctx.shellUse = true
     // Each of these scans reads the whole text, and tells whether it met the directive's anchor.
-    const directive = kind.markdown ? scanMarkdown(ctx, file.path, text)
-      : kind.lang === 'js' ? scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true)
-      : scanSegment({ path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false }, ctx.raw)
-    const index = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(text) : null
+    const directive = kind.markdown ? scanMarkdown(ctx, file.path, narrow ? narrow.text : text)
+      : kind.lang === 'js' ? scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true, narrow)
+      : scanSegment({ path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false, real: narrow }, ctx.raw)
+    // A directive's reason is listed as written: read from the real text.
+    const index = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(narrow ? narrow.text : text) : null
     if (index && custom.length) scanCustom(custom, file.path, index, ctx.raw)
-    if (index) ctx.directives.push(...findDirectives(text, file.path, known, o => index.lineOf(o), l => index.start(l)))
+    if (index) ctx.directives.push(...findDirectives(index.text, file.path, known, o => index.lineOf(o), l => index.start(l)))
   }
 
   // First finding per rule per line.

@@ -1,3 +1,4 @@
+import type { NarrowText } from '../narrow'
 import { excerptAt, redact } from './excerpt'
 import { LineIndex } from './lines'
 import { maskRanges, maskedSlice } from './mask'
@@ -202,6 +203,11 @@ export interface Segment {
   /** Lines (0-based, segment-relative) this scan must skip, e.g. fenced blocks inside prose. */
   skip?: (line: number) => boolean
   index?: LineIndex
+  /**
+   * When `text` is a stand-in (src/narrow.ts): the real text. The finder, the comment masks and the line
+   * table read `text` (same offsets, same line breaks); every pattern reads slices of this.
+   */
+  real?: NarrowText
 }
 
 interface Window { line: number; lineStart: number; lineEnd: number; from: number; to: number; pats: Set<number> }
@@ -215,14 +221,16 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   if (!table.patterns.length) return true
   const finder = seg.astDone ? table.finderAst : table.finder
   const text = seg.text
+  const real = seg.real
+  const slice = real ? (from: number, to: number): string => real.slice(from, to) : (from: number, to: number): string => text.slice(from, to)
   // The line table is built on the first hit: most segments have none.
   let lines = seg.index ?? null
   // Comment and string ranges are found once, and only when a pattern reads a masked view.
   let ranges: MaskRanges | null = null
   const viewSlice = (view: View, from: number, to: number): string => {
-    if (view === 'raw') return text.slice(from, to)
+    if (view === 'raw') return slice(from, to)
     ranges ??= maskRanges(text, seg.lang)
-    return maskedSlice(text, ranges[view], from, to)
+    return maskedSlice(slice, ranges[view], from, to)
   }
   // Rules already reported on the current line: later windows of a long line skip them.
   const done = new Set<string>()
@@ -254,7 +262,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
         gateStart = pos === 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1
         gateEnd = text.indexOf('\n', pos)
         if (gateEnd === -1) gateEnd = text.length
-        gateLine = gateEnd - gateStart <= WINDOW ? text.slice(gateStart, gateEnd).toLowerCase() : null
+        gateLine = gateEnd - gateStart <= WINDOW ? slice(gateStart, gateEnd).toLowerCase() : null
         gateLineId++
       }
       if (gateLine !== null && !passesAny(table, list, gateLine, gateLineId)) continue
@@ -264,7 +272,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
       continue
     }
     if (cur) flush(cur)
-    const index = lines ??= new LineIndex(text)
+    const index = lines ??= new LineIndex(text, slice)
     const line: number = cur && pos < cur.lineEnd ? cur.line : index.lineOf(pos)
     const lineStart = index.start(line)
     const lineEnd = line + 1 < index.count ? index.start(line + 1) - 1 : text.length
@@ -293,7 +301,7 @@ function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewSlice: (v: 
   // CRLF: keep the CR out of the line.
   if (lineStart + to === w.lineEnd && seg.text.charCodeAt(w.lineEnd - 1) === 13) to--
   const best = new Map<string, RawFinding>()
-  const raw = seg.text.slice(lineStart + from, lineStart + to)
+  const raw = viewSlice('raw', lineStart + from, lineStart + to)
   let nextLine: string | null = null
   const next = (): string => (nextLine ??= line + 1 < index.count ? index.line(line + 1) : '')
   for (const i of [...w.pats].sort((a, b) => a - b)) {

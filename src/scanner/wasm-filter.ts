@@ -12,6 +12,8 @@
  * scanned (`load`). The JS loop reads a finder's tables here too (`views`), so they exist once.
  */
 import { I32, OP, SIMD, VOID, c, get, memarg, section, set, str, uleb, vec, wasmModule } from '../wasm-asm'
+import { narrowOn } from '../wasm-narrow'
+import type { Narrow } from '../wasm-narrow'
 import type { KernelTables } from './finder-tables'
 import { WIDE_BYTE, patchWide } from './wide'
 
@@ -143,37 +145,6 @@ function moduleBytes(start: number): Uint8Array {
   return wasmModule(type, func, memory, exports, code)
 }
 
-/**
- * A second module on the kernel's memory: `narrow(src, dst, n)` turns n UTF-16 code units at src into n
- * bytes at dst, each unit above 0xFF saturated to 0xFF (`WIDE_BYTE`), 16 per step with SIMD (it writes up
- * to 15 bytes past dst + n and reads up to 30 past src + 2n). A text with such units is copied in as UTF-16
- * (a memcpy) and narrowed here, where finding them in the string cost a regex pass (`patchWide`, kept for
- * engines without SIMD).
- */
-function narrowModuleBytes(): Uint8Array {
-  const SRC = 0, DST = 1, COUNT = 2, AT = 3
-  const saturated = [...SIMD.const, ...Array.from({ length: 8 }, () => [WIDE_BYTE, 0x00]).flat(), ...SIMD.min16U]
-  const unitsAt = (offset: number): number[] => [...get(SRC), ...get(AT), ...c(1), OP.shl, OP.add, ...SIMD.load, ...memarg(0, offset), ...saturated]
-  const body = [
-    ...vec([[...uleb(1), I32]]),
-    OP.block, VOID, OP.loop, VOID,
-    ...get(AT), ...get(COUNT), OP.geU, OP.brIf, 1,
-    ...get(DST), ...get(AT), OP.add,
-    ...unitsAt(0), ...unitsAt(16), ...SIMD.narrow16to8U,
-    ...SIMD.store, ...memarg(0),
-    ...get(AT), ...c(16), OP.add, ...set(AT),
-    OP.br, 0,
-    OP.end, OP.end,
-    OP.end,
-  ]
-  const type = section(1, vec([[0x60, ...vec([[I32], [I32], [I32]]), ...vec([])]]))
-  const imports = section(2, vec([[...str('k'), ...str('mem'), 0x02, 0x00, 0x00]]))
-  const func = section(3, vec([[0]]))
-  const exports = section(7, vec([[...str('narrow'), 0x00, 0]]))
-  const code = section(10, vec([[...uleb(body.length), ...body]]))
-  return wasmModule(type, imports, func, exports, code)
-}
-
 const PAGE = 65536
 
 /** The kernel, or null where WebAssembly cannot be compiled (the JS loop is used then). */
@@ -186,10 +157,9 @@ export function createKernel(cls: Uint8Array, wordBit: Uint8Array, start: number
   }
   const mem = instance.exports.mem as WebAssembly.Memory
   const scanFn = instance.exports.scan as (block: number, text: number, from: number, n: number) => number
-  type Narrow = (src: number, dst: number, n: number) => void
   let narrow: Narrow | null = null
   try {
-    narrow = new WebAssembly.Instance(new WebAssembly.Module(narrowModuleBytes().buffer as ArrayBuffer), { k: { mem } }).exports.narrow as Narrow
+    narrow = narrowOn(mem)
   }
   catch {}
   let top = 1024

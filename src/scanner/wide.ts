@@ -1,3 +1,5 @@
+import { SATURATED } from '../wasm-narrow'
+
 /** Code units above 0xFF: a string with one has no exact latin1 copy. */
 const WIDE = /[^\x00-\xFF]/
 /** The same, in runs. */
@@ -9,7 +11,7 @@ const WIDE_RUNS = /[^\x00-\xFF]+/g
  * treats every unit from 128, so the copy yields the same candidates, each verified on the text itself.
  * A latin1 write alone keeps a unit's low byte: U+2028 would read as `(`.
  */
-export const WIDE_BYTE = 0xFF
+export const WIDE_BYTE = SATURATED
 
 export const hasWide = (text: string): boolean => WIDE.test(text)
 
