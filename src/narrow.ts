@@ -90,17 +90,17 @@ export class NarrowText {
 }
 
 /**
- * The stand-in of `n` UTF-16 units, or null when one of them may not stand in, or when more than one in
+ * The stand-in of UTF-16 `units`, or null when one of them may not stand in, or when more than one in
  * `DENSE` is above 0xFF (a text in another script: its offsets would outweigh the two-byte string, and
- * every line that a search hits would be rebuilt from them). `bytes` holds the units narrowed
+ * every line that a search hits would be rebuilt from them). `bytes` holds the same units narrowed
  * (src/wasm-narrow.ts: above 0xFF saturated to 0xFF; a Buffer, whose `indexOf` is a memchr) and becomes
- * the stand-in's bytes here; `toLatin1` makes the string of its first `n`.
+ * the stand-in's bytes here; `toLatin1` makes the string of them.
  */
-export function narrowUnits(units: Uint16Array, bytes: Buffer, n: number, toLatin1: (n: number) => string): NarrowText | null {
+export function narrowUnits(units: Uint16Array, bytes: Buffer, toLatin1: () => string): NarrowText | null {
   const at: number[] = []
   const values: number[] = []
-  const most = Math.floor(n / DENSE)
-  for (let i = bytes.indexOf(SATURATED); i !== -1 && i < n; i = bytes.indexOf(SATURATED, i + 1)) {
+  const most = Math.floor(units.length / DENSE)
+  for (let i = bytes.indexOf(SATURATED); i !== -1; i = bytes.indexOf(SATURATED, i + 1)) {
     const u = units[i]!
     // U+00FF itself.
     if (u === SATURATED) continue
@@ -109,5 +109,5 @@ export function narrowUnits(units: Uint16Array, bytes: Buffer, n: number, toLati
     at.push(i)
     values.push(u)
   }
-  return new NarrowText(toLatin1(n), Uint32Array.from(at), Uint16Array.from(values))
+  return new NarrowText(toLatin1(), Uint32Array.from(at), Uint16Array.from(values))
 }

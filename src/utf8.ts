@@ -108,7 +108,7 @@ export function decodeUtf8(bytes: Uint8Array, start = 0, narrow = false): string
   if (narrow) {
     d.narrow(dst, at, units)
     const buf = d.buf
-    const text = narrowUnits(new Uint16Array(d.mem.buffer, dst, units), buf.subarray(at, at + units), units, k => buf.toString('latin1', at, at + k))
+    const text = narrowUnits(new Uint16Array(d.mem.buffer, dst, units), buf.subarray(at, at + units), () => buf.toString('latin1', at, at + units))
     if (text) return text
   }
   return d.buf.toString('utf16le', dst, dst + 2 * units)

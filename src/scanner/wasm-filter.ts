@@ -11,11 +11,11 @@
  * then each finder's tables (`reserve`: the finder's build writes them there), then the text being
  * scanned (`load`). The JS loop reads a finder's tables here too (`views`), so they exist once.
  */
-import { I32, OP, SIMD, VOID, c, get, memarg, section, set, str, uleb, vec, wasmModule } from '../wasm-asm'
+import { I32, OP, VOID, c, get, memarg, section, set, str, uleb, vec, wasmModule } from '../wasm-asm'
 import { narrowOn } from '../wasm-narrow'
 import type { Narrow } from '../wasm-narrow'
 import type { KernelTables } from './finder-tables'
-import { WIDE_BYTE, patchWide } from './wide'
+import { patchWide } from './wide'
 
 
 /** Views of a block's tables that the JS loop reads; valid while `generation()` is unchanged. */
