@@ -94,9 +94,10 @@ export class NarrowText {
  * `DENSE` is above 0xFF (a text in another script: its offsets would outweigh the two-byte string, and
  * every line that a search hits would be rebuilt from them). `bytes` holds the same units narrowed
  * (src/wasm-narrow.ts: above 0xFF saturated to 0xFF; a Buffer, whose `indexOf` is a memchr) and becomes
- * the stand-in's bytes here; `toLatin1` makes the string of them.
+ * the stand-in's bytes here; `toLatin1` makes the string of them. A text with no unit above 0xFF (latin1
+ * only) comes back as that string: nothing stands in for anything.
  */
-export function narrowUnits(units: Uint16Array, bytes: Buffer, toLatin1: () => string): NarrowText | null {
+export function narrowUnits(units: Uint16Array, bytes: Buffer, toLatin1: () => string): NarrowText | string | null {
   const at: number[] = []
   const values: number[] = []
   const most = Math.floor(units.length / DENSE)
@@ -109,5 +110,5 @@ export function narrowUnits(units: Uint16Array, bytes: Buffer, toLatin1: () => s
     at.push(i)
     values.push(u)
   }
-  return new NarrowText(toLatin1(), Uint32Array.from(at), Uint16Array.from(values))
+  return at.length ? new NarrowText(toLatin1(), Uint32Array.from(at), Uint16Array.from(values)) : toLatin1()
 }

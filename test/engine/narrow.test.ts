@@ -69,6 +69,9 @@ describe('decodeUtf8 with a stand-in', () => {
     expect(decode(real)).toBeInstanceOf(NarrowText)
     expect(decodeUtf8(Buffer.from(real, 'utf8'))).toBe(real)
     expect(decodeUtf8(Buffer.from(real, 'utf8'), 0, false)).toBe(real)
+    // Latin1 only: nothing to stand in for, the string itself.
+    const latin1 = `${'café, naïve, ÿ\n'.repeat(40)}`
+    expect(decode(latin1)).toBe(latin1)
   })
 
   it('stands in for a text too long for a regular two-byte string (a large object in V8 11.3)', () => {
