@@ -7,6 +7,7 @@ import { sha256Hex } from './hash'
 import type { DirEntry, DirListings } from './discover'
 import type { Diagnostic, SkillFile } from './types'
 import { narrowing } from './narrow'
+import { isMarkdownPath } from './scanner/classify'
 import type { NarrowText } from './narrow'
 import { decodeUtf8 } from './utf8'
 
@@ -347,9 +348,6 @@ class NarrowFile implements SkillFile {
   get text(): string { return this.narrow.text }
 }
 
-/** Markdown is read whole by parsers (frontmatter, fences, links, headings): it is never read through a stand-in. */
-const MARKDOWN = /\.(?:md|mdx|markdown)$/i
-
 function decodeText(bytes: Buffer, relPath: string, relDir: string, skill: string | null, diagnostics: Diagnostic[]): string | NarrowText | null {
   const knownText = TEXT_EXTENSIONS.test(relPath) || path.posix.basename(relPath) === SKILL_FILE
   if (!knownText && bytes.subarray(0, 8192).includes(0)) return null
@@ -357,7 +355,8 @@ function decodeText(bytes: Buffer, relPath: string, relDir: string, skill: strin
   if (isAscii(bytes)) return bytes.toString('latin1')
   if (isUtf8(bytes)) {
     const bom = bytes.length >= 3 && bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF
-    return decodeUtf8(bytes, bom ? 3 : 0, narrowing && !MARKDOWN.test(relPath))
+    // Markdown is read whole by parsers (frontmatter, fences, links, headings): never through a stand-in.
+    return decodeUtf8(bytes, bom ? 3 : 0, narrowing && !isMarkdownPath(relPath))
   }
   if (!knownText) return null
   const lossy = bytes.toString('utf8')

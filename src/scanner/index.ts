@@ -181,7 +181,8 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     }
     if (kind.lang === 'sh') ctx.shellUse = true
     // Each of these scans reads the whole text, and tells whether it met the directive's anchor.
-    const directive = kind.markdown ? scanMarkdown(ctx, file.path, narrow ? narrow.text : text)
+    // Markdown never has a stand-in: walk.ts decides by the same `isMarkdownPath`.
+    const directive = kind.markdown ? scanMarkdown(ctx, file.path, text)
       : kind.lang === 'js' ? scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true, narrow)
       : scanSegment({ path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false, real: narrow }, ctx.raw)
     // A directive's reason is listed as written: read from the real text.
