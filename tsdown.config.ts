@@ -6,7 +6,7 @@ export default defineConfig({
     'cli': 'src/bin.ts',
     'runtime': 'src/runtime/index.ts',
     'vitest': 'src/vitest.ts',
-    'skill-worker': 'src/skill-worker.ts',
+    'skill-worker': 'src/audit/scheduler/worker.ts',
     'vite': 'plugins/vite.ts',
     'rollup': 'plugins/rollup.ts',
     'rolldown': 'plugins/rolldown.ts',

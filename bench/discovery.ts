@@ -9,13 +9,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildDiscoveryIndex, DEFAULT_TUNING, type DiscoveryTuning } from '../src/discovery'
-import { SYNONYM_TIERS } from '../src/discovery/synonyms'
-import { audit } from '../src/engine'
+import { buildDiscoveryIndex, DEFAULT_TUNING, type DiscoveryTuning } from '../src/search'
+import { SYNONYM_TIERS } from '../src/search/synonyms'
+import { audit } from '../src/audit/engine'
 import { findSkills, type FindSkillsOptions } from '../src/runtime/find'
 import type { DiscoveryIndex } from '../src/runtime/discovery-index'
 import { tokenize } from '../src/runtime/text'
-import type { ManifestSkill } from '../src/types'
+import type { ManifestSkill } from '../src/core/types'
 
 export interface LabelledQuery {
   query: string
@@ -295,7 +295,7 @@ export interface SyntheticFigures {
 export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000')): Promise<SyntheticFigures> {
   const { createHash } = await import('node:crypto')
   const { generateCorpus } = await import('./corpus')
-  const { SkillsEngine } = await import('../src/engine')
+  const { SkillsEngine } = await import('../src/audit/engine')
   const corpus = generateCorpus(root, { skills: 1000 })
   const skills = (await new SkillsEngine({ root: corpus.dir, lock: false }, { content: true }).audit()).manifest.skills
   const cpu = async (fn: () => unknown) => {

@@ -8,8 +8,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
-import { SkillsEngine } from '../src/engine'
-import { resolveOptions } from '../src/options'
+import { SkillsEngine } from '../src/audit/engine'
+import { resolveOptions } from '../src/core/options'
 import { generateCorpus } from './corpus'
 
 const here = path.dirname(fileURLToPath(import.meta.url))

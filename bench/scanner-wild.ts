@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { resolveOptions } from '../src/options'
+import { resolveOptions } from '../src/core/options'
 import { scanSkill } from '../src/scanner/index'
 import { makeSkill } from '../test/scanner/make-skill'
 

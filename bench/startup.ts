@@ -23,13 +23,13 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
-import { summarizeManifest } from '../src/manifest'
+import { summarizeManifest } from '../src/audit/manifest'
 import { indexModule, indexSkillModule, loadersModule, mainModule, postingsModule } from '../src/plugin/codegen'
 import { parseVirtual, resolveVirtual } from '../src/plugin/ids'
 import { isDiscoveryIndex } from '../src/runtime/discovery-index'
 import { findSkills } from '../src/runtime/find'
 import type { SkillMatch } from '../src/runtime/find'
-import type { SkillsManifest } from '../src/types'
+import type { SkillsManifest } from '../src/core/types'
 
 export interface StartupBenchOptions {
   /** Root walked by the naive loader (skill folders found up to 4 levels down). */
@@ -117,7 +117,7 @@ const sizeOf = (file: string) => fs.statSync(file).size
 export async function runStartupBench({ corpusDir, manifestPath, runs = 15, query = DEFAULT_QUERY }: StartupBenchOptions): Promise<StartupBenchResult> {
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as SkillsManifest
   if (manifest.index === undefined) {
-    const { buildDiscoveryIndex } = await import('../src/discovery')
+    const { buildDiscoveryIndex } = await import('../src/search')
     manifest.index = await buildDiscoveryIndex(manifest.skills)
   }
   const here = path.dirname(fileURLToPath(import.meta.url))
@@ -186,7 +186,7 @@ export async function runStartupBench({ corpusDir, manifestPath, runs = 15, quer
 /** CLI: `tsx --expose-gc bench/startup.ts [--json]` on the 1,000-skill synthetic corpus (bench/corpus.ts). */
 async function main(): Promise<void> {
   const { generateCorpus } = await import('./corpus')
-  const { SkillsEngine } = await import('../src/engine')
+  const { SkillsEngine } = await import('../src/audit/engine')
   const here = path.dirname(fileURLToPath(import.meta.url))
   const corpus = generateCorpus(path.join(here, '.corpus', 's1000'), { skills: 1000 })
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-startup-manifest-'))

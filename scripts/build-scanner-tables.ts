@@ -5,9 +5,9 @@
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { writeFileAtomic } from '../src/fs'
-import { buildBuiltinTables } from '../src/scanner/builtin-finders'
-import { STORE_FILE, encodeTableStore } from '../src/scanner/table-store'
+import { writeFileAtomic } from '../src/core/fs'
+import { buildBuiltinTables } from '../src/scanner/finder/builtin'
+import { STORE_FILE, encodeTableStore } from '../src/scanner/finder/store'
 
 const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist')
 const finders = buildBuiltinTables()

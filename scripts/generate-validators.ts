@@ -11,7 +11,7 @@ import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import Ajv from 'ajv'
 import standaloneCode from 'ajv/dist/standalone/index.js'
-import { writeIfChanged } from '../src/fs'
+import { writeIfChanged } from '../src/core/fs'
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const GENERATED_DIR = path.join(root, 'src', 'generated')

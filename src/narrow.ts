@@ -14,7 +14,7 @@
  * those), nor a letter whose case maps onto latin1 (`/i`), nor half of a surrogate pair (`/u` reads a
  * pair as one character). A text holding any other unit is decoded as it is.
  */
-import { SATURATED } from './wasm-narrow'
+import { SATURATED } from './scanner/finder/wasm-narrow'
 
 /** Whether texts are read through a stand-in (tests turn it off to compare). */
 export let narrowing = true

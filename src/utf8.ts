@@ -8,9 +8,9 @@
 import { Buffer } from 'node:buffer'
 import { narrowUnits } from './narrow'
 import type { NarrowText } from './narrow'
-import { narrowOn } from './wasm-narrow'
-import type { Narrow } from './wasm-narrow'
-import { I32, OP, SIMD, V128, VOID, c, get, memarg, section, set, str, uleb, vec, wasmModule } from './wasm-asm'
+import { narrowOn } from './scanner/finder/wasm-narrow'
+import type { Narrow } from './scanner/finder/wasm-narrow'
+import { I32, OP, SIMD, V128, VOID, c, get, memarg, section, set, str, uleb, vec, wasmModule } from './scanner/finder/wasm-asm'
 
 /** Smaller texts are not worth the copy in; larger ones would keep that much memory per thread. */
 const MIN_BYTES = 256

@@ -1,6 +1,6 @@
 import catalog from '../../data/cwe-ids.json'
-import { diagnostic } from '../diagnostics'
-import type { Diagnostic, Severity, SkillSource } from '../types'
+import { diagnostic } from '../core/diagnostics'
+import type { Diagnostic, Severity, SkillSource } from '../core/types'
 import { lineIndex, projectPath, searchText } from './text'
 
 /** The MITRE CWE catalogue the ids come from (data/cwe-ids.json, made by scripts/update-cwe.mjs). */

@@ -1,5 +1,5 @@
-import { diagnostic } from '../diagnostics'
-import type { Diagnostic, Profile, ScanResult, SkillSource } from '../types'
+import { diagnostic } from '../core/diagnostics'
+import type { Diagnostic, Profile, ScanResult, SkillSource } from '../core/types'
 import { isMarkdown, lineIndex, projectPath, searchText } from './text'
 
 /** Why a skill counts as a write workload: a detected capability or a non-GET request in its text. */

@@ -1,5 +1,5 @@
-import { diagnostic } from '../diagnostics'
-import type { Diagnostic, ScanResult, Severity, SkillSource } from '../types'
+import { diagnostic } from '../core/diagnostics'
+import type { Diagnostic, ScanResult, Severity, SkillSource } from '../core/types'
 import { filesUnder, isMarkdown, lineIndex, projectPath, searchText } from './text'
 
 /** Code that makes HTTP requests (scripts and examples). */

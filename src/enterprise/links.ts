@@ -1,5 +1,5 @@
-import { compareBytewise, diagnostic } from '../diagnostics'
-import type { Diagnostic, Severity, SkillFile, SkillSource } from '../types'
+import { compareBytewise, diagnostic } from '../core/diagnostics'
+import type { Diagnostic, Severity, SkillFile, SkillSource } from '../core/types'
 import { analyzeMarkdown } from './markdown'
 import type { MdAnalysis, MdLink } from './markdown'
 import { isMarkdown, lineIndex, projectPath, quote, safeDecode } from './text'

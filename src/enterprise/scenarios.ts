@@ -1,9 +1,9 @@
 import type { ErrorObject } from 'ajv'
 import scenarioSchema from '../../schemas/scenario.schema.json'
-import { diagnostic } from '../diagnostics'
-import { parseFrontmatter } from '../frontmatter'
+import { diagnostic } from '../core/diagnostics'
+import { parseFrontmatter } from '../core/frontmatter'
 import { scenario } from '../generated/validators.js'
-import type { Diagnostic, Scenario, Severity, SkillSource } from '../types'
+import type { Diagnostic, Scenario, Severity, SkillSource } from '../core/types'
 import { isMarkdown, projectPath, quote } from './text'
 
 export interface ScenarioReport {

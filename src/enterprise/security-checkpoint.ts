@@ -1,5 +1,5 @@
-import { diagnostic } from '../diagnostics'
-import type { Diagnostic, ScanResult, Severity, SkillSource } from '../types'
+import { diagnostic } from '../core/diagnostics'
+import type { Diagnostic, ScanResult, Severity, SkillSource } from '../core/types'
 import { findCweMentions, isKnownCwe } from './cwe'
 import type { MdAnalysis } from './markdown'
 import { analyzeMarkdown } from './markdown'

@@ -1,4 +1,4 @@
-import type { SkillFile, SkillSource } from '../types'
+import type { SkillFile, SkillSource } from '../core/types'
 
 /** Offset -> 1-based line/column, built once per file and only when a finding needs it. */
 export function lineIndex(text: string): (offset: number) => { line: number; column: number } {

@@ -1,7 +1,7 @@
-import { summarizeManifest } from '../manifest'
+import { summarizeManifest } from '../audit/manifest'
 import { isDiscoveryIndex } from '../runtime/discovery-index'
 import type { DiscoveryIndex } from '../runtime/discovery-index'
-import type { ManifestSkill, SkillsManifest, SkillSummary } from '../types'
+import type { ManifestSkill, SkillsManifest, SkillSummary } from '../core/types'
 import { ALIAS_ID, indexSkillModuleId, INDEX_SUFFIX, LOADERS_SUFFIX, postingsModuleId, RUNTIME_SUFFIX, skillModuleId } from './ids'
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\'': '\\\'', '\n': '\\n', '\r': '\\r', '\u2028': '\\u2028', '\u2029': '\\u2029' }

@@ -1,4 +1,4 @@
-import type { SkillsManifest } from '../types'
+import type { SkillsManifest } from '../core/types'
 
 /** `skills.d.ts`: the literal union of skill names, so `getSkill('nmae')` fails to typecheck. */
 export function generateDts(manifest: SkillsManifest): string {

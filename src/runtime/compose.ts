@@ -1,4 +1,4 @@
-import type { ManifestSkill, SkillsManifest } from '../types'
+import type { ManifestSkill, SkillsManifest } from '../core/types'
 
 /** Frontmatter value -> strings (a string or a list of strings); anything else -> []. */
 export function stringListOf(value: unknown): string[] {

@@ -1,4 +1,4 @@
-import type { SkillsManifest } from '../types'
+import type { SkillsManifest } from '../core/types'
 import type { DiscoveryIndex } from './discovery-index'
 import type { FindSkillsOptions, SkillMatch } from './find'
 import { attachChunks, findSkills, missingChunkRecords, missingPostingShards, rankSkills, takeMissingParts } from './find'

@@ -1,4 +1,4 @@
-import type { ManifestSkill, SkillsManifest } from '../types'
+import type { ManifestSkill, SkillsManifest } from '../core/types'
 import { decodeVarints, fromBase64, fromBase64Range } from './codec'
 import type { ChunkKind, DiscoveryIndex } from './discovery-index'
 import { CHUNK_KINDS, isDiscoveryIndex } from './discovery-index'

@@ -1,4 +1,4 @@
-import type { ManifestSkill } from '../types'
+import type { ManifestSkill } from '../core/types'
 import { sha256Hex } from './digest'
 import { composedSkillsOf, stringListOf } from './compose'
 

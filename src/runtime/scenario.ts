@@ -1,5 +1,5 @@
 // Browser-safe: no Node APIs. Scores an agent's run against a scenario of the manifest (spec §scenarios).
-import type { Scenario } from '../types'
+import type { Scenario } from '../core/types'
 
 /** What the agent did for the scenario's prompt. */
 export interface ScenarioRun {

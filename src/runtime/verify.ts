@@ -1,4 +1,4 @@
-import type { ManifestSkill } from '../types'
+import type { ManifestSkill } from '../core/types'
 import { computeSkillDigest, compareUtf8, sha256Hex } from './digest'
 
 /** Files fetched at runtime, by posix path relative to the skill root. Strings are hashed as UTF-8. */

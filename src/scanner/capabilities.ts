@@ -1,4 +1,4 @@
-import type { Capability } from '../types'
+import type { Capability } from '../core/types'
 
 /** The capability vocabulary, in its canonical order (also the order of every capability list we emit). */
 export const CAPABILITIES: readonly Capability[] = ['network', 'fs:write', 'process', 'env', 'secrets']

@@ -1,6 +1,6 @@
 import type Picomatch from 'picomatch'
-import { lazy } from '../lazy'
-import type { CustomRule } from '../options'
+import { lazy } from '../core/lazy'
+import type { CustomRule } from '../core/options'
 import { excerptAt } from './excerpt'
 import type { LineIndex } from './lines'
 import type { RawFinding } from './types'

@@ -1,4 +1,4 @@
-import type { Suppression } from '../types'
+import type { Suppression } from '../core/types'
 
 export interface Directive extends Suppression {
   /** 1-based line the directive silences. */

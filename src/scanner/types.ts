@@ -1,4 +1,4 @@
-import type { Severity } from '../types'
+import type { Severity } from '../core/types'
 
 /** Public description of a rule: SARIF, docs and `check --rules` read it. */
 export interface RuleMeta {

@@ -19,7 +19,7 @@ function typeErrors(dir: string, code: string): string[] {
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     types: [],
     // The package's types at their source (dist/index.d.mts re-exports them, plus every bundler's typings: slow to load).
-    paths: { 'unplugin-skills': [path.join(REPO, 'src/types.ts')], 'unplugin-skills/runtime': [path.join(REPO, 'src/runtime/index.ts')] },
+    paths: { 'unplugin-skills': [path.join(REPO, 'src/core/types.ts')], 'unplugin-skills/runtime': [path.join(REPO, 'src/runtime/index.ts')] },
   })
   return ts.getPreEmitDiagnostics(program)
     .filter(d => d.file?.fileName === app)

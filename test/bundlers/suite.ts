@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { summarizeSkill } from '../../src/manifest'
+import { summarizeSkill } from '../../src/audit/manifest'
 import type { Diagnostic, SkillsManifest } from '../../src/index'
 import { builders } from './builds'
 import type { Built, Bundler } from './builds'

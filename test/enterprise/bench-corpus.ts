@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { checkEnterprise } from '../../src/enterprise'
-import { parseFrontmatter } from '../../src/frontmatter'
+import { parseFrontmatter } from '../../src/core/frontmatter'
 import { loadSkill, options, scanWith } from './helpers'
 
 const roots = process.argv.slice(2)

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkEnterprise } from '../../src/enterprise'
-import type { SkillFile, SkillSource } from '../../src/types'
+import type { SkillFile, SkillSource } from '../../src/core/types'
 import { brief, cleanupSkills, loadFixture, makeSkill, options, scanWith } from './helpers'
 
 afterAll(cleanupSkills)

@@ -3,11 +3,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { compareBytewise } from '../../src/diagnostics'
-import { parseFrontmatter } from '../../src/frontmatter'
-import { resolveOptions } from '../../src/options'
-import type { Options, ResolvedOptions } from '../../src/options'
-import type { Capability, Diagnostic, ScanResult, SkillFile, SkillSource } from '../../src/types'
+import { compareBytewise } from '../../src/core/diagnostics'
+import { parseFrontmatter } from '../../src/core/frontmatter'
+import { resolveOptions } from '../../src/core/options'
+import type { Options, ResolvedOptions } from '../../src/core/options'
+import type { Capability, Diagnostic, ScanResult, SkillFile, SkillSource } from '../../src/core/types'
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/enterprise', import.meta.url))
 

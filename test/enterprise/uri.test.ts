@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatCastorUri, formatSkillUri, isUriError, parseSkillUri, skillUrn } from '../../src/uri'
-import type { ParsedSkillUri } from '../../src/uri'
+import { formatCastorUri, formatSkillUri, isUriError, parseSkillUri, skillUrn } from '../../src/enterprise/uri'
+import type { ParsedSkillUri } from '../../src/enterprise/uri'
 
 const code = (uri: string): string => {
   const r = parseSkillUri(uri)

@@ -4,10 +4,10 @@ import vm from 'node:vm'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildDiscoveryIndex } from '../../src/discovery'
+import { buildDiscoveryIndex } from '../../src/search'
 import { computeSkillDigest } from '../../src/runtime/digest'
-import type { ManifestSkill } from '../../src/types'
-import { sampleSkills, tempDir } from '../discovery/helpers'
+import type { ManifestSkill } from '../../src/core/types'
+import { sampleSkills, tempDir } from '../search/helpers'
 
 const runtimeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'runtime')
 const MINE = ['codec', 'compose', 'digest', 'discovery-index', 'find', 'hash-embed', 'register', 'stem', 'text', 'verify']

@@ -3,9 +3,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { summarizeManifest } from '../../src/manifest'
+import { summarizeManifest } from '../../src/audit/manifest'
 import { mainModule } from '../../src/plugin/codegen'
-import type { ManifestSkill, SkillsManifest } from '../../src/types'
+import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-entry-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))

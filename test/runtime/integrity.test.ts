@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { skillDigest } from '../../src/hash'
+import { skillDigest } from '../../src/core/hash'
 import { computeSkillDigest, compareUtf8, sha256Hex } from '../../src/runtime/digest'
 import { verifySkill } from '../../src/runtime/verify'
-import { tempDir, writeSkill } from '../discovery/helpers'
+import { tempDir, writeSkill } from '../search/helpers'
 
 let cleanup = () => {}
 afterEach(() => cleanup())

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { audit } from '../../src/engine'
+import { audit } from '../../src/audit/engine'
 import { checkSkillLoad, createSkillLoader, SkillLoadRefusedError } from '../../src/runtime/compose'
 import { toSkillRegister } from '../../src/runtime/register'
-import type { ManifestSkill } from '../../src/types'
+import type { ManifestSkill } from '../../src/core/types'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const playground = path.join(repo, 'playground')

@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { compareBytewise } from '../../src/diagnostics'
-import { parseFrontmatter } from '../../src/frontmatter'
+import { compareBytewise } from '../../src/core/diagnostics'
+import { parseFrontmatter } from '../../src/core/frontmatter'
 import { scanSkill } from '../../src/scanner/index'
-import type { Diagnostic, SkillSource } from '../../src/types'
+import type { Diagnostic, SkillSource } from '../../src/core/types'
 import { makeSkill } from './make-skill'
 
 export const CORPUS = fileURLToPath(new URL('../fixtures/scanner', import.meta.url))

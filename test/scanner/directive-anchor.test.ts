@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { splitAlternatives } from '../../src/scanner/prefilter'
+import { splitAlternatives } from '../../src/scanner/finder/prefilter'
 import { COMPILED } from '../../src/scanner/text-scan'
 import { regexHits as hitsOf, scan } from './helpers'
 

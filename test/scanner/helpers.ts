@@ -1,6 +1,6 @@
 import { scanSkill } from '../../src/scanner/index'
 import type { ScanOptions } from '../../src/scanner/index'
-import type { ScanResult } from '../../src/types'
+import type { ScanResult } from '../../src/core/types'
 import { DEFAULT_SCANNER, makeSkill } from './make-skill'
 
 export function scan(files: Record<string, string | Uint8Array>, frontmatter: Record<string, unknown> = {}, options: Partial<ScanOptions> = {}): ScanResult {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { tablesBuilt } from '../../src/scanner/finder-tables'
+import { tablesBuilt } from '../../src/scanner/finder/tables'
 import { scanSkill } from '../../src/scanner/index'
 import { AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
 import { COMPILED } from '../../src/scanner/text-scan'

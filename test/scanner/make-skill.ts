@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { compareBytewise } from '../../src/diagnostics'
-import type { SkillFile, SkillSource } from '../../src/types'
+import { compareBytewise } from '../../src/core/diagnostics'
+import type { SkillFile, SkillSource } from '../../src/core/types'
 
 /** Builds an in-memory SkillSource: `{ 'SKILL.md': '...', 'scripts/a.js': '...' }` (Uint8Array values are binary files). */
 export function makeSkill(files: Record<string, string | Uint8Array>, frontmatter: Record<string, unknown> = {}, name = 'demo'): SkillSource {

@@ -3,8 +3,8 @@
  * as the reference the tests compare the new tables with: same tokens in, byte-identical tables out.
  * Slow on purpose (per-pair entries, 130-byte masks, string keys); never used by the scanner.
  */
-import { B, END, NON_ASCII, Unsupported, isWord, parse } from '../../src/scanner/regex-subset'
-import type { Ast, Set130 } from '../../src/scanner/regex-subset'
+import { B, END, NON_ASCII, Unsupported, isWord, parse } from '../../src/scanner/finder/regex-subset'
+import type { Ast, Set130 } from '../../src/scanner/finder/regex-subset'
 
 interface Prefix { sets: Set130[]; complete: boolean }
 const LIMIT = 4096

@@ -2,8 +2,8 @@ import { createRequire } from 'node:module'
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { diagnostic } from '../../src/diagnostics'
-import { toSarif } from '../../src/sarif'
+import { diagnostic } from '../../src/core/diagnostics'
+import { toSarif } from '../../src/audit/sarif'
 import { scan } from './helpers'
 
 // The official SARIF 2.1.0 schema (rtm.5, as published to SchemaStore), shipped by @microsoft/jest-sarif.

@@ -1,6 +1,6 @@
 import type * as Acorn from 'acorn'
 import type * as Oxc from 'oxc-parser'
-import { lazy } from '../../lazy'
+import { lazy } from '../../core/lazy'
 import type { NarrowText } from '../../narrow'
 import { AnalysisTooLarge, analyzeProgram } from './analyze'
 import type { AstFinding, Node } from './analyze'

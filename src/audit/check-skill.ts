@@ -1,0 +1,315 @@
+import path from 'node:path'
+import { detach } from '../core/detach'
+import { diagnostic } from '../core/diagnostics'
+import type { DirListings, SkillLocation } from './discover'
+import { checkEnterprise } from '../enterprise'
+import { settleScenarios } from '../enterprise/scenarios'
+import type { ScenarioDraft } from '../enterprise/scenarios'
+import type { ParsedFrontmatter } from '../core/frontmatter'
+import { parseFrontmatter } from '../core/frontmatter'
+import { sha256Hex, skillDigest } from '../core/hash'
+import { diffSkill, serializeLockEntry } from './lockfile'
+import type { SkillDrift } from './lockfile'
+import { buildTree, toFinding } from './manifest'
+import type { ResolvedOptions } from '../core/options'
+import { scanSkill } from '../scanner'
+import { normalizeFrontmatter, validateFrontmatter } from './schema'
+import type { Diagnostic, LockSkill, ManifestSkill, ScanResult, SkillFile, SkillSource } from '../core/types'
+import type { FileEntry, SkillListing } from './read'
+import { joinPosix, listSkill, readEntry, SKILL_FILE } from './read'
+
+/** Phase A of a skill: its files listed and its SKILL.md read and parsed (enough to know its name). */
+export interface SkillHead {
+  location: SkillLocation
+  listing: SkillListing
+  /**
+   * path|size|mtime of every file: equal fingerprints mean the skill is unchanged on disk. Empty when the
+   * listing was not stat'ed (nothing cached to compare with): `processSkill` computes it from the reads.
+   */
+  fingerprint: string
+  name: string
+  skillMd: SkillFile | null
+  parsed: ParsedFrontmatter | null
+  diagnostics: Diagnostic[]
+}
+
+/**
+ * Everything the build needs about one skill, cached by fingerprint. It depends on this skill's files
+ * only (and its locked entry): what depends on the other skills (scenarios' expected skills) is
+ * settled per audit by `settleSkill`.
+ */
+export interface ProcessedSkill {
+  name: string
+  location: SkillLocation
+  fingerprint: string
+  /** What the result depended on besides the files: the locked entry it was compared with (`ProcessContext.context`). */
+  context: LockSkill | null | undefined
+  /** The skill's lock entry, serialised as it is written in the lock (the only form kept). */
+  lockEntryText: string
+  drift: SkillDrift | null
+  /** The manifest entry, `scenarios` still empty (see `settleSkill`). */
+  manifest: ManifestSkill
+  diagnostics: Diagnostic[]
+  scenarioDrafts: ScenarioDraft[]
+  /** For code frames, per project-relative path of a file with a (possible) diagnostic: the lines around them. */
+  sources: Map<string, string>
+  /** Listed files that could not be read (absolute): `skillFiles` adds them to the manifest's files. */
+  unread: string[]
+  /** Every directory walked, relative to the skill (`''` for itself): `skillDirs` makes them absolute. */
+  dirs: string[]
+}
+
+/** Absolute path of every directory of a skill, for bundler watchers. */
+export function skillDirs(skill: ProcessedSkill): string[] {
+  const dir = skill.location.dir
+  return skill.dirs.map(rel => (rel ? path.join(dir, rel) : dir))
+}
+
+/** Absolute path of every listed file of a skill, for bundler watchers. */
+export function skillFiles(skill: ProcessedSkill): string[] {
+  const dir = skill.location.dir
+  const join = path.sep === '/' ? (rel: string): string => `${dir}/${rel}` : (rel: string): string => path.join(dir, rel)
+  const files = skill.manifest.files.map(f => join(f.path))
+  return skill.unread.length ? [...files, ...skill.unread] : files
+}
+
+export function fingerprintOf(entries: readonly FileEntry[]): string {
+  let text = ''
+  for (const e of entries) text += `${e.path}\0${e.size}\0${e.mtimeMs}\n`
+  return sha256Hex(text)
+}
+
+export function readHead(location: SkillLocation, reuse?: { fingerprint: string; name: string }, known?: DirListings): SkillHead {
+  const dirName = path.basename(location.dir)
+  // Without a cached result to compare with, size and mtime come from the reads (one fstat per open file).
+  const listing = listSkill(location.dir, location.relDir, null, known, { stat: !!reuse })
+  const fingerprint = reuse ? fingerprintOf(listing.entries) : ''
+  const head: SkillHead = { location, listing, fingerprint, name: dirName, skillMd: null, parsed: null, diagnostics: [] }
+  if (reuse && reuse.fingerprint === fingerprint) {
+    head.name = reuse.name
+    return head
+  }
+  const entry = listing.entries.find(e => e.path === SKILL_FILE)
+  if (!entry) {
+    head.diagnostics.push(diagnostic({ code: 'skill/no-skill-md', severity: 'error', message: 'SKILL.md is not a readable regular file', file: joinPosix(location.relDir, SKILL_FILE), skill: dirName, hint: 'A skill is a folder with a SKILL.md file.' }))
+    return head
+  }
+  head.skillMd = readEntry(entry, location.relDir, dirName, head.diagnostics)
+  if (head.skillMd?.text != null) {
+    head.parsed = parseFrontmatter(head.skillMd.text)
+    const name = head.parsed.data?.name
+    if (typeof name === 'string' && name.trim()) head.name = name
+  }
+  return head
+}
+
+export interface ProcessContext {
+  options: ResolvedOptions
+  /** The skill's locked entry; null when the lock exists but lacks it; undefined when there is no lock to compare. */
+  locked: LockSkill | null | undefined
+  /** Embed reference/example/scenario texts in the manifest (the CLI's `check` doesn't need them). */
+  content: boolean
+  scan: boolean
+  customSchema: Record<string, unknown> | null
+  /**
+   * What the result depends on besides the files: the main thread's own object for `locked` (the cache
+   * compares it by identity while the lock file is unchanged). A worker leaves it undefined.
+   */
+  context: LockSkill | null | undefined
+}
+
+/** Reads the rest of the skill once and runs every check on those bytes. */
+export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSkill {
+  const skill = head.name
+  const diagnostics: Diagnostic[] = [...head.listing.diagnostics, ...head.diagnostics].map(d => ({ ...d, skill }))
+  const files: SkillFile[] = []
+  for (const entry of head.listing.entries) {
+    const file = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, head.location.relDir, skill, diagnostics)
+    if (file) files.push(file)
+  }
+  return checkSkill(head, files, diagnostics, ctx)
+}
+
+/** Every check on a skill's files, already read (`processSkill`; a worker's warm-up passes files made in memory). */
+export function checkSkill(head: SkillHead, files: SkillFile[], diagnostics: Diagnostic[], ctx: ProcessContext): ProcessedSkill {
+  const { location, listing } = head
+  const { options } = ctx
+  const skill = head.name
+  const skillMdPath = joinPosix(location.relDir, SKILL_FILE)
+  const skillMd = files.find(f => f.path === SKILL_FILE) ?? null
+  const parsed = head.parsed
+  const data = parsed?.data ?? null
+  for (const issue of parsed?.diagnostics ?? []) diagnostics.push(diagnostic({ ...issue, file: skillMdPath, skill }))
+
+  const dirName = path.basename(location.dir)
+  const locate = (key: string): { line: number; column: number } | null => parsed?.locate(key) ?? null
+  if (data) {
+    diagnostics.push(...validateFrontmatter(data, { profile: options.profile, custom: ctx.customSchema, file: skillMdPath, skill, locate }))
+    if (typeof data.name === 'string' && data.name !== dirName) {
+      const at = locate('name')
+      diagnostics.push(diagnostic({ code: 'skill/name-mismatch', severity: 'error', message: `name \`${data.name}\` differs from its folder \`${dirName}\``, file: skillMdPath, line: at?.line, column: at?.column, skill, hint: `Rename the folder to \`${data.name}\` or set \`name: ${dirName}\`.` }))
+    }
+  }
+  checkStructure(files, parsed, ctx, location.relDir, skill, diagnostics)
+
+  const source: SkillSource = {
+    name: skill,
+    dirName,
+    dir: location.dir,
+    relDir: location.relDir,
+    source: location.source,
+    files,
+    skillMd: skillMd ?? emptyFile(location.dir),
+    frontmatter: data ?? {},
+    frontmatterOk: data !== null,
+    body: parsed?.body ?? '',
+    bodyLine: parsed?.bodyLine ?? 1,
+    locate: key => parsed?.locate(key) ?? null,
+  }
+  const scan: ScanResult = ctx.scan ? scanSkill(source, { ...options.scanner, deny: options.deny }) : { diagnostics: [], capabilities: { declared: [], detected: [] }, suppressions: [] }
+  diagnostics.push(...scan.diagnostics)
+  const enterprise = checkEnterprise(source, { options, scan, skillNames: null })
+  diagnostics.push(...enterprise.diagnostics)
+  const scenarioDrafts = enterprise.scenarioDrafts ?? []
+  // `check` keeps no instruction texts: bodies and scenario references are in the manifest only when content is.
+  if (!ctx.content) for (const draft of scenarioDrafts) if (draft.scenario) draft.scenario.reference = ''
+
+  const digest = skillDigest(files)
+  const version = typeof data?.version === 'string' ? data.version : null
+  const lockEntry: LockSkill = { name: skill, source: location.source, version, digest, files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })) }
+  const drift = ctx.locked === undefined ? null : diffSkill(lockEntry, ctx.locked, p => lineEndingAlternates(files.find(f => f.path === p)))
+
+  const listed = lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))
+  const manifest: ManifestSkill = {
+    name: skill,
+    description: typeof data?.description === 'string' ? data.description : '',
+    version,
+    source: location.source,
+    path: location.relDir,
+    digest,
+    integrity: { algorithm: 'sha-256', value: digest },
+    frontmatter: data ? normalizeFrontmatter(data) : {},
+    body: ctx.content ? source.body : '',
+    files: listed,
+    tree: buildTree(files, ctx.content, listed),
+    capabilities: scan.capabilities,
+    findings: scan.diagnostics.map(toFinding),
+    suppressions: scan.suppressions,
+    scenarios: [],
+    links: enterprise.links,
+    workload: enterprise.workload,
+    requiresApproval: enterprise.requiresApproval,
+  }
+  if (enterprise.uri) manifest.uri = enterprise.uri
+  if (enterprise.urn) manifest.urn = enterprise.urn
+
+  // Findings that settling may add need their frame lines too (the text is gone by then).
+  const located: Array<Pick<Diagnostic, 'file' | 'line'>> = [...diagnostics, ...scenarioDrafts.flatMap(d => [...d.names.map(n => ({ file: d.file, line: n.line })), ...d.then])]
+  return {
+    name: skill,
+    location,
+    fingerprint: head.fingerprint || fingerprintOf(listing.entries),
+    context: ctx.context,
+    lockEntryText: serializeLockEntry(lockEntry),
+    drift,
+    manifest,
+    diagnostics,
+    scenarioDrafts,
+    sources: frameSources(located, files, location.relDir),
+    unread: files.length === listing.entries.length ? [] : unreadOf(listing.entries, files),
+    dirs: listing.dirs.map(d => (d === location.dir ? '' : detach(path.relative(location.dir, d)))),
+  }
+}
+
+function unreadOf(entries: readonly FileEntry[], files: readonly SkillFile[]): string[] {
+  const read = new Set(files.map(f => f.path))
+  return entries.filter(e => !read.has(e.path)).map(e => e.absPath)
+}
+
+/** The diagnostics and manifest entry of a skill in this build: its scenarios' expected skills checked against `skillNames`. */
+export function settleSkill(skill: ProcessedSkill, skillNames: ReadonlySet<string>): { diagnostics: Diagnostic[]; manifest: ManifestSkill } {
+  if (!skill.scenarioDrafts.length) return skill
+  const { diagnostics, scenarios } = settleScenarios(skill.scenarioDrafts, skillNames)
+  return { diagnostics: diagnostics.length ? [...skill.diagnostics, ...diagnostics] : skill.diagnostics, manifest: { ...skill.manifest, scenarios } }
+}
+
+/** A code frame shows two lines either side of a diagnostic's: only those are kept, the rest blank, so no whole text stays cached. */
+const FRAME_REACH = 2
+
+function frameSources(diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line'>>, files: readonly SkillFile[], relDir: string): Map<string, string> {
+  const wanted = new Map<string, number[]>()
+  for (const d of diagnostics) {
+    if (!d.file || d.line === null) continue
+    const lines = wanted.get(d.file)
+    if (lines) lines.push(d.line)
+    else wanted.set(d.file, [d.line])
+  }
+  const sources = new Map<string, string>()
+  if (!wanted.size) return sources
+  for (const file of files) {
+    const display = joinPosix(relDir, file.path)
+    const lines = wanted.get(display)
+    if (!lines || file.text === null) continue
+    const text = file.text
+    const keep = new Set<number>()
+    let furthest = 0
+    for (const line of lines) {
+      for (let i = line - 1 - FRAME_REACH; i <= line - 1 + FRAME_REACH; i++) keep.add(i)
+      furthest = Math.max(furthest, line)
+    }
+    // The lines up to the last one a frame shows (as `split('\n')` numbers them), slicing only those kept.
+    const kept: string[] = []
+    for (let i = 0, start = 0; i < furthest + FRAME_REACH && start <= text.length; i++) {
+      let end = text.indexOf('\n', start)
+      if (end < 0) end = text.length
+      kept.push(keep.has(i) ? detach(text.slice(start, end)) : '')
+      start = end + 1
+    }
+    sources.set(display, kept.join('\n'))
+  }
+  return sources
+}
+
+/** Progressive disclosure (enterprise: references/ and examples/ required) and the body-size budget. */
+function checkStructure(files: readonly SkillFile[], parsed: ParsedFrontmatter | null, ctx: ProcessContext, relDir: string, skill: string, out: Diagnostic[]): void {
+  const skillMdPath = joinPosix(relDir, SKILL_FILE)
+  for (const file of files) {
+    if (file.size === 0 && file.path !== SKILL_FILE && !file.path.endsWith('.gitkeep'))
+      out.push(diagnostic({ code: 'fs/empty-file', severity: 'warning', message: `${file.path} is empty`, file: joinPosix(relDir, file.path), skill, hint: 'Remove it or give it content.' }))
+  }
+  if (ctx.options.profile === 'enterprise') {
+    const references = files.some(f => f.path.startsWith('references/') && f.path.endsWith('.md') && f.size > 0)
+    const examples = files.some(f => f.path.startsWith('examples/') && f.size > 0)
+    if (!references) out.push(diagnostic({ code: 'structure/references', severity: 'error', message: 'references/ must hold at least one non-empty .md file (enterprise profile)', file: skillMdPath, skill, hint: 'Move detailed guides out of SKILL.md into references/*.md, or set `profile: \'agentskills\'`.' }))
+    if (!examples) out.push(diagnostic({ code: 'structure/examples', severity: 'error', message: 'examples/ must hold at least one non-empty file (enterprise profile)', file: skillMdPath, skill, hint: 'Add a usage example under examples/, or set `profile: \'agentskills\'`.' }))
+  }
+  if (parsed) {
+    const lines = parsed.body.split('\n').length - (parsed.body.endsWith('\n') ? 1 : 0)
+    if (lines > ctx.options.maxBodyLines) {
+      out.push(diagnostic({
+        code: 'structure/body-too-long',
+        severity: 'warning',
+        message: `the SKILL.md body has ${lines} lines (budget ${ctx.options.maxBodyLines})`,
+        file: skillMdPath,
+        line: parsed.bodyLine + ctx.options.maxBodyLines,
+        column: 1,
+        skill,
+        hint: 'Keep SKILL.md a summary: move detail into references/*.md (progressive disclosure), or raise `maxBodyLines`.',
+      }))
+    }
+  }
+}
+
+/**
+ * Hashes of a text file with the other line endings, to tell a CRLF/LF-only change from a real one.
+ * Rebuilt from the text (bytes aren't kept): the text is the bytes decoded, minus a BOM when the hash says so.
+ */
+function lineEndingAlternates(file: SkillFile | undefined): { crlf?: string; lf?: string } {
+  if (!file || file.text === null) return {}
+  const raw = sha256Hex(file.text) === file.sha256 ? file.text : `\uFEFF${file.text}`
+  return raw.includes('\r\n') ? { lf: sha256Hex(raw.replace(/\r\n/g, '\n')) } : { crlf: sha256Hex(raw.replace(/\n/g, '\r\n')) }
+}
+
+function emptyFile(dir: string): SkillFile {
+  return { path: SKILL_FILE, absPath: path.join(dir, SKILL_FILE), size: 0, sha256: sha256Hex(''), text: '' }
+}

@@ -1,0 +1,401 @@
+import { isAscii, isUtf8 } from 'node:buffer'
+import fs from 'node:fs'
+import path from 'node:path'
+import { compareBytewise, diagnostic } from '../core/diagnostics'
+import { isInside } from '../core/fs'
+import { sha256Hex } from '../core/hash'
+import type { DirEntry, DirListings } from './discover'
+import type { Diagnostic, SkillFile } from '../core/types'
+import { narrowing } from '../narrow'
+import { isMarkdownPath } from '../scanner/classify'
+import type { NarrowText } from '../narrow'
+import { decodeUtf8 } from '../utf8'
+
+export const SKILL_FILE = 'SKILL.md'
+/** Folders that never belong to a skill's artifact. */
+export const IGNORED_DIRS = new Set(['node_modules', '.git'])
+const MAX_DEPTH = 16
+const MAX_FILES = 10_000
+
+/**
+ * A file found by the walk, not read yet. `realPath` is set for symlinks that stay inside the skill.
+ * `size`/`mtimeMs` are -1 when listed without stat, until `readEntry` fills them from the open file.
+ */
+export interface FileEntry {
+  path: string
+  absPath: string
+  size: number
+  mtimeMs: number
+  realPath?: string
+}
+
+export interface SkillListing {
+  entries: FileEntry[]
+  /** Every directory walked (absolute), for bundler watchers. */
+  dirs: string[]
+  diagnostics: Diagnostic[]
+}
+
+interface Context {
+  skillDir: string
+  /** Resolved when the first symlink needs it (most skills have none). */
+  realSkillDir: string | null
+  /** Stat every file while listing (for a fingerprint before reading); else `readEntry` fills size/mtime. */
+  stat: boolean
+  relDir: string
+  skill: string | null
+  known: DirListings | undefined
+}
+
+// Control characters and backslashes would make the digest text (and `sha256sum` output) ambiguous.
+const BAD_NAME = /[\u0000-\u001F\u007F\\]/
+
+/**
+ * Lists a skill's files without reading them. Symlinks are resolved and checked: one that leaves the
+ * skill is an error and its target is never read; loops and dangling links are errors too.
+ * Nested skills (a subfolder with its own SKILL.md) are excluded: they are skills of their own.
+ */
+export function listSkill(skillDir: string, relDir: string, skill: string | null, known?: DirListings, { stat = true }: { stat?: boolean } = {}): SkillListing {
+  const listing: SkillListing = { entries: [], dirs: [], diagnostics: [] }
+  walk({ skillDir, realSkillDir: null, stat, relDir, skill, known }, skillDir, '', 0, listing)
+  listing.entries.sort((a, b) => compareBytewise(a.path, b.path))
+  return listing
+}
+
+function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillListing): void {
+  out.dirs.push(dir)
+  let dirents = ctx.known?.entries.get(dir)
+  // Each folder is walked once per audit: its listing needn't stay in memory for the rest of it.
+  if (dirents) ctx.known!.entries.delete(dir)
+  else {
+    try {
+      dirents = fs.readdirSync(dir, { withFileTypes: true })
+    }
+    catch (error) {
+      out.diagnostics.push(fsError(error, join(ctx.relDir, rel), ctx.skill))
+      return
+    }
+  }
+  for (const dirent of dirents) {
+    const name = dirent.name
+    const relPath = intern(rel ? `${rel}/${name}` : name)
+    const absPath = childPath(dir, name)
+    if (BAD_NAME.test(name)) {
+      out.diagnostics.push(diagnostic({
+        code: 'fs/bad-filename',
+        severity: 'error',
+        message: `file name ${JSON.stringify(relPath)} contains a control character or a backslash`,
+        file: join(ctx.relDir, rel || '.'),
+        skill: ctx.skill,
+        hint: 'Rename it: such names make the file list (and the lock digest) ambiguous.',
+      }))
+      continue
+    }
+    if (dirent.isDirectory()) {
+      if (IGNORED_DIRS.has(name)) continue
+      if (isNestedSkill(ctx, absPath)) continue
+      if (depth + 1 > MAX_DEPTH) {
+        out.diagnostics.push(diagnostic({ code: 'fs/too-deep', severity: 'error', message: `directory nesting exceeds ${MAX_DEPTH} levels`, file: join(ctx.relDir, relPath), skill: ctx.skill, hint: 'Flatten the skill layout.' }))
+        continue
+      }
+      walk(ctx, absPath, relPath, depth + 1, out)
+    }
+    else if (dirent.isFile()) {
+      addFile(ctx, out, relPath, absPath, undefined)
+    }
+    else if (dirent.isSymbolicLink()) {
+      followLink(ctx, out, relPath, absPath)
+    }
+    else {
+      out.diagnostics.push(diagnostic({ code: 'fs/special-file', severity: 'error', message: `${relPath} is not a regular file (FIFO, socket or device) and is not read`, file: join(ctx.relDir, relPath), skill: ctx.skill, hint: 'Skills may contain only regular files and directories.' }))
+    }
+    if (out.entries.length > MAX_FILES) {
+      out.diagnostics.push(diagnostic({ code: 'fs/too-many-files', severity: 'error', message: `more than ${MAX_FILES} files`, file: ctx.relDir, skill: ctx.skill, hint: 'A skill this large is almost certainly a mistake (a vendored folder?).' }))
+      return
+    }
+  }
+}
+
+// `dir` is absolute and normalised, and a listed name holds no separator: path.join's normalising
+// is wasted on the walk's every entry.
+export const childPath = path.sep === '/' ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`) : path.join
+
+// Skills share layouts (SKILL.md, references/guide.md, ...): one string per path, not one per skill and
+// file, for what the engine keeps (manifest and lock entries). Bounded, so odd trees can't grow it.
+const interned = new Map<string, string>()
+function intern(relPath: string): string {
+  const known = interned.get(relPath)
+  if (known !== undefined) return known
+  if (interned.size < 4096) interned.set(relPath, relPath)
+  return relPath
+}
+
+/**
+ * A skill's folders as discovery listed them, in a form that crosses to a worker: each folder's
+ * [name, kind] entries, and the nested skills among their subfolders.
+ */
+export interface PortableListings {
+  dirs: Array<[string, Array<[string, EntryKind]>]>
+  skills: string[]
+}
+/** 0 other (FIFO, socket, device), 1 file, 2 directory, 3 symlink. */
+type EntryKind = 0 | 1 | 2 | 3
+
+/**
+ * Takes the listings of `skillDir` and its folders out of `known` (the walk would have consumed them),
+ * for a worker that audits the skill, so it needn't read them again. Nested skills' folders stay: their
+ * own walk uses them.
+ */
+export function takeListings(skillDir: string, known: DirListings): PortableListings {
+  const out: PortableListings = { dirs: [], skills: [] }
+  const pending = [skillDir]
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    const dirents = known.entries.get(dir)
+    if (!dirents) continue
+    known.entries.delete(dir)
+    out.dirs.push([dir, dirents.map((d) => {
+      const kind: EntryKind = d.isFile() ? 1 : d.isDirectory() ? 2 : d.isSymbolicLink() ? 3 : 0
+      if (kind === 2) {
+        const child = childPath(dir, d.name)
+        if (known.skillDirs.has(child)) out.skills.push(child)
+        else pending.push(child)
+      }
+      return [d.name, kind]
+    })])
+  }
+  return out
+}
+
+/** The listings a worker was handed, for its walk (folders it wasn't handed are read from disk). */
+export function knownListings(portable: PortableListings): DirListings {
+  const entries = new Map<string, DirEntry[]>()
+  for (const [dir, list] of portable.dirs) entries.set(dir, list.map(([name, kind]) => new ListedEntry(name, kind)))
+  return { entries, skillDirs: new Set(portable.skills) }
+}
+
+class ListedEntry implements DirEntry {
+  constructor(readonly name: string, private readonly kind: EntryKind) {}
+  isFile(): boolean {
+    return this.kind === 1
+  }
+
+  isDirectory(): boolean {
+    return this.kind === 2
+  }
+
+  isSymbolicLink(): boolean {
+    return this.kind === 3
+  }
+}
+
+/**
+ * Discovery's answer where it listed the folder (it stops at its depth bound), even when that skill's
+ * own walk already took the folder's listing; the disk's otherwise.
+ */
+function isNestedSkill(ctx: Context, dir: string): boolean {
+  if (ctx.known?.skillDirs.has(dir)) return true
+  return ctx.known?.entries.has(dir) ? false : fs.existsSync(path.join(dir, SKILL_FILE))
+}
+
+function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: string): void {
+  const display = join(ctx.relDir, relPath)
+  let target: string
+  try {
+    target = fs.realpathSync.native(absPath)
+  }
+  catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const loop = code === 'ELOOP'
+    out.diagnostics.push(diagnostic({
+      code: loop ? 'fs/symlink-loop' : 'fs/symlink-dangling',
+      severity: 'error',
+      message: loop ? `symlink ${relPath} is part of a loop` : `symlink ${relPath} points to nothing (${code})`,
+      file: display,
+      skill: ctx.skill,
+      hint: 'Replace the link with the file itself.',
+    }))
+    return
+  }
+  try {
+    ctx.realSkillDir ??= fs.realpathSync.native(ctx.skillDir)
+  }
+  catch (error) {
+    out.diagnostics.push(fsError(error, display, ctx.skill))
+    return
+  }
+  if (!isInside(ctx.realSkillDir, target)) {
+    out.diagnostics.push(diagnostic({
+      code: 'fs/symlink-escape',
+      severity: 'error',
+      message: `symlink ${relPath} points outside the skill; its target is not read`,
+      file: display,
+      skill: ctx.skill,
+      hint: 'A skill must be self-contained: copy the file into the skill instead of linking to it.',
+    }))
+    return
+  }
+  let stat: fs.Stats
+  try {
+    stat = fs.statSync(target)
+  }
+  catch (error) {
+    out.diagnostics.push(fsError(error, display, ctx.skill))
+    return
+  }
+  if (stat.isFile()) {
+    addFile(ctx, out, relPath, absPath, target, stat)
+  }
+  else {
+    out.diagnostics.push(diagnostic({ code: 'fs/symlink-directory', severity: 'warning', message: `symlink ${relPath} points to a directory and is not followed`, file: display, skill: ctx.skill, hint: 'Its files are not part of the skill; copy them in if they should be.' }))
+  }
+}
+
+function addFile(ctx: Context, out: SkillListing, relPath: string, absPath: string, realPath: string | undefined, known?: fs.Stats): void {
+  let stat = known
+  if (!stat && ctx.stat) {
+    try {
+      stat = fs.statSync(absPath)
+    }
+    catch (error) {
+      out.diagnostics.push(fsError(error, join(ctx.relDir, relPath), ctx.skill))
+      return
+    }
+  }
+  out.entries.push({ path: relPath, absPath, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, realPath })
+}
+
+const TEXT_EXTENSIONS = /\.(?:md|markdown|mdx|txt|rst|js|mjs|cjs|jsx|ts|mts|cts|tsx|py|sh|bash|zsh|fish|ps1|psm1|bat|cmd|rb|go|rs|java|kt|php|pl|lua|r|sql|json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml|html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl)$/i
+// O_NONBLOCK: a file swapped for a FIFO after the walk must not block the open; fstat then rejects it.
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
+// A file the walk saw as regular and that is a symlink by read time is not followed (ELOOP): it could
+// point outside the skill. Symlinks the walk checked are opened by their resolved path.
+const OPEN_FLAGS_REGULAR = OPEN_FLAGS | (fs.constants.O_NOFOLLOW ?? 0)
+
+/**
+ * One buffer for every read. Bytes are hashed and decoded while they are in it and never kept, so
+ * reading 10,000 files allocates no 10,000 Buffers (and puts no external-memory pressure on the GC).
+ */
+const INITIAL_BUFFER = 256 * 1024
+const MAX_KEPT_BUFFER = 16 * 1024 * 1024
+let shared = Buffer.allocUnsafe(INITIAL_BUFFER)
+
+/**
+ * Reads one listed file: SHA-256 and, for text, the decoded string. The listing's size and mtime are
+ * updated from the open file (what was read is what the fingerprint describes).
+ */
+export function readEntry(entry: FileEntry, relDir: string, skill: string | null, diagnostics: Diagnostic[]): SkillFile | null {
+  let size: number
+  let fd: number | undefined
+  try {
+    fd = entry.realPath ? fs.openSync(entry.realPath, OPEN_FLAGS) : fs.openSync(entry.absPath, OPEN_FLAGS_REGULAR)
+    const stat = fs.fstatSync(fd)
+    if (!stat.isFile()) {
+      diagnostics.push(diagnostic({ code: 'fs/special-file', severity: 'error', message: `${entry.path} is not a regular file (FIFO, socket or device) and is not read`, file: join(relDir, entry.path), skill, hint: 'Skills may contain only regular files and directories.' }))
+      return null
+    }
+    entry.mtimeMs = stat.mtimeMs
+    size = readAll(fd, stat.size)
+    entry.size = size
+  }
+  catch (error) {
+    diagnostics.push(fsError(error, join(relDir, entry.path), skill))
+    return null
+  }
+  finally {
+    if (fd !== undefined) fs.closeSync(fd)
+  }
+  const bytes = shared.subarray(0, size)
+  // Hashed first, while the bytes are in cache (decoding writes up to three times their size elsewhere).
+  const sha256 = sha256Hex(bytes)
+  const text = decodeText(bytes, entry.path, relDir, skill, diagnostics)
+  const file: SkillFile = typeof text === 'string' || text === null
+    ? { path: entry.path, absPath: entry.absPath, size, sha256, text }
+    : new NarrowFile(entry.path, entry.absPath, size, sha256, text)
+  // One huge file must not keep a huge buffer for the rest of the process.
+  if (shared.length > MAX_KEPT_BUFFER) shared = Buffer.allocUnsafe(INITIAL_BUFFER)
+  return file
+}
+
+/**
+ * Reads to EOF into the shared buffer (growing it when the file is larger than fstat said). A read of a
+ * regular file that returns less than asked for, once fstat's size is in, has met the end: the read
+ * that would return 0 is skipped (one syscall in five per file). A file that grew since fstat fills
+ * the byte asked for past its size and is read on.
+ */
+function readAll(fd: number, expected: number): number {
+  if (shared.length < expected + 1) shared = Buffer.allocUnsafe(Math.max(expected + 1, shared.length * 2))
+  let size = 0
+  for (;;) {
+    if (size === shared.length) {
+      const grown = Buffer.allocUnsafe(shared.length * 2)
+      shared.copy(grown, 0, 0, size)
+      shared = grown
+    }
+    const room = shared.length - size
+    const n = fs.readSync(fd, shared, size, room, null)
+    size += n
+    if (n === 0 || (n < room && size >= expected)) return size
+  }
+}
+
+/**
+ * A file whose text is read through its stand-in (narrow.ts): `text` is built on first read, if any. A
+ * getter on the class, not one defined on each object: each of those gave its object a map of its own,
+ * in old space, which kept the stand-in alive through young collections (promoted, then collected late).
+ */
+class NarrowFile implements SkillFile {
+  constructor(readonly path: string, readonly absPath: string, readonly size: number, readonly sha256: string, readonly narrow: NarrowText) {}
+  get text(): string { return this.narrow.text }
+}
+
+function decodeText(bytes: Buffer, relPath: string, relDir: string, skill: string | null, diagnostics: Diagnostic[]): string | NarrowText | null {
+  const knownText = TEXT_EXTENSIONS.test(relPath) || path.posix.basename(relPath) === SKILL_FILE
+  if (!knownText && bytes.subarray(0, 8192).includes(0)) return null
+  // ASCII (most skill files) is its own UTF-8 decoding: latin1 copies it into a one-byte string.
+  if (isAscii(bytes)) return bytes.toString('latin1')
+  if (isUtf8(bytes)) {
+    const bom = bytes.length >= 3 && bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF
+    // Markdown is read whole by parsers (frontmatter, fences, links, headings): never through a stand-in.
+    return decodeUtf8(bytes, bom ? 3 : 0, narrowing && !isMarkdownPath(relPath))
+  }
+  if (!knownText) return null
+  const lossy = bytes.toString('utf8')
+  const at = lossy.indexOf('\uFFFD')
+  const { line, column } = lineColumn(lossy, Math.max(at, 0))
+  diagnostics.push(diagnostic({
+    code: 'fs/invalid-utf8',
+    severity: 'error',
+    message: `${relPath} is not valid UTF-8`,
+    file: join(relDir, relPath),
+    line,
+    column,
+    skill,
+    hint: 'Re-save the file as UTF-8.',
+  }))
+  return null
+}
+
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1
+  let start = 0
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++
+    start = i + 1
+  }
+  return { line, column: offset - start + 1 }
+}
+
+function fsError(error: unknown, file: string, skill: string | null): Diagnostic {
+  const code = (error as NodeJS.ErrnoException).code ?? 'EIO'
+  return diagnostic({
+    code: 'fs/unreadable',
+    severity: 'error',
+    message: `${file} could not be read (${code})`,
+    file,
+    skill,
+    hint: code === 'EACCES' || code === 'EPERM' ? 'Check the file permissions.' : null,
+  })
+}
+
+const join = (relDir: string, rel: string): string => (rel === '.' || rel === '' ? relDir : relDir === '.' ? rel : `${relDir}/${rel}`)
+export { join as joinPosix }

@@ -1,0 +1,50 @@
+/**
+ * Worker thread entry (`SkillPool`): audits the skills the main thread hands it, with the same code
+ * the main thread runs, and answers each with its `ProcessedSkill` (plain data, structured clone).
+ */
+import type { MessagePort } from 'node:worker_threads'
+import { workerData } from 'node:worker_threads'
+import type { SkillLocation } from '../discover'
+import { lockedEntry, parseLock } from '../lockfile'
+import type { LockRead } from '../lockfile'
+import type { PortableSettings } from './pool'
+import { processSkill, readHead } from '../check-skill'
+import { knownListings } from '../read'
+import type { PortableListings } from '../read'
+import { warmUp } from './warm-up'
+
+const { port } = workerData as { port: MessagePort; settings: PortableSettings }
+let settings: PortableSettings
+let lock: LockRead | null
+let warm = false
+
+/** This audit's settings: at start, and again when the pool is reused by a later audit in the process. */
+function configure(next: PortableSettings): void {
+  settings = next
+  lock = next.lock ? parseLock(next.lock.text, next.lock.display) : null
+  // Once per worker (a reused one is warm). Jobs wait in the port meanwhile; the main thread audits
+  // skills itself until this worker has room.
+  if (warm || !next.scan) return
+  warm = true
+  try {
+    warmUp({ options: next.options, locked: undefined, content: next.content, scan: true, customSchema: next.customSchema, context: undefined })
+  }
+  catch {}
+}
+configure((workerData as { settings: PortableSettings }).settings)
+
+port.on('message', (message: { id: number; location: SkillLocation; listings: PortableListings | null } | { settings: PortableSettings }) => {
+  if ('settings' in message) return configure(message.settings)
+  const { id, location, listings } = message
+  try {
+    const head = readHead(location, undefined, listings ? knownListings(listings) : undefined)
+    const locked = lockedEntry(lock, head.name)
+    // `context` is the main thread's to set: it keys its cache by its own lock objects.
+    const skill = processSkill(head, { options: settings.options, locked, content: settings.content, scan: settings.scan, customSchema: settings.customSchema, context: undefined })
+    port.postMessage({ id, skill })
+  }
+  catch {
+    // The main thread audits this skill itself, and reports whatever goes wrong there.
+    port.postMessage({ id, skill: null })
+  }
+})

@@ -1,0 +1,491 @@
+import type { Options } from '../core/options'
+import type { ManifestSkill } from '../core/types'
+import { compareBytewise } from '../core/diagnostics'
+import { packSigns, quantizeInt8, toBase64, VarintWriter } from '../runtime/codec'
+import type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'
+import { CHUNK_KINDS, DISCOVERY_FORMAT } from '../runtime/discovery-index'
+import { addFeatures, features, type Features, HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, normalize } from '../runtime/hash-embed'
+import { ANALYZER_VERSION, analyze, isStopword, memoStem, scanAsciiTokens } from '../runtime/text'
+import { chunkSkill, type SkillChunk } from './chunk'
+import { bridgingTable, DEFAULT_TIER_WEIGHTS, type SynonymTable } from './synonyms'
+
+/** Knobs of the build-time ranking model; the defaults were tuned (coordinate search) on the tuning half of bench/discovery.ts only. */
+export interface DiscoveryTuning {
+  /** BM25F weight of each chunk kind (0 drops the kind from the skill-level score). */
+  fieldWeights: Record<ChunkKind, number>
+  /** BM25F length normalisation of each kind. */
+  fieldB: Record<ChunkKind, number>
+  k1: number
+  /** Chunk kinds whose terms are expanded with bridging vocabulary, with the weight of that source. */
+  expandFrom: Partial<Record<ChunkKind, number>>
+  /** Weight of each WordNet tier (SYNONYM_TIERS order; missing tiers weigh 0); all 0 disables expansion. */
+  tierWeights: readonly number[]
+  /** Weight of GloVe nearest neighbours (data/discovery-neighbours.json), times their cosine; 0 disables them. */
+  neighbourWeight: number
+  /** Neighbours below this cosine are ignored. */
+  neighbourMinCos: number
+  /** Overall weight of expansion terms against direct terms. */
+  expansionWeight: number
+  /** Most expansion terms kept per skill (index size bound). */
+  maxExpansion: number
+  /** Largest summed bridge weight of one expansion term (before expansionWeight). */
+  expansionCap: number
+  /** 0: a bridge weighs as its source field (expandFrom); 1: as the source term's saturated weight in the skill times its IDF; between: a mix. */
+  expansionByTerm: number
+  /** Power of the source term's normalised IDF in that weighting. */
+  expansionIdfPower: number
+  /** Use the stemmer (false: surface words, for the ablation). */
+  stemming: boolean
+}
+
+export const DEFAULT_TUNING: DiscoveryTuning = {
+  fieldWeights: { summary: 2.5, trigger: 0.3, instructions: 1, reference: 1.5, example: 1 },
+  fieldB: { summary: 0.4, trigger: 0.3, instructions: 0.75, reference: 0.75, example: 0.75 },
+  k1: 1.2,
+  expandFrom: { summary: 1, trigger: 0.8, instructions: 0.3, reference: 0.6 },
+  tierWeights: DEFAULT_TIER_WEIGHTS,
+  // GloVe neighbours measured +0.006 MRR on the tuning half, -0.007 held out: noise, at a build-time
+  // cost, so off by default (bench/discovery.ts reports them as an addition).
+  neighbourWeight: 0,
+  neighbourMinCos: 0.65,
+  expansionWeight: 0.15,
+  maxExpansion: 160,
+  expansionCap: 2,
+  expansionByTerm: 0,
+  expansionIdfPower: 1,
+  stemming: true,
+}
+
+export interface BuildDiscoveryOptions {
+  /** A real embedding model (`Options.embed`) in place of the deterministic hashing embedding. */
+  embed?: Options['embed'] | null
+  /** Ranking knobs (benchmarks and ablations); the defaults are the shipped model. */
+  tuning?: Partial<DiscoveryTuning>
+  /** Pre-stemmed bridging table (tests); default: data/discovery-synonyms.json merged with data/discovery-neighbours.json. */
+  synonyms?: SynonymTable
+}
+
+const EMBED_BATCH = 64
+/** Target size of a postings shard (raw bytes; 4/3 of that in base64): a query loads one shard per term, so small. */
+const POSTING_SHARD_BYTES = 4096
+/** Above any chunk's distinct term count (a 900-character chunk has at most 450 terms). */
+const POSITIONS = 1 << 16
+
+interface PreparedChunk {
+  chunk: SkillChunk
+  /** Provisional term ids (see Vocabulary) and their counts in the chunk. */
+  ids: Uint32Array
+  tfs: Uint32Array
+  length: number
+}
+
+/** Term interning: provisional ids in order of first sight; the index's ids are the bytewise order. */
+class Vocabulary {
+  readonly ids = new Map<string, number>()
+  readonly terms: string[] = []
+  id(term: string): number {
+    let id = this.ids.get(term)
+    if (id === undefined) {
+      id = this.terms.length
+      this.ids.set(term, id)
+      this.terms.push(term)
+    }
+    return id
+  }
+}
+
+/**
+ * Raw ASCII token -> term id (-1 for a stopword), keyed by a hash of its lowercased characters: the
+ * text is never cut into per-token strings, and each distinct raw token is analysed once.
+ */
+class TokenTerms {
+  private readonly buckets = new Map<number, number[]>()
+  private readonly raw: string[] = []
+  private readonly term: number[] = []
+  constructor(private readonly vocab: Vocabulary, private readonly stemming: boolean) {}
+
+  lookup(text: string, start: number, end: number): number {
+    let h = 0x811C9DC5
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i)
+      h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x01000193)
+    }
+    // 30 bits: a small integer key, no heap number per lookup.
+    h &= 0x3FFFFFFF
+    const bucket = this.buckets.get(h)
+    if (bucket) {
+      for (const e of bucket) if (this.same(this.raw[e], text, start, end)) return this.term[e]
+    }
+    const word = text.slice(start, end).toLowerCase()
+    const id = isStopword(word) ? -1 : this.vocab.id(this.stemming ? memoStem(word) : word)
+    this.raw.push(word)
+    this.term.push(id)
+    if (bucket) bucket.push(this.raw.length - 1)
+    else this.buckets.set(h, [this.raw.length - 1])
+    return id
+  }
+
+  private same(word: string, text: string, start: number, end: number): boolean {
+    if (word.length !== end - start) return false
+    for (let i = 0; i < word.length; i++) {
+      const c = text.charCodeAt(start + i)
+      if (word.charCodeAt(i) !== (c >= 65 && c <= 90 ? c + 32 : c)) return false
+    }
+    return true
+  }
+}
+
+/** Sparse accumulator over term ids: dense values plus the list of touched ids, reset in O(touched). */
+class Accumulator {
+  values = new Float64Array(1024)
+  seen = new Uint8Array(1024)
+  touched: number[] = []
+  add(id: number, value: number): void {
+    if (id >= this.values.length) {
+      const size = Math.max(id + 1, this.values.length * 2)
+      const values = new Float64Array(size)
+      values.set(this.values)
+      const seen = new Uint8Array(size)
+      seen.set(this.seen)
+      this.values = values
+      this.seen = seen
+    }
+    if (!this.seen[id]) {
+      this.seen[id] = 1
+      this.touched.push(id)
+    }
+    this.values[id] += value
+  }
+  get(id: number): number {
+    return id < this.values.length ? this.values[id] : 0
+  }
+  reset(): void {
+    for (const id of this.touched) {
+      this.values[id] = 0
+      this.seen[id] = 0
+    }
+    this.touched.length = 0
+  }
+}
+
+/**
+ * The `limit` strongest expansion candidates, strongest first, ties bytewise by term: a numeric
+ * threshold first, so only the survivors are sorted with string comparisons.
+ */
+function topExpansions(added: Accumulator, terms: string[], limit: number): Array<[number, number]> {
+  const ids = added.touched
+  if (ids.length === 0 || limit <= 0) return []
+  let threshold = -Infinity
+  if (ids.length > limit) {
+    const weights = Float64Array.from(ids, id => added.values[id]).sort()
+    threshold = weights[weights.length - limit]
+  }
+  const out: Array<[number, number]> = []
+  for (const id of ids) if (added.values[id] >= threshold) out.push([id, added.values[id]])
+  out.sort((a, b) => b[1] - a[1] || compareBytewise(terms[a[0]], terms[b[0]]))
+  if (out.length > limit) out.length = limit
+  return out
+}
+
+async function embedAll(embed: NonNullable<Options['embed']>, texts: string[]): Promise<number[][]> {
+  const out: number[][] = []
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    const batch = texts.slice(i, i + EMBED_BATCH)
+    const vectors = await embed(batch)
+    if (!Array.isArray(vectors) || vectors.length !== batch.length) {
+      throw new Error(`discovery: options.embed returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${batch.length} texts`)
+    }
+    out.push(...vectors)
+  }
+  const dim = out[0]?.length ?? 0
+  for (const v of out) {
+    if (!Array.isArray(v) || v.length !== dim || dim === 0 || v.some(x => !Number.isFinite(x))) {
+      throw new Error(`discovery: options.embed must return finite vectors of one constant dimension (got ${Array.isArray(v) ? v.length : typeof v} and ${dim})`)
+    }
+  }
+  return out
+}
+
+/**
+ * Builds the JIT discovery index of a set of skills: chunks (spec: 900 characters, 80 overlap),
+ * a skill-level BM25F index with bridging vocabulary, and quantised embeddings. Deterministic for
+ * the same skills and options. Throws only when a user-supplied `embed` misbehaves.
+ */
+export async function buildDiscoveryIndex(skills: ManifestSkill[], options: BuildDiscoveryOptions = {}): Promise<DiscoveryIndex> {
+  const tuning: DiscoveryTuning = { ...DEFAULT_TUNING, ...options.tuning }
+  const analyse = (text: string) => analyze(text, tuning.stemming)
+  const expand = (tuning.tierWeights.some(w => w > 0) || tuning.neighbourWeight > 0) && tuning.expansionWeight > 0
+  const synonyms = !expand
+    ? new Map() as SynonymTable
+    : options.synonyms ?? await bridgingTable(tuning.tierWeights, tuning.neighbourWeight, tuning.neighbourMinCos)
+
+  // 1. Chunk and analyse every skill; terms become integer ids at once (no per-chunk maps kept).
+  const vocab = new Vocabulary()
+  const counts = new Accumulator()
+  const tokenTerms = new TokenTerms(vocab, tuning.stemming)
+  const prepared: PreparedChunk[][] = skills.map(skill => chunkSkill(skill).map((chunk) => {
+    let length = 0
+    const ascii = scanAsciiTokens(chunk.text, (start, end) => {
+      const id = tokenTerms.lookup(chunk.text, start, end)
+      if (id >= 0) {
+        counts.add(id, 1)
+        length++
+      }
+    })
+    if (!ascii) {
+      const tokens = analyse(chunk.text)
+      for (const t of tokens) counts.add(vocab.id(t), 1)
+      length = tokens.length
+    }
+    const ids = Uint32Array.from(counts.touched)
+    const tfs = new Uint32Array(ids.length)
+    for (let i = 0; i < ids.length; i++) tfs[i] = counts.values[ids[i]]
+    counts.reset()
+    return { chunk, ids, tfs, length }
+  }))
+
+  // 2. Per-skill, per-kind lengths, and their averages over the skills that have the kind.
+  const kinds = Object.keys(tuning.fieldWeights) as ChunkKind[]
+  const lengths = prepared.map((chunks) => {
+    const byKind = {} as Record<ChunkKind, number>
+    for (const k of kinds) byKind[k] = 0
+    for (const c of chunks) byKind[c.chunk.kind] += c.length
+    return byKind
+  })
+  const avg = {} as Record<ChunkKind, number>
+  for (const k of kinds) {
+    const present = lengths.filter(l => l[k] > 0)
+    avg[k] = present.length ? present.reduce((s, l) => s + l[k], 0) / present.length : 1
+  }
+
+  // 3. BM25F pseudo term frequencies per skill, then bridging vocabulary.
+  const acc = new Accumulator()
+  const sourceOf = new Accumulator()
+  const added = new Accumulator()
+  // A term's bridges resolved to ids once per build, not once per skill that uses the term.
+  const bridges = new Map<number, { ids: Uint32Array; weights: Float64Array }>()
+  const bridgesOf = (t: number) => {
+    let b = bridges.get(t)
+    if (!b) {
+      const related = [...synonyms.get(vocab.terms[t]) ?? []]
+      b = { ids: Uint32Array.from(related, ([r]) => vocab.id(r)), weights: Float64Array.from(related, ([, w]) => w) }
+      bridges.set(t, b)
+    }
+    return b
+  }
+  // Direct terms first: their document frequencies weigh the expansions (a skill's rare terms say more about it).
+  const direct = prepared.map((chunks, i) => {
+    for (const c of chunks) {
+      const k = c.chunk.kind
+      const norm = 1 - tuning.fieldB[k] + tuning.fieldB[k] * (lengths[i][k] / avg[k])
+      const w = tuning.fieldWeights[k] / norm
+      const source = tuning.expandFrom[k] ?? 0
+      for (let j = 0; j < c.ids.length; j++) {
+        acc.add(c.ids[j], w * c.tfs[j])
+        // Max over kinds: the accumulator only adds, so add the difference.
+        if (source > sourceOf.get(c.ids[j])) sourceOf.add(c.ids[j], source - sourceOf.get(c.ids[j]))
+      }
+    }
+    // Terms with weight 0 (a kind weighted 0) still count as present, as they did with maps.
+    const ids = Uint32Array.from(acc.touched)
+    const weights = Float64Array.from(ids, t => acc.values[t])
+    const sources = Float64Array.from(ids, t => sourceOf.values[t])
+    acc.reset()
+    sourceOf.reset()
+    return { ids, weights, sources }
+  })
+  const directDf = new Uint32Array(vocab.terms.length)
+  for (const { ids } of direct) for (const t of ids) directDf[t]++
+  const maxIdf = Math.log(1 + (skills.length + 0.5) / 0.5)
+  const skillTerms: Array<{ ids: Uint32Array; weights: Float64Array }> = direct.map(({ ids: directIds, weights: directWeights, sources }) => {
+    const present = new Set(directIds)
+    const ranked: Array<[number, number]> = []
+    if (expand) {
+      for (let i = 0; i < directIds.length; i++) {
+        const t = directIds[i]
+        let source = sources[i]
+        if (tuning.expansionByTerm > 0) {
+          // Translation-model weighting: a bridge to a word counts as much as the skill's own use of the term it comes from.
+          const idf = Math.log(1 + (skills.length - directDf[t] + 0.5) / (directDf[t] + 0.5)) / maxIdf
+          const sat = directWeights[i] / (tuning.k1 + directWeights[i])
+          source = (1 - tuning.expansionByTerm) * source + tuning.expansionByTerm * sat * idf ** tuning.expansionIdfPower
+        }
+        if (!(source > 0)) continue
+        const { ids, weights } = bridgesOf(t)
+        for (let j = 0; j < ids.length; j++) if (!present.has(ids[j])) added.add(ids[j], source * weights[j])
+      }
+      ranked.push(...topExpansions(added, vocab.terms, tuning.maxExpansion))
+      added.reset()
+    }
+    const ids = new Uint32Array(directIds.length + ranked.length)
+    const weights = new Float64Array(ids.length)
+    ids.set(directIds)
+    weights.set(directWeights)
+    ranked.forEach(([t, w], j) => {
+      ids[directIds.length + j] = t
+      weights[directIds.length + j] = tuning.expansionWeight * Math.min(w, tuning.expansionCap)
+    })
+    return { ids, weights }
+  })
+
+  // 4. Index ids are the bytewise order of terms; document frequencies over skills.
+  const nVocab = vocab.terms.length
+  const df = new Uint32Array(nVocab)
+  for (const { ids } of skillTerms) for (const t of ids) df[t]++
+  const used: number[] = []
+  for (let t = 0; t < nVocab; t++) if (df[t] > 0) used.push(t)
+  used.sort((a, b) => compareBytewise(vocab.terms[a], vocab.terms[b]))
+  const rank = new Int32Array(nVocab).fill(-1)
+  used.forEach((t, i) => { rank[t] = i })
+  const terms = used.map(t => vocab.terms[t])
+  const n = skills.length
+  const idf = new Float64Array(nVocab)
+  for (let t = 0; t < nVocab; t++) idf[t] = Math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+
+  // 5. Embeddings: built-in hashing from the term bags, or the user's model on the chunk texts.
+  let dim = HASH_EMBEDDING_DIM
+  /** Per chunk, the sign bits of its embedding (all the index keeps of chunk vectors). */
+  let chunkSigns: Uint8Array[][]
+  let skillVectors: Float32Array[]
+  if (options.embed) {
+    const flat = prepared.flat()
+    const vectors = await embedAll(options.embed, flat.map(c => c.chunk.text))
+    dim = vectors[0]?.length ?? 0
+    let at = 0
+    const chunkVectors = prepared.map(chunks => chunks.map(() => normalize(Float32Array.from(vectors[at++]))))
+    chunkSigns = chunkVectors.map(list => list.map(v => packSigns(v)))
+    skillVectors = prepared.map((chunks, i) => {
+      const sum = new Float32Array(dim)
+      chunks.forEach((c, j) => {
+        const w = tuning.fieldWeights[c.chunk.kind]
+        const v = chunkVectors[i][j]
+        for (let d = 0; d < dim; d++) sum[d] += w * v[d]
+      })
+      return normalize(sum)
+    })
+  }
+  else {
+    // Features per term id, looked up once per build rather than once per chunk.
+    const feats: Array<Features | undefined> = []
+    const featuresOf = (t: number) => feats[t] ??= features(vocab.terms[t], dim)
+    // One scratch vector for every chunk: only its signs are kept, and scaling does not change them.
+    const scratch = new Float32Array(dim)
+    chunkSigns = prepared.map(chunks => chunks.map((c) => {
+      scratch.fill(0)
+      for (let j = 0; j < c.ids.length; j++) addFeatures(scratch, featuresOf(c.ids[j]), (1 + Math.log(c.tfs[j])) * idf[c.ids[j]])
+      return packSigns(scratch)
+    }))
+    skillVectors = skillTerms.map(({ ids, weights }) => {
+      const v = new Float32Array(dim)
+      for (let j = 0; j < ids.length; j++) addFeatures(v, featuresOf(ids[j]), (weights[j] / (tuning.k1 + weights[j])) * idf[ids[j]])
+      return normalize(v)
+    })
+  }
+
+  // 6. Encode: base64 strings (see DiscoveryIndex). Postings in CSR form, skills ascending.
+  const start = new Uint32Array(terms.length + 1)
+  for (const { ids } of skillTerms) for (const t of ids) start[rank[t] + 1]++
+  for (let i = 0; i < terms.length; i++) start[i + 1] += start[i]
+  const fill = start.slice(0, terms.length)
+  const postSkill = new Uint32Array(start[terms.length])
+  const postWeight = new Uint8Array(start[terms.length])
+  skillTerms.forEach(({ ids, weights }, s) => {
+    for (let j = 0; j < ids.length; j++) {
+      const at = fill[rank[ids[j]]]++
+      postSkill[at] = s
+      postWeight[at] = Math.max(1, Math.min(255, Math.round((weights[j] / (tuning.k1 + weights[j])) * 255)))
+    }
+  })
+  // Shards of consecutive terms, cut at about POSTING_SHARD_BYTES: an app loads only those its queries touch.
+  const termStats = new VarintWriter()
+  const postings: string[] = []
+  const postingShards: number[] = []
+  let shard = new VarintWriter()
+  for (let t = 0; t < terms.length; t++) {
+    if (t === 0 || shard.length >= POSTING_SHARD_BYTES) {
+      if (t > 0) postings.push(toBase64(shard.result()))
+      shard = new VarintWriter()
+      postingShards.push(t)
+    }
+    const before = shard.length
+    for (let at = start[t], prev = 0; at < start[t + 1]; at++) {
+      shard.write(postSkill[at] - prev)
+      shard.write(postWeight[at])
+      prev = postSkill[at]
+    }
+    termStats.write(start[t + 1] - start[t])
+    termStats.write(shard.length - before)
+  }
+  if (terms.length) postings.push(toBase64(shard.result()))
+  // A custom model's skill vectors stay in the head: a query may match skills by meaning alone. The
+  // hashing embedding only reorders lexical candidates, so each skill's vector ends its chunk record.
+  const vectorsInRecords = !options.embed
+  const vectorBytes = new Uint8Array(vectorsInRecords ? 0 : n * dim)
+  if (!vectorsInRecords) skillVectors.forEach((v, s) => vectorBytes.set(quantizeInt8(v), s * dim))
+
+  const sources: string[] = ['']
+  const sourceId = new Map<string, number>([['', 0]])
+  const inline: string[][] = []
+  const chunkRecords: string[] = []
+  let chunkTerms = 0
+  let chunkCount = 0
+  prepared.forEach((chunks, s) => {
+    // One record per skill, so a skill's chunks load and decode alone.
+    const chunkOut = new VarintWriter(4096)
+    const texts: string[] = []
+    chunkOut.write(chunks.length)
+    chunks.forEach((c, j) => {
+      chunkTerms += c.length
+      chunkCount++
+      let source = 0
+      let start = c.chunk.start
+      let end = c.chunk.end
+      if (c.chunk.inline) {
+        texts.push(c.chunk.text)
+        start = 0
+        end = texts.length - 1
+      }
+      else {
+        if (!sourceId.has(c.chunk.source)) {
+          sourceId.set(c.chunk.source, sources.length)
+          sources.push(c.chunk.source)
+        }
+        source = sourceId.get(c.chunk.source)!
+      }
+      // Pairs in index-id order: a numeric sort of (rank, position) keys, no comparator calls.
+      const order = new Float64Array(c.ids.length)
+      for (let i = 0; i < c.ids.length; i++) order[i] = rank[c.ids[i]] * POSITIONS + i
+      order.sort()
+      for (const v of [CHUNK_KINDS.indexOf(c.chunk.kind), source, start, end, c.length, order.length]) chunkOut.write(v)
+      for (let i = 0, prev = 0; i < order.length; i++) {
+        const at = order[i] % POSITIONS
+        const id = rank[c.ids[at]]
+        chunkOut.write(id - prev)
+        chunkOut.write(c.tfs[at])
+        prev = id
+      }
+    })
+    // Sign bits after every chunk's varints, so the varints decode in one pass.
+    for (const signs of chunkSigns[s]) chunkOut.raw(signs)
+    if (vectorsInRecords) chunkOut.raw(quantizeInt8(skillVectors[s]))
+    chunkRecords.push(toBase64(chunkOut.result()))
+    inline.push(texts)
+  })
+
+  return {
+    format: DISCOVERY_FORMAT,
+    analyzer: ANALYZER_VERSION,
+    stemming: tuning.stemming,
+    bm25: { k1: tuning.k1, b: 0.75, avgChunkLength: Math.round((chunkCount ? chunkTerms / chunkCount : 1) * 1000) / 1000 },
+    embedding: { model: options.embed ? 'custom' : HASH_EMBEDDING_MODEL, dim },
+    skills: skills.map(s => s.name),
+    terms: terms.join('\n'),
+    termStats: toBase64(termStats.result()),
+    postingShards,
+    postings,
+    vectors: toBase64(vectorBytes),
+    sources,
+    chunks: chunkRecords,
+    inline,
+  }
+}

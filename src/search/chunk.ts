@@ -1,0 +1,133 @@
+import type { ManifestSkill } from '../core/types'
+import type { ChunkKind } from '../runtime/discovery-index'
+
+/** Spec "Multi-Chunk Sliding-Window Decomposition": at most 900 characters, 80 characters of overlap. */
+export const CHUNK_MAX = 900
+export const CHUNK_OVERLAP = 80
+/** Bounds for hostile skills: a huge reference must not blow up the index that ships in bundles. */
+export const MAX_SOURCE_CHARS = 16_000
+export const MAX_CHUNKS_PER_SKILL = 48
+
+export interface SkillChunk {
+  kind: ChunkKind
+  /** `SKILL.md` (body), `frontmatter`, or the file path. */
+  source: string
+  /** Offsets into the source text; for frontmatter chunks, into `text` itself. */
+  start: number
+  end: number
+  text: string
+  /** Frontmatter chunks are synthesised: their text must travel inline. */
+  inline: boolean
+}
+
+/** [start, end) windows of at most `max` characters, consecutive windows sharing `overlap` characters. */
+export function slidingWindows(length: number, max = CHUNK_MAX, overlap = CHUNK_OVERLAP): Array<[number, number]> {
+  if (length <= 0) return []
+  const out: Array<[number, number]> = []
+  const step = Math.max(1, max - overlap)
+  for (let start = 0; ; start += step) {
+    const end = Math.min(length, start + max)
+    out.push([start, end])
+    if (end >= length) return out
+  }
+}
+
+/**
+ * Markdown split into blocks at ATX headings (outside code fences), consecutive small blocks packed
+ * together up to `max` characters, oversized blocks cut into sliding windows.
+ */
+export function markdownBlocks(text: string, max = CHUNK_MAX, overlap = CHUNK_OVERLAP): Array<[number, number]> {
+  const starts: number[] = [0]
+  let fence: string | null = null
+  let offset = 0
+  // Line by line without splitting the text into an array of lines (sources run to 16k characters).
+  for (let nl = 0; offset <= text.length; offset = nl + 1) {
+    nl = text.indexOf('\n', offset)
+    if (nl < 0) nl = text.length
+    const line = text.slice(offset, nl)
+    const fenceMatch = /^ {0,3}(`{3,}|~{3,})/.exec(line)
+    if (fenceMatch) {
+      if (fence === null) fence = fenceMatch[1][0]
+      else if (fenceMatch[1][0] === fence) fence = null
+    }
+    else if (fence === null && offset > 0 && /^ {0,3}#{1,6}(\s|$)/.test(line)) {
+      starts.push(offset)
+    }
+  }
+  const sections: Array<[number, number]> = starts.map((s, i) => [s, i + 1 < starts.length ? starts[i + 1] : text.length])
+  const out: Array<[number, number]> = []
+  let current: [number, number] | null = null
+  for (const [s, e] of sections) {
+    if (current && e - current[0] <= max) {
+      current[1] = e
+      continue
+    }
+    if (current) out.push(current)
+    if (e - s <= max) {
+      current = [s, e]
+    }
+    else {
+      for (const [ws, we] of slidingWindows(e - s, max, overlap)) out.push([s + ws, s + we])
+      current = null
+    }
+  }
+  if (current) out.push(current)
+  // Blocks that are only whitespace carry nothing to search.
+  return out.filter(([s, e]) => text.slice(s, e).trim() !== '')
+}
+
+/** Frontmatter value -> list of strings (a string, or a list of strings/numbers); anything else -> []. */
+export function stringList(value: unknown): string[] {
+  if (typeof value === 'string') return value.trim() ? [value.trim()] : []
+  if (!Array.isArray(value)) return []
+  return value.filter(v => typeof v === 'string' || typeof v === 'number').map(v => String(v).trim()).filter(Boolean)
+}
+
+/** A frontmatter key, at the top level or (when the engine moved an unrecognised key) under `metadata`. */
+export function frontmatterValue(skill: ManifestSkill, key: string): unknown {
+  const fm = (skill.frontmatter ?? {}) as Record<string, unknown>
+  if (fm[key] !== undefined) return fm[key]
+  const meta = fm.metadata
+  return meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>)[key] : undefined
+}
+
+/** Tags may be a list or a comma/space separated string. */
+function tagList(value: unknown): string[] {
+  const list = stringList(value)
+  return list.length === 1 && typeof value === 'string' ? list[0].split(/[,\s]+/).filter(Boolean) : list
+}
+
+/** Every chunk of one skill, in a fixed order: summary, instructions, triggers, references, examples. */
+export function chunkSkill(skill: ManifestSkill): SkillChunk[] {
+  const chunks: SkillChunk[] = []
+  const inline = (kind: ChunkKind, text: string) => {
+    if (chunks.length >= MAX_CHUNKS_PER_SKILL) return
+    for (const [s, e] of slidingWindows(Math.min(text.length, MAX_SOURCE_CHARS))) {
+      chunks.push({ kind, source: 'frontmatter', start: s, end: e, text: text.slice(s, e), inline: true })
+    }
+  }
+  const fromText = (kind: ChunkKind, source: string, text: string, markdown: boolean) => {
+    // Chunks past the budget are dropped anyway: do not cut (and slice) the rest of the sources.
+    if (chunks.length >= MAX_CHUNKS_PER_SKILL) return
+    const bounded = text.length > MAX_SOURCE_CHARS ? text.slice(0, MAX_SOURCE_CHARS) : text
+    const ranges = markdown ? markdownBlocks(bounded) : slidingWindows(bounded.length)
+    for (const [s, e] of ranges) chunks.push({ kind, source, start: s, end: e, text: bounded.slice(s, e), inline: false })
+  }
+
+  const summary = [
+    String(skill.name ?? ''),
+    typeof skill.description === 'string' ? skill.description : '',
+    ...['tags', 'keywords'].map(k => tagList(frontmatterValue(skill, k)).join(', ')),
+    ...['category', 'domain'].map(k => stringList(frontmatterValue(skill, k)).join(', ')),
+  ].filter(Boolean).join('\n')
+  inline('summary', summary)
+  if (typeof skill.body === 'string') fromText('instructions', 'SKILL.md', skill.body, true)
+  for (const trigger of stringList(frontmatterValue(skill, 'triggers'))) inline('trigger', trigger)
+  for (const doc of skill.tree?.references ?? []) {
+    if (typeof doc.text === 'string') fromText('reference', doc.path, doc.text, /\.(md|markdown|mdx|txt)$/i.test(doc.path))
+  }
+  for (const doc of skill.tree?.examples ?? []) {
+    if (typeof doc.text === 'string') fromText('example', doc.path, doc.text, /\.(md|markdown|mdx)$/i.test(doc.path))
+  }
+  return chunks.slice(0, MAX_CHUNKS_PER_SKILL)
+}

@@ -1,0 +1,125 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { main } from '../../src/cli'
+import { audit } from '../../src/audit/engine'
+import { makeTree, read, skill } from '../helpers'
+
+/** Runs the CLI in-process with captured stdout/stderr. `ci: false` comes from a config file, as a user would set it. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const sink = (append: (s: string) => void): Writable => new Writable({ write(chunk, _enc, done) { append(String(chunk)); done() } })
+  const code = await main(args, { stdout: sink(s => (stdout += s)) as never, stderr: sink(s => (stderr += s)) as never })
+  return { code, stdout, stderr }
+}
+
+const project = (files: Record<string, any>): string => makeTree({ 'skills.config.json': '{ "ci": false }', ...files })
+
+describe('unplugin-skills CLI', () => {
+  it('exits 2 on bad usage, 0 on --help', async () => {
+    expect((await cli([])).code).toBe(2)
+    expect((await cli(['frobnicate'])).code).toBe(2)
+    expect((await cli(['check', '--bogus'])).code).toBe(2)
+    const root = project(skill('a'))
+    expect((await cli(['check', '--cwd', root, '--format', 'xml'])).stderr).toContain('--format must be text, json or sarif, not xml')
+    expect((await cli(['check', '--cwd', root, '--profile', 'strict'])).code).toBe(2)
+    for (const command of ['check', 'lock', 'build']) {
+      const help = await cli([command, '--help'])
+      expect(help.code).toBe(0)
+      expect(help.stdout).toMatch(new RegExp(`^Usage: unplugin-skills ${command} \\[options\\]`))
+    }
+  })
+
+  it('check: exit 0 and a summary line on a clean tree', async () => {
+    const root = project({ ...skill('alpha'), ...skill('beta') })
+    await cli(['lock', '--cwd', root])
+    const { code, stdout } = await cli(['check', '--cwd', root, '--no-color'])
+    expect(code).toBe(0)
+    expect(stdout.trim().split('\n').at(-1)).toBe('✔ 0 errors, 0 warnings, 0 notes in 2 skills')
+  })
+
+  it('check: exit 1, each diagnostic with file:line:col, a code frame and a hint', async () => {
+    const root = project(skill('colon', { frontmatter: 'name: colon\ndescription: Use when: it rains\nversion: 1.0.0\ndomain: a\ncategory: b' }))
+    const { code, stdout } = await cli(['check', '--cwd', root, '--no-color'])
+    expect(code).toBe(1)
+    expect(stdout).toContain('error frontmatter/yaml skills/colon/SKILL.md:3:22\n  YAML syntax error: bad indentation of a mapping entry\n')
+    expect(stdout).toContain('  > 3 | description: Use when: it rains\n      |                      ^')
+    expect(stdout).toContain('  hint: A value containing `: ` must be quoted, e.g. `description: "Use when: ..."`.')
+    expect(stdout.trim().split('\n').at(-1)).toMatch(/^✖ \d+ errors?, /)
+  })
+
+  it('check --format json prints exactly one JSON document', async () => {
+    const root = project({ ...skill('alpha'), 'skills/broken/SKILL.md': 'no frontmatter\n' })
+    const { code, stdout } = await cli(['check', '--cwd', root, '--format', 'json'])
+    expect(code).toBe(1)
+    const report = JSON.parse(stdout)
+    expect(Object.keys(report)).toEqual(['ok', 'skills', 'diagnostics'])
+    expect(report.ok).toBe(false)
+    expect(report.skills).toBe(2)
+    expect(report.diagnostics.find((d: { code: string }) => d.code === 'frontmatter/missing')).toEqual({
+      code: 'frontmatter/missing',
+      severity: 'error',
+      message: 'SKILL.md does not start with a `---` frontmatter block',
+      file: 'skills/broken/SKILL.md',
+      line: 1,
+      column: 1,
+      skill: 'broken',
+      hint: 'Start the file with `---`, the YAML fields (name, description, ...), then a closing `---` line.',
+    })
+  })
+
+  it('lock: creates, reports each change, and says when nothing changed', async () => {
+    const root = project({ ...skill('alpha'), ...skill('beta') })
+    expect(await cli(['lock', '--cwd', root])).toEqual({ code: 0, stdout: '[unplugin-skills] created .manifest.lock with 2 skill(s), 6 file(s)\n', stderr: '' })
+    fs.appendFileSync(path.join(root, 'skills/beta/references/guide.md'), 'more\n')
+    fs.rmSync(path.join(root, 'skills/alpha'), { recursive: true })
+    expect((await cli(['lock', '--cwd', root])).stdout).toBe('[unplugin-skills] updated .manifest.lock:\nskill `alpha` is in the lock but no longer found\nskill `beta` changed\n  ~ references/guide.md\n')
+    expect((await cli(['lock', '--cwd', root])).stdout).toBe('[unplugin-skills] .manifest.lock is up to date (1 skill(s))\n')
+  })
+
+  it('lock: refuses to overwrite a corrupt lock unless --force', async () => {
+    const root = project({ ...skill('alpha'), '.manifest.lock': '{ oops' })
+    const refused = await cli(['lock', '--cwd', root, '--no-color'])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('error lock/corrupt .manifest.lock:1:3')
+    expect(read(root, '.manifest.lock')).toBe('{ oops')
+    const forced = await cli(['lock', '--cwd', root, '--force'])
+    expect(forced.code).toBe(0)
+    expect(JSON.parse(read(root, '.manifest.lock')).skills.map((s: { name: string }) => s.name)).toEqual(['alpha'])
+  })
+
+  it('build: writes the same bytes as the engine, and nothing on error', async () => {
+    const root = project({ ...skill('alpha'), ...skill('beta') })
+    await cli(['lock', '--cwd', root])
+    const built = await cli(['build', '--cwd', root])
+    expect(built.code).toBe(0)
+    const expected = (await (await audit({ root, ci: false })).complete()).json
+    expect(read(root, 'skills_manifest.json')).toBe(expected)
+    expect((await cli(['build', '--cwd', root, '--out', 'out/m.json'])).code).toBe(0)
+    expect(read(root, 'out/m.json')).toBe(expected)
+
+    fs.writeFileSync(path.join(root, 'skills/alpha/SKILL.md'), '---js\n{}\n---\n')
+    const failed = await cli(['build', '--cwd', root, '--out', 'out/failed.json', '--no-color'])
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain('frontmatter/executable')
+    expect(failed.stderr).toContain('[unplugin-skills] nothing written')
+    expect(fs.existsSync(path.join(root, 'out/failed.json'))).toBe(false)
+  })
+
+  it('reads options from skills.config.mjs', async () => {
+    const root = makeTree({ 'skills.config.mjs': 'export default { ci: false, roots: ["packs"], profile: "agentskills", lock: false }\n', 'packs/tiny/SKILL.md': '---\nname: tiny\ndescription: A tiny skill.\n---\nDo the tiny thing.\n' })
+    const { code, stdout } = await cli(['check', '--cwd', root, '--format', 'json'])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })
+  })
+
+  it('reports a broken config file without a stack trace', async () => {
+    const root = makeTree({ 'skills.config.mjs': 'export default {\n' })
+    const { code, stderr } = await cli(['check', '--cwd', root])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^\[unplugin-skills\] config file skills.config.mjs could not be loaded: /)
+    expect(stderr).not.toMatch(/\n\s+at /)
+  })
+})

@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { audit } from '../../src/audit/engine'
+import { exists, makeTree, read, skill } from '../helpers'
+
+const LOCK = '.manifest.lock'
+
+describe('.manifest.lock', () => {
+  it('is created outside CI, with a notice, and verified on the next run', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('beta') })
+    const first = await audit({ root, ci: false })
+    expect(first.lock.status).toBe('created')
+    expect(first.diagnostics.find(d => d.code === 'lock/created')).toMatchObject({ severity: 'info', message: 'created .manifest.lock with 2 skill(s); commit it' })
+    expect(read(root, LOCK)).toBe(first.lockText)
+    const second = await audit({ root, ci: false })
+    expect(second.lock.status).toBe('ok')
+    expect(second.ok).toBe(true)
+  })
+
+  it('is an error when missing in CI, and is not created', async () => {
+    const root = makeTree(skill('alpha'))
+    const r = await audit({ root, ci: true })
+    expect(r.ok).toBe(false)
+    expect(r.diagnostics.find(d => d.code === 'lock/missing')).toMatchObject({ severity: 'error', file: '.manifest.lock', message: '.manifest.lock is missing, and CI never creates it' })
+    expect(exists(root, LOCK)).toBe(false)
+  })
+
+  it('has a deterministic, documented format', async () => {
+    const root = makeTree(skill('alpha'))
+    await audit({ root, ci: false })
+    const lock = JSON.parse(read(root, LOCK))
+    const sha = (rel: string): string => createHash('sha256').update(fs.readFileSync(path.join(root, 'skills/alpha', rel))).digest('hex')
+    const size = (rel: string): number => fs.statSync(path.join(root, 'skills/alpha', rel)).size
+    expect(lock).toEqual({
+      lockfileVersion: 1,
+      skills: [{
+        name: 'alpha',
+        source: 'skills/alpha',
+        version: '1.0.0',
+        digest: lock.skills[0].digest,
+        files: ['SKILL.md', 'examples/basic.md', 'references/guide.md'].map(p => ({ path: p, sha256: sha(p), size: size(p) })),
+      }],
+    })
+    expect(read(root, LOCK)).toBe(`${JSON.stringify(lock, null, 2)}\n`)
+  })
+
+  it('fails on drift, naming each skill and file added, removed or modified, and version changes', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('beta'), ...skill('gamma') })
+    await audit({ root, ci: false })
+    const locked = read(root, LOCK)
+    fs.appendFileSync(path.join(root, 'skills/alpha/references/guide.md'), 'tampered\n')
+    fs.writeFileSync(path.join(root, 'skills/alpha/examples/new.md'), '# new\n')
+    fs.rmSync(path.join(root, 'skills/alpha/examples/basic.md'))
+    const md = path.join(root, 'skills/beta/SKILL.md')
+    fs.writeFileSync(md, fs.readFileSync(md, 'utf8').replace('version: 1.0.0', 'version: 1.1.0'))
+    fs.rmSync(path.join(root, 'skills/gamma'), { recursive: true })
+    fs.cpSync(path.join(root, 'skills/beta'), path.join(root, 'skills/delta'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'skills/delta/SKILL.md'), fs.readFileSync(md, 'utf8').replace('name: beta', 'name: delta'))
+
+    const r = await audit({ root, ci: false })
+    expect(r.ok).toBe(false)
+    expect(r.lock.status).toBe('drift')
+    const drift = r.diagnostics.filter(d => d.code === 'lock/drift')
+    expect(drift.map(d => [d.skill, d.severity, d.message])).toEqual([
+      ['gamma', 'error', 'skill `gamma` is in the lock but no longer found'],
+      ['alpha', 'error', 'skill `alpha` changed\n  - examples/basic.md\n  + examples/new.md\n  ~ references/guide.md'],
+      ['beta', 'error', 'skill `beta` changed\n  version 1.0.0 -> 1.1.0\n  ~ SKILL.md'],
+      ['delta', 'error', 'skill `delta` is not in the lock'],
+    ])
+    expect(read(root, LOCK)).toBe(locked)
+  })
+
+  it('says when only line endings changed and points to .gitattributes', async () => {
+    const root = makeTree(skill('alpha'))
+    await audit({ root, ci: false })
+    const guide = path.join(root, 'skills/alpha/references/guide.md')
+    fs.writeFileSync(guide, fs.readFileSync(guide, 'utf8').replace(/\n/g, '\r\n'))
+    const r = await audit({ root, ci: false })
+    const d = r.diagnostics.find(x => x.code === 'lock/drift')!
+    expect(d.message).toBe('skill `alpha` changed\n  ~ references/guide.md (only line endings: now CRLF, locked as LF)')
+    expect(d.hint).toContain('.gitattributes')
+  })
+
+  it('reports drift as a warning in dev mode', async () => {
+    const root = makeTree(skill('alpha'))
+    await audit({ root, ci: false })
+    fs.appendFileSync(path.join(root, 'skills/alpha/references/guide.md'), 'edit\n')
+    const r = await audit({ root, ci: false }, { mode: 'dev' })
+    expect(r.ok).toBe(true)
+    expect(r.diagnostics.find(d => d.code === 'lock/drift')!.severity).toBe('warning')
+  })
+
+  it('changes only when asked (lock: update), atomically', async () => {
+    const root = makeTree(skill('alpha'))
+    await audit({ root, ci: false })
+    fs.appendFileSync(path.join(root, 'skills/alpha/references/guide.md'), 'edit\n')
+    const r = await audit({ root, ci: true, lock: 'update' })
+    expect(r.ok).toBe(true)
+    expect(r.lock.status).toBe('updated')
+    expect(r.diagnostics.find(d => d.code === 'lock/updated')!.message).toBe('updated .manifest.lock:\nskill `alpha` changed\n  ~ references/guide.md')
+    expect(read(root, LOCK)).toBe(r.lockText)
+    expect(fs.readdirSync(root).filter(f => f.includes('.tmp-'))).toEqual([])
+    expect((await audit({ root, ci: true })).lock.status).toBe('ok')
+  })
+
+  it('reports a corrupt lock with its position and never overwrites it', async () => {
+    const root = makeTree({ ...skill('alpha'), [LOCK]: '{\n  "lockfileVersion": 1,\n  "skills": [\n    {,\n  ]\n}\n' })
+    const before = read(root, LOCK)
+    for (const lock of ['verify', 'update'] as const) {
+      const r = await audit({ root, ci: false, lock })
+      const d = r.diagnostics.find(x => x.code === 'lock/corrupt')!
+      expect(d).toMatchObject({ severity: 'error', file: '.manifest.lock', line: 4, column: 6 })
+      expect(d.hint).toContain('--force')
+      expect(read(root, LOCK)).toBe(before)
+    }
+  })
+
+  it('reports a hand-broken lock (valid JSON, wrong shape)', async () => {
+    const root = makeTree({ ...skill('alpha'), [LOCK]: '{"lockfileVersion": 1, "skills": [{"name": "alpha", "digest": "nothex"}]}\n' })
+    const r = await audit({ root, ci: false })
+    expect(r.diagnostics.find(x => x.code === 'lock/corrupt')!.message).toMatch(/^the lock does not have the expected shape/)
+  })
+
+  it('detects a lock whose recorded hash was tampered with', async () => {
+    const root = makeTree(skill('alpha'))
+    await audit({ root, ci: false })
+    const lock = read(root, LOCK)
+    const hash = /"sha256": "([0-9a-f]{64})"/.exec(lock)![1]
+    fs.writeFileSync(path.join(root, LOCK), lock.replace(hash, '0'.repeat(64)))
+    const r = await audit({ root, ci: false })
+    expect(r.diagnostics.find(d => d.code === 'lock/drift')!.message).toBe('skill `alpha` changed\n  ~ SKILL.md')
+  })
+
+  it('compares whole entries: equal values with the keys reordered by hand are still drift', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('beta') })
+    await audit({ root, ci: false })
+    const lock = JSON.parse(read(root, LOCK)) as { skills: Array<Record<string, unknown> & { files: Array<Record<string, unknown>> }> }
+    const [alpha, beta] = lock.skills
+    lock.skills[0] = { source: alpha.source, name: alpha.name, version: alpha.version, digest: alpha.digest, files: alpha.files }
+    lock.skills[1] = { ...beta, files: beta.files.map((f, i) => (i ? f : { sha256: f.sha256, path: f.path, size: f.size })) }
+    fs.writeFileSync(path.join(root, LOCK), JSON.stringify(lock, null, 2))
+    const r = await audit({ root, ci: false })
+    expect(r.lock.drift.map(d => [d.name, d.change, d.files.length])).toEqual([['alpha', 'modified', 0], ['beta', 'modified', 0]])
+    fs.writeFileSync(path.join(root, LOCK), JSON.stringify({ ...lock, skills: [alpha, beta] }, null, 2))
+    expect((await audit({ root, ci: false })).lock.status).toBe('ok')
+  })
+
+  it('rejects an unsupported lockfileVersion', async () => {
+    const root = makeTree({ ...skill('alpha'), [LOCK]: '{"lockfileVersion": 2, "skills": []}\n' })
+    const r = await audit({ root, ci: false })
+    expect(r.diagnostics.find(x => x.code === 'lock/corrupt')!.message).toBe('lockfileVersion 2 is not supported (expected 1)')
+  })
+})

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { CHUNK_MAX, CHUNK_OVERLAP, chunkSkill, markdownBlocks, slidingWindows } from '../../src/search/chunk'
+import { skillMd, tempDir, writeSkill } from './helpers'
+
+let cleanup = () => {}
+afterEach(() => cleanup())
+
+describe('slidingWindows', () => {
+  it('caps windows at 900 characters with exactly 80 characters of overlap', () => {
+    const windows = slidingWindows(2000)
+    expect(windows).toEqual([[0, 900], [820, 1720], [1640, 2000]])
+    for (let i = 1; i < windows.length; i++) expect(windows[i - 1][1] - windows[i][0]).toBe(CHUNK_OVERLAP)
+  })
+  it('keeps short text whole and empty text empty', () => {
+    expect(slidingWindows(900)).toEqual([[0, 900]])
+    expect(slidingWindows(0)).toEqual([])
+  })
+})
+
+describe('markdownBlocks', () => {
+  it('splits at headings outside code fences and packs small sections', () => {
+    const text = '# A\none\n```\n# not a heading\n```\n## B\ntwo\n'
+    expect(markdownBlocks(text, 40, 5).map(([s, e]) => text.slice(s, e))).toEqual(['# A\none\n```\n# not a heading\n```\n', '## B\ntwo\n'])
+    expect(markdownBlocks(text).map(([s, e]) => text.slice(s, e))).toEqual([text])
+  })
+  it('windows an oversized section', () => {
+    const text = `# Big\n${'word '.repeat(400)}`
+    const blocks = markdownBlocks(text)
+    expect(blocks.length).toBe(3)
+    for (const [s, e] of blocks) expect(e - s).toBeLessThanOrEqual(CHUNK_MAX)
+  })
+})
+
+describe('chunkSkill', () => {
+  it('itemises summary, instruction blocks, each trigger, references and examples', async () => {
+    const t = tempDir()
+    cleanup = t.cleanup
+    const skill = await writeSkill(t.dir, 'demo', {
+      'SKILL.md': skillMd({ name: 'demo', description: 'Does demos.', tags: ['a', 'b'], category: 'tools', triggers: ['run the demo', 'show me'] },
+        `# Demo\n\n## Steps\n1. One.\n\n## Long\n${'x'.repeat(1000)}\n`),
+      'references/guide.md': '# Guide\ntext\n',
+      'examples/run.sh': 'echo demo\n',
+      'scripts/setup.sh': 'echo not indexed\n',
+    })
+    const chunks = chunkSkill(skill)
+    expect(chunks.map(c => [c.kind, c.source])).toEqual([
+      ['summary', 'frontmatter'],
+      ['instructions', 'SKILL.md'],
+      ['instructions', 'SKILL.md'],
+      ['instructions', 'SKILL.md'],
+      ['trigger', 'frontmatter'],
+      ['trigger', 'frontmatter'],
+      ['reference', 'references/guide.md'],
+      ['example', 'examples/run.sh'],
+    ])
+    expect(chunks[0].text).toBe('demo\nDoes demos.\na, b\ntools')
+    expect(chunks[4].text).toBe('run the demo')
+    for (const c of chunks) {
+      expect(c.text.length).toBeLessThanOrEqual(CHUNK_MAX)
+      if (!c.inline) expect(c.text).toBe((c.source === 'SKILL.md' ? skill.body : skill.tree.references.concat(skill.tree.examples).find(d => d.path === c.source)!.text!).slice(c.start, c.end))
+    }
+  })
+  it('survives hostile frontmatter values without throwing', async () => {
+    const t = tempDir()
+    cleanup = t.cleanup
+    const skill = await writeSkill(t.dir, 'odd', { 'SKILL.md': '---\nname: odd\ntriggers: {a: 1}\ntags: 42\n---\n' })
+    skill.frontmatter.triggers = [null, 3, { x: 1 }, 'ok'] as unknown as string[]
+    ;(skill as { description: unknown }).description = undefined
+    const chunks = chunkSkill(skill)
+    expect(chunks.map(c => [c.kind, c.text])).toEqual([['summary', 'odd'], ['trigger', '3'], ['trigger', 'ok']])
+  })
+})
