@@ -11,17 +11,33 @@ const LOOPS = {
   // SHA-256 of a 1 MB buffer, again and again: the floor's work, minus the reads.
   hash: () => {
     const data = Buffer.alloc(1 << 20, 7)
-    return () => { for (let r = 0; r < 300; r++) createHash('sha256').update(data).digest() }
+    return () => {
+      for (let r = 0; r < 300; r++) createHash('sha256').update(data).digest()
+    }
   },
   // A rolling key into a 128 KB table over a 256 KB text: the scanner prefilter's access pattern.
   lookup: () => {
     const table = new Uint8Array(1 << 17).map((_, i) => (i * 2654435761) >>> 24)
     const text = new Uint8Array(1 << 18).map((_, i) => (i * 7919 + (i >> 9)) & 255)
-    return () => { let h = 0, acc = 0; for (let r = 0; r < 600; r++) for (let i = 0; i < text.length; i++) { h = ((h << 6) | text[i]) & 0x1FFFF; acc += table[h] } return acc }
+    return () => {
+      let h = 0
+      let acc = 0
+      for (let r = 0; r < 600; r++) {
+        for (let i = 0; i < text.length; i++) {
+          h = ((h << 6) | text[i]) & 0x1FFFF
+          acc += table[h]
+        }
+      }
+      return acc
+    }
   },
 }
 const prepare = kind => LOOPS[kind]()
-const timed = (fn) => { const t = performance.now(); fn(); return performance.now() - t }
+function timed(fn) {
+  const t = performance.now()
+  fn()
+  return performance.now() - t
+}
 function together(kind, sab) {
   const fn = prepare(kind)
   const flag = new Int32Array(sab)
@@ -30,7 +46,9 @@ function together(kind, sab) {
   return timed(fn)
 }
 
-if (!isMainThread) parentPort.postMessage(together(workerData.kind, workerData.sab))
+if (!isMainThread) {
+  parentPort.postMessage(together(workerData.kind, workerData.sab))
+}
 else {
   const out = {}
   for (const kind of ['hash', 'lookup']) {
@@ -41,7 +59,11 @@ else {
     const mine = together(kind, sab)
     const both = Math.max(mine, await theirs)
     // Work done per unit of time by two threads, relative to one: 2 on two real cores, 1 on one.
-    out[kind] = { soloMs: Math.round(solo), twoThreadsMs: Math.round(both), throughput: Number((2 * solo / both).toFixed(2)) }
+    out[kind] = {
+      soloMs: Math.round(solo),
+      twoThreadsMs: Math.round(both),
+      throughput: Number(((2 * solo) / both).toFixed(2)),
+    }
   }
   console.log(JSON.stringify(out))
 }

@@ -17,7 +17,10 @@ export interface CorpusInfo {
   paths: string[]
 }
 
-const WORDS = ('the a to of and for with when use run check build deploy release verify parse validate schema table column index query cache retry backoff limit token request response header status error warning log trace metric alert incident review ticket invoice ledger payment refund customer account policy compliance audit report dashboard chart export import file folder path config option flag default value type string number list map key secret rotate encrypt sign hash digest lock manifest skill agent prompt tool step guide example reference scenario expected outcome threshold score latency throughput memory budget queue worker job schedule cron batch stream event message topic partition consumer producer cluster node pod service gateway route endpoint client server session cookie auth user role permission group team owner reviewer approver draft publish archive restore backup snapshot migrate rollback upgrade patch version semver changelog commit branch merge tag pipeline stage artifact container image registry scan vulnerability dependency license notice').split(' ')
+const WORDS
+  = 'the a to of and for with when use run check build deploy release verify parse validate schema table column index query cache retry backoff limit token request response header status error warning log trace metric alert incident review ticket invoice ledger payment refund customer account policy compliance audit report dashboard chart export import file folder path config option flag default value type string number list map key secret rotate encrypt sign hash digest lock manifest skill agent prompt tool step guide example reference scenario expected outcome threshold score latency throughput memory budget queue worker job schedule cron batch stream event message topic partition consumer producer cluster node pod service gateway route endpoint client server session cookie auth user role permission group team owner reviewer approver draft publish archive restore backup snapshot migrate rollback upgrade patch version semver changelog commit branch merge tag pipeline stage artifact container image registry scan vulnerability dependency license notice'.split(
+    ' ',
+  )
 
 function rng(seed: number): () => number {
   let a = seed >>> 0
@@ -50,7 +53,8 @@ function prosePool(random: () => number, size: number, unicode: (() => number) |
     // the words are the same with and without).
     if (unicode && unicode() < 0.16) {
       const at = sentence.indexOf(' ', Math.floor(unicode() * (sentence.length - 1)))
-      if (at > 0) sentence = `${sentence.slice(0, at)} ${WIDE[Math.floor(unicode() * WIDE.length)]}${sentence.slice(at)}`
+      if (at > 0)
+        sentence = `${sentence.slice(0, at)} ${WIDE[Math.floor(unicode() * WIDE.length)]}${sentence.slice(at)}`
     }
     const line = `${sentence.trim()}.\n`
     parts.push(random() < 0.08 ? `\n## ${line}\n` : line)
@@ -59,11 +63,15 @@ function prosePool(random: () => number, size: number, unicode: (() => number) |
   return parts.join('')
 }
 
-export function generateCorpus(dir: string, { skills = 1000, seed = 42, unicode = false }: { skills?: number; seed?: number; unicode?: boolean } = {}): CorpusInfo {
+export function generateCorpus(
+  dir: string,
+  { skills = 1000, seed = 42, unicode = false }: { skills?: number, seed?: number, unicode?: boolean } = {},
+): CorpusInfo {
   const marker = path.join(dir, '.complete')
   const stamp = `${skills}:${seed}${unicode ? ':unicode' : ''}`
   const complete = fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === stamp
-  if (!complete) fs.rmSync(dir, { recursive: true, force: true })
+  if (!complete)
+    fs.rmSync(dir, { recursive: true, force: true })
   const random = rng(seed)
   const pool = prosePool(random, 256 * 1024, unicode ? rng(seed + 1) : null)
   const binary = Buffer.alloc(128 * 1024)
@@ -85,8 +93,14 @@ export function generateCorpus(dir: string, { skills = 1000, seed = 42, unicode 
       'references/api.md': `# API\n\n${slice(1024, 64 * 1024)}`,
       'examples/example.md': `# Example\n\n${slice(1024, 64 * 1024)}`,
       'examples/usage.js': jsFile(slice(1024, 64 * 1024)),
-      'scripts/setup.sh': `#!/bin/sh\nset -eu\n${slice(1024, 64 * 1024).split('\n').map(l => `# ${l}`).join('\n')}\necho done\n`,
-      'scripts/helper.py': `"""Helper."""\n${slice(1024, 64 * 1024).split('\n').map(l => `# ${l}`).join('\n')}\nprint("ok")\n`,
+      'scripts/setup.sh': `#!/bin/sh\nset -eu\n${slice(1024, 64 * 1024)
+        .split('\n')
+        .map(l => `# ${l}`)
+        .join('\n')}\necho done\n`,
+      'scripts/helper.py': `"""Helper."""\n${slice(1024, 64 * 1024)
+        .split('\n')
+        .map(l => `# ${l}`)
+        .join('\n')}\nprint("ok")\n`,
       'resources/data.json': `${JSON.stringify({ name, rows: slice(1024, 64 * 1024).split('\n') })}\n`,
       'resources/blob.bin': binarySlice(binary, random),
       'scenarios/basic.md': `---\nprompt: "${WORDS[i % 23]} the ${WORDS[(i + 1) % 29]}"\nexecutes: false\nexpected_skills: [${name}]\nthreshold: 0.1\nmetadata: {}\n---\n${slice(1024, 16 * 1024)}`,
@@ -102,14 +116,20 @@ export function generateCorpus(dir: string, { skills = 1000, seed = 42, unicode 
       info.paths.push(file)
     }
   }
-  if (!complete) fs.writeFileSync(marker, stamp)
+  if (!complete)
+    fs.writeFileSync(marker, stamp)
   return info
 }
 
 /** Benign JavaScript of about the size of `text`: functions over data, no I/O. */
 function jsFile(text: string): string {
   const lines = text.split('\n').filter(Boolean)
-  const body = lines.map((l, i) => `export function step${i}(input) {\n  // ${l}\n  return input.map((value) => value + ${i}).filter(Boolean)\n}\n`).join('\n')
+  const body = lines
+    .map(
+      (l, i) =>
+        `export function step${i}(input) {\n  // ${l}\n  return input.map((value) => value + ${i}).filter(Boolean)\n}\n`,
+    )
+    .join('\n')
   return `// Synthetic example\n${body}`
 }
 

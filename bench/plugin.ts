@@ -45,8 +45,13 @@ async function withEdit<T>(file: string, edit: (text: string) => string, measure
   }
 }
 
-export async function runPluginBench({ corpusDir, edits = 9, vite = true }: PluginBenchOptions): Promise<Record<string, string>> {
-  if (!fs.existsSync(path.join(corpusDir, 'skills'))) generateCorpus(corpusDir, { skills: 1000 })
+export async function runPluginBench({
+  corpusDir,
+  edits = 9,
+  vite = true,
+}: PluginBenchOptions): Promise<Record<string, string>> {
+  if (!fs.existsSync(path.join(corpusDir, 'skills')))
+    generateCorpus(corpusDir, { skills: 1000 })
   // lock off: the corpus may have no lock, and the bench must not write one into a shared corpus.
   // agentskills: the synthetic frontmatter doesn't satisfy every enterprise enum, and a failing audit fails the build.
   const options = { root: corpusDir, lock: false as const, profile: 'agentskills' as const }
@@ -63,11 +68,19 @@ export async function runPluginBench({ corpusDir, edits = 9, vite = true }: Plug
   const edited: number[] = []
   const reused: number[] = []
   for (let i = 0; i < edits; i++) {
-    const file = path.join(corpusDir, first.manifest.skills[(i * 97) % names.length].path, i % 2 ? 'SKILL.md' : 'references/guide.md')
-    const [took, audit] = await withEdit(file, text => `${text}\nEdited for the benchmark (${i}).\n`, async () => {
-      ctx.markChanged(file)
-      return time(() => ctx.audit())
-    })
+    const file = path.join(
+      corpusDir,
+      first.manifest.skills[(i * 97) % names.length].path,
+      i % 2 ? 'SKILL.md' : 'references/guide.md',
+    )
+    const [took, audit] = await withEdit(
+      file,
+      text => `${text}\nEdited for the benchmark (${i}).\n`,
+      async () => {
+        ctx.markChanged(file)
+        return time(() => ctx.audit())
+      },
+    )
     edited.push(took)
     reused.push(audit.stats.reused)
     ctx.markChanged(file)
@@ -85,8 +98,11 @@ export async function runPluginBench({ corpusDir, edits = 9, vite = true }: Plug
   // What the entry module carries vs the per-skill modules loaded on demand.
   const audit = await ctx.audit()
   const entry = Buffer.byteLength(mainModule(audit.manifest))
-  const lazy = audit.manifest.skills.reduce((n, s) => n + Buffer.byteLength(skillModule(s)), 0) + Buffer.byteLength(indexModule(audit.manifest))
-  figures['virtual entry module / all modules'] = `${kb(entry)} / ${kb(entry + lazy)} (${(100 * entry / (entry + lazy)).toFixed(1)}%)`
+  const lazy
+    = audit.manifest.skills.reduce((n, s) => n + Buffer.byteLength(skillModule(s)), 0)
+      + Buffer.byteLength(indexModule(audit.manifest))
+  figures['virtual entry module / all modules']
+    = `${kb(entry)} / ${kb(entry + lazy)} (${((100 * entry) / (entry + lazy)).toFixed(1)}%)`
 
   if (vite) {
     try {
@@ -94,7 +110,11 @@ export async function runPluginBench({ corpusDir, edits = 9, vite = true }: Plug
     }
     catch (error) {
       // Keep the figures above: a broken build is reported, not thrown.
-      figures['vite builds'] = `failed: ${String((error as Error).message).split('\n').find(l => l.trim() && !l.startsWith('Build failed')) ?? ''}`
+      figures['vite builds'] = `failed: ${
+        String((error as Error).message)
+          .split('\n')
+          .find(l => l.trim() && !l.startsWith('Build failed')) ?? ''
+      }`
     }
   }
   return figures
@@ -105,33 +125,45 @@ async function viteBuilds(corpusDir: string, profile: 'agentskills'): Promise<Re
   const { build } = await import('vite')
   const app = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-bench-'))
   try {
-    fs.writeFileSync(path.join(app, 'main.js'), `import manifest, { getSkill } from '${VIRTUAL_ID}'\nexport const count = manifest.skills.length\nexport const load = name => getSkill(name)?.load()\n`)
+    fs.writeFileSync(
+      path.join(app, 'main.js'),
+      `import manifest, { getSkill } from '${VIRTUAL_ID}'\nexport const count = manifest.skills.length\nexport const load = name => getSkill(name)?.load()\n`,
+    )
     const stub = {
       name: 'stub-skills',
       resolveId: (id: string) => (id === VIRTUAL_ID || id.startsWith(ALIAS_ID) ? '\0stub' : null),
-      load: (id: string) => (id === '\0stub' ? 'export default { skills: [] }\nexport const getSkill = () => undefined\n' : null),
+      load: (id: string) =>
+        id === '\0stub' ? 'export default { skills: [] }\nexport const getSkill = () => undefined\n' : null,
     }
     const run = async (label: string, plugin: unknown): Promise<[number, Map<string, number>]> => {
       const outDir = path.join(app, label)
-      const [took] = await time(() => build({
-        configFile: false,
-        root: app,
-        logLevel: 'silent',
-        plugins: [plugin as never],
-        build: { outDir, minify: false, lib: { entry: 'main.js', formats: ['es'], fileName: 'main' } },
-      }))
+      const [took] = await time(() =>
+        build({
+          configFile: false,
+          root: app,
+          logLevel: 'silent',
+          plugins: [plugin as never],
+          build: { outDir, minify: false, lib: { entry: 'main.js', formats: ['es'], fileName: 'main' } },
+        }),
+      )
       const sizes = new Map<string, number>()
-      for (const file of fs.readdirSync(outDir)) if (file.endsWith('.mjs') || file.endsWith('.js')) sizes.set(file, fs.statSync(path.join(outDir, file)).size)
+      for (const file of fs.readdirSync(outDir)) {
+        if (file.endsWith('.mjs') || file.endsWith('.js'))
+          sizes.set(file, fs.statSync(path.join(outDir, file)).size)
+      }
       return [took, sizes]
     }
     const [without] = await run('without', stub)
-    const [withPlugin, sizes] = await run('with', skills({ root: app, roots: [path.join(corpusDir, 'skills')], lock: false, profile }))
+    const [withPlugin, sizes] = await run(
+      'with',
+      skills({ root: app, roots: [path.join(corpusDir, 'skills')], lock: false, profile }),
+    )
     const total = [...sizes.values()].reduce((a, b) => a + b, 0)
     const entry = sizes.get('main.mjs') ?? sizes.get('main.js') ?? 0
     return {
       'vite build, plugin disabled (stub module)': ms(without),
       'vite build with the plugin (cold audit included)': ms(withPlugin),
-      'vite entry chunk / all chunks': `${kb(entry)} / ${kb(total)} in ${sizes.size} chunks (${(100 * entry / total).toFixed(1)}%)`,
+      'vite entry chunk / all chunks': `${kb(entry)} / ${kb(total)} in ${sizes.size} chunks (${((100 * entry) / total).toFixed(1)}%)`,
     }
   }
   finally {
@@ -141,5 +173,6 @@ async function viteBuilds(corpusDir: string, profile: 'agentskills'): Promise<Re
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const dir = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '.corpus/s1000')
-  for (const [name, value] of Object.entries(await runPluginBench({ corpusDir: dir }))) console.log(`${name.padEnd(56)} ${value}`)
+  for (const [name, value] of Object.entries(await runPluginBench({ corpusDir: dir })))
+    console.log(`${name.padEnd(56)} ${value}`)
 }

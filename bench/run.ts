@@ -29,7 +29,7 @@ async function time(fn: () => unknown | Promise<unknown>): Promise<number> {
   return performance.now() - start
 }
 const rows: Array<[string, string, string]> = []
-const row = (name: string, value: string, target = ''): void => {
+function row(name: string, value: string, target = ''): void {
   rows.push([name, value, target])
   console.log(`  ${name.padEnd(58)} ${value.padStart(14)}  ${target}`)
 }
@@ -38,14 +38,23 @@ const row = (name: string, value: string, target = ''): void => {
  * One audit with the built package in a fresh `node` process (no tsx, no warm JIT): its wall time and
  * the process's peak RSS. `workers: 'default'` leaves the option unset.
  */
-function distAudit(mode: 'check' | 'build', root: string, workers: number | 'default', lock: 'verify' | false): { ms: number; maxRSS: number } {
+function distAudit(
+  mode: 'check' | 'build',
+  root: string,
+  workers: number | 'default',
+  lock: 'verify' | false,
+): { ms: number, maxRSS: number } {
   const script = `const { SkillsEngine } = await import(${JSON.stringify(path.join(here, '../dist/index.mjs'))})
 const { mode, root, workers, lock } = JSON.parse(process.argv[1])
 const t = performance.now()
 const r = await new SkillsEngine({ root, lock, ci: false, workers: workers === 'default' ? undefined : workers }, { content: mode === 'build' }).audit()
 if (mode === 'build') (await r.complete()).json.length
 console.log(JSON.stringify({ ms: performance.now() - t, maxRSS: process.resourceUsage().maxRSS * 1024 }))`
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify({ mode, root, workers, lock })], { encoding: 'utf8', maxBuffer: 1 << 20 })
+  const out = execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', script, JSON.stringify({ mode, root, workers, lock })],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  )
   return JSON.parse(out.trim().split('\n').at(-1)!)
 }
 
@@ -59,7 +68,9 @@ console.log(performance.now() - t)`
 
 /** The floor run first thing in a fresh `node` process (cold allocator and JIT, as a CLI run starts): its loop's ms. */
 function freshFloor(list: string): number {
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', FLOOR_SCRIPT, list], { encoding: 'utf8' }).trim())
+  return Number(
+    execFileSync(process.execPath, ['--input-type=module', '-e', FLOOR_SCRIPT, list], { encoding: 'utf8' }).trim(),
+  )
 }
 
 /** Wall time of a whole `node` process, from spawn to exit (startup, imports and exit included); `ok` lists the exit codes expected. */
@@ -67,7 +78,8 @@ function processWall(args: string[], cwd: string, ok: number[] = [0]): number {
   const start = performance.now()
   const child = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
   const wall = performance.now() - start
-  if (!ok.includes(child.status ?? -1)) throw new Error(`node ${args[0]} exited with ${child.status}: ${child.stderr}`)
+  if (!ok.includes(child.status ?? -1))
+    throw new Error(`node ${args[0]} exited with ${child.status}: ${child.stderr}`)
   return wall
 }
 
@@ -105,7 +117,11 @@ async function engineBench(): Promise<void> {
   row('audit without the scanner (main thread only)', ms(median(unscanned1)), `${x(median(unscanned1))} (target <= 2x)`)
   row('full check, main thread only (workers: 0)', ms(median(audits1)), x(median(audits1)))
   // The pool outlives each audit for the next one (src/pool.ts): these audits get warm workers; a CLI run's is cold (below).
-  row(`full check, default (${workers} worker thread(s), warm)`, ms(median(audits)), `${x(median(audits))} (target <= 3x)`)
+  row(
+    `full check, default (${workers} worker thread(s), warm)`,
+    ms(median(audits)),
+    `${x(median(audits))} (target <= 3x)`,
+  )
   row('  CPU time of that check, all threads', ms(median(auditCpu)), x(median(auditCpu)))
   row('scanner share of the check, main thread only', ms(median(audits1) - median(unscanned1)))
   const warm = new SkillsEngine(options, { content: true })
@@ -126,7 +142,7 @@ async function engineBench(): Promise<void> {
   row('re-audit after editing one file (changed path known)', ms(median(edits)), 'target <= 50 ms')
 
   // What a CLI run pays: the first audit in a fresh process (cold JIT, and a worker that starts cold too).
-  const colds: Record<string, number[]> = { '0': [], 'default': [] }
+  const colds: Record<string, number[]> = { 0: [], default: [] }
   const freshFloors: number[] = []
   const list = path.join(corpusRoot, 'floor-paths.json')
   fs.writeFileSync(list, JSON.stringify(corpus.paths))
@@ -139,11 +155,19 @@ async function engineBench(): Promise<void> {
   const ff = median(freshFloors)
   const xf = (v: number): string => `${x(v)}; ${(v / ff).toFixed(2)}x the fresh floor`
   row('first audit in a fresh process, main thread only', ms(median(colds['0']!)), xf(median(colds['0']!)))
-  row(`first audit in a fresh process, default (${workers} worker(s))`, ms(median(colds.default!)), xf(median(colds.default!)))
+  row(
+    `first audit in a fresh process, default (${workers} worker(s))`,
+    ms(median(colds.default!)),
+    xf(median(colds.default!)),
+  )
   row('  the floor, first thing in a fresh process (context)', ms(ff), x(ff))
 
   const asProcess = cliAgainstFloor(corpus.dir, list)
-  row('`unplugin-skills check` as a process (wall, start to exit)', ms(asProcess.cli), `${(asProcess.cli / asProcess.floor).toFixed(2)}x the floor as a process (target <= 3x)`)
+  row(
+    '`unplugin-skills check` as a process (wall, start to exit)',
+    ms(asProcess.cli),
+    `${(asProcess.cli / asProcess.floor).toFixed(2)}x the floor as a process (target <= 3x)`,
+  )
   row('  the floor as a process (wall: node, read + SHA-256, exit)', ms(asProcess.floor))
 
   // The same corpus with the characters above U+00FF real skills hold (bench/corpus.ts): every text then
@@ -164,11 +188,19 @@ async function engineBench(): Promise<void> {
   const xw = (v: number): string => `${(v / wf).toFixed(2)}x its floor`
   row('real-world text (1.4 chars above U+00FF per 1,000): floor', ms(wf), `${wide.files} files, ${mb(wide.bytes)}`)
   row('  full check, main thread only (workers: 0)', ms(median(wideSingle)), xw(median(wideSingle)))
-  row(`  full check, default (${workers} worker thread(s), warm)`, ms(median(wideDefault)), `${xw(median(wideDefault))} (target <= 3x)`)
+  row(
+    `  full check, default (${workers} worker thread(s), warm)`,
+    ms(median(wideDefault)),
+    `${xw(median(wideDefault))} (target <= 3x)`,
+  )
   const wideList = path.join(corpusRoot, 'floor-paths-unicode.json')
   fs.writeFileSync(wideList, JSON.stringify(wide.paths))
   const wideProcess = cliAgainstFloor(wide.dir, wideList)
-  row('  `unplugin-skills check` as a process (wall)', ms(wideProcess.cli), `${(wideProcess.cli / wideProcess.floor).toFixed(2)}x the floor as a process, ${ms(wideProcess.floor)} (target <= 3x)`)
+  row(
+    '  `unplugin-skills check` as a process (wall)',
+    ms(wideProcess.cli),
+    `${(wideProcess.cli / wideProcess.floor).toFixed(2)}x the floor as a process, ${ms(wideProcess.floor)} (target <= 3x)`,
+  )
 }
 
 /**
@@ -177,7 +209,7 @@ async function engineBench(): Promise<void> {
  * the CLI discovers the skills. The corpora have findings on purpose: the CLI exits with 1, and writes
  * its JSON report to a file.
  */
-function cliAgainstFloor(dir: string, list: string): { cli: number; floor: number } {
+function cliAgainstFloor(dir: string, list: string): { cli: number, floor: number } {
   const cli = path.join(here, '../dist/cli.mjs')
   const report = path.join(corpusRoot, 'cli-report.json')
   const cliWalls: number[] = []
@@ -197,7 +229,9 @@ function rssBench(): void {
   // `build` embeds every text in one skills_manifest.json: at 10,000 skills that is ~2 GB of text, beyond V8's
   // maximum string length, so it is measured on the 1,000-skill corpus.
   const workers = resolveOptions({}).workers
-  const runs: Array<[mode: 'check' | 'build', corpus: typeof big, workers: number | 'default', label: string, target: string]> = [
+  const runs: Array<
+    [mode: 'check' | 'build', corpus: typeof big, workers: number | 'default', label: string, target: string]
+  > = [
     ['check', big, 'default', `\`check\`, 10,000 skills (no embedded texts), ${workers} worker(s)`, 'target < 300 MB'],
     ['check', big, 0, '`check`, 10,000 skills, main thread only', ''],
     ['build', small, 'default', '`build`, 1,000 skills (manifest with embedded texts)', ''],
@@ -213,7 +247,8 @@ function rssBench(): void {
 }
 
 async function optional(name: string, file: string, run: (mod: any) => Promise<void>): Promise<void> {
-  if (!only(name)) return
+  if (!only(name))
+    return
   if (!fs.existsSync(path.join(here, file))) {
     console.log(`\n# ${name}: ${file} not present, skipped`)
     return
@@ -225,16 +260,29 @@ async function optional(name: string, file: string, run: (mod: any) => Promise<v
 function machineBench(): void {
   console.log('\n# Machine')
   const out = JSON.parse(execFileSync(process.execPath, [path.join(here, 'cores.mjs')], { encoding: 'utf8' }))
-  for (const [kind, label] of [['hash', 'SHA-256'], ['lookup', 'table lookups (prefilter-like)']] as const)
-    row(`two threads vs one, ${label}`, `${out[kind].throughput.toFixed(2)}x`, `work per unit of time (2.00x on two real cores)`)
+  for (const [kind, label] of [
+    ['hash', 'SHA-256'],
+    ['lookup', 'table lookups (prefilter-like)'],
+  ] as const) {
+    row(
+      `two threads vs one, ${label}`,
+      `${out[kind].throughput.toFixed(2)}x`,
+      `work per unit of time (2.00x on two real cores)`,
+    )
+  }
 }
 
-if (only('machine')) machineBench()
-if (only('engine')) await engineBench()
-if (only('rss') && !args.has('--no-rss')) rssBench()
+if (only('machine'))
+  machineBench()
+if (only('engine'))
+  await engineBench()
+if (only('rss') && !args.has('--no-rss'))
+  rssBench()
 await optional('plugin', 'plugin.ts', async (mod) => {
   console.log('\n# Plugin (1,000 skills)')
-  const figures = await mod.runPluginBench({ corpusDir: generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 }).dir })
+  const figures = await mod.runPluginBench({
+    corpusDir: generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 }).dir,
+  })
   for (const [name, value] of Object.entries(figures)) row(name, String(value))
 })
 await optional('startup', 'startup.ts', async (mod) => {

@@ -5,77 +5,105 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { evaluateCorpus, formatReport } from '../test/scanner/corpus.ts'
 import { scanSkill } from '../src/scanner/index.ts'
+import { evaluateCorpus, formatReport } from '../test/scanner/corpus.ts'
 import { makeSkill } from '../test/scanner/make-skill.ts'
 
 console.log(formatReport(evaluateCorpus()))
 
 const SKILLS = Number(process.argv[2] ?? 1000)
 let seed = 12345
-const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32)
+const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
 const pick = a => a[Math.floor(rand() * a.length)]
-const WORDS = 'the skill reads documents and extracts tables use this when you need to fetch the latest data system key token config update run tests build deploy review report summary agent user file format output input with without never always check'.split(' ')
-const prose = n => {
+const WORDS
+  = 'the skill reads documents and extracts tables use this when you need to fetch the latest data system key token config update run tests build deploy review report summary agent user file format output input with without never always check'.split(
+    ' ',
+  )
+function prose(n) {
   let s = '# Guide\n\n'
   while (s.length < n) {
-    s += Array.from({ length: 12 }, () => pick(WORDS)).join(' ') + '.\n'
-    if (rand() < 0.05) s += '\n```bash\nnpm run build && git fetch origin\n```\n\n'
+    s += `${Array.from({ length: 12 }, () => pick(WORDS)).join(' ')}.\n`
+    if (rand() < 0.05)
+      s += '\n```bash\nnpm run build && git fetch origin\n```\n\n'
   }
   return s
 }
 const JS = [
-  "const fs = require('node:fs')\nconst path = require('node:path')\n",
-  "function render(items, opts = {}) {\n  const out = []\n  for (const item of items) {\n    if (item.kind === 'a' && opts.verbose) out.push(`- ${item.name}: ${item.value.toFixed(2)}`)\n    else out.push(String(item.value))\n  }\n  return out.join('\\n')\n}\n",
-  "const data = JSON.parse(fs.readFileSync(path.join(__dirname, 'data.json'), 'utf8'))\n",
-  "module.exports = { render }\n",
+  'const fs = require(\'node:fs\')\nconst path = require(\'node:path\')\n',
+  'function render(items, opts = {}) {\n  const out = []\n  for (const item of items) {\n    if (item.kind === \'a\' && opts.verbose) out.push(`- ${item.name}: ${item.value.toFixed(2)}`)\n    else out.push(String(item.value))\n  }\n  return out.join(\'\\n\')\n}\n',
+  'const data = JSON.parse(fs.readFileSync(path.join(__dirname, \'data.json\'), \'utf8\'))\n',
+  'module.exports = { render }\n',
 ]
-const PY = ["import json\nimport sys\n\n", "def load(path):\n    with open(path) as f:\n        return json.load(f)\n\n", "def main(argv):\n    rows = load(argv[1])\n    print(len(rows))\n\n"]
-const code = (parts, n, extra) => { let s = parts[0]; while (s.length < n) s += parts[1 + Math.floor(rand() * (parts.length - 1))]; return s + extra }
+const PY = [
+  'import json\nimport sys\n\n',
+  'def load(path):\n    with open(path) as f:\n        return json.load(f)\n\n',
+  'def main(argv):\n    rows = load(argv[1])\n    print(len(rows))\n\n',
+]
+function code(parts, n, extra) {
+  let s = parts[0]
+  while (s.length < n) s += parts[1 + Math.floor(rand() * (parts.length - 1))]
+  return s + extra
+}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-bench-'))
 try {
   const size = () => 1024 + Math.floor(rand() * 63 * 1024)
   for (let i = 0; i < SKILLS; i++) {
     const d = path.join(dir, `skill-${i}`)
-    for (const sub of ['references', 'examples', 'scripts', 'scenarios']) fs.mkdirSync(path.join(d, sub), { recursive: true })
+    for (const sub of ['references', 'examples', 'scripts', 'scenarios'])
+      fs.mkdirSync(path.join(d, sub), { recursive: true })
     fs.writeFileSync(path.join(d, 'SKILL.md'), `---\nname: skill-${i}\ndescription: demo\n---\n${prose(size())}`)
     for (let r = 0; r < 4; r++) fs.writeFileSync(path.join(d, 'references', `r${r}.md`), prose(size()))
     fs.writeFileSync(path.join(d, 'examples', 'e.md'), prose(size()))
     fs.writeFileSync(path.join(d, 'scenarios', 's.md'), prose(size()))
-    fs.writeFileSync(path.join(d, 'examples', 'cfg.json'), JSON.stringify({ items: Array.from({ length: 40 }, (_, k) => ({ k, v: pick(WORDS) })) }))
+    fs.writeFileSync(
+      path.join(d, 'examples', 'cfg.json'),
+      JSON.stringify({ items: Array.from({ length: 40 }, (_, k) => ({ k, v: pick(WORDS) })) }),
+    )
     // ~2 scripts per skill; one in ten uses a sensitive API (so the parser runs on it).
-    fs.writeFileSync(path.join(d, 'scripts', 'a.js'), code(JS, size(), i % 10 === 0 ? "fetch('https://api.example.com')\n" : ''))
+    fs.writeFileSync(
+      path.join(d, 'scripts', 'a.js'),
+      code(JS, size(), i % 10 === 0 ? 'fetch(\'https://api.example.com\')\n' : ''),
+    )
     fs.writeFileSync(path.join(d, 'scripts', 'b.py'), code(PY, size(), ''))
   }
   const list = fs.readdirSync(dir).sort()
-  const read = () => list.map(s => {
-    const d = path.join(dir, s)
-    const files = {}
-    for (const sub of ['', 'references', 'examples', 'scripts', 'scenarios']) {
-      for (const f of fs.readdirSync(path.join(d, sub))) {
-        const p = path.join(d, sub, f)
-        if (fs.statSync(p).isDirectory()) continue
-        const bytes = fs.readFileSync(p)
-        createHash('sha256').update(bytes).digest('hex')
-        files[sub ? `${sub}/${f}` : f] = bytes
+  const read = () =>
+    list.map((s) => {
+      const d = path.join(dir, s)
+      const files = {}
+      for (const sub of ['', 'references', 'examples', 'scripts', 'scenarios']) {
+        for (const f of fs.readdirSync(path.join(d, sub))) {
+          const p = path.join(d, sub, f)
+          if (fs.statSync(p).isDirectory())
+            continue
+          const bytes = fs.readFileSync(p)
+          createHash('sha256').update(bytes).digest('hex')
+          files[sub ? `${sub}/${f}` : f] = bytes
+        }
       }
-    }
-    return files
-  })
+      return files
+    })
   read() // warm the page cache
   let t = performance.now()
   const raw = read()
   const readMs = performance.now() - t
-  const skills = raw.map((files, i) => makeSkill(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, v.toString('utf8')])), {}, `skill-${i}`))
+  const skills = raw.map((files, i) =>
+    makeSkill(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, v.toString('utf8')])), {}, `skill-${i}`),
+  )
   const bytes = raw.reduce((n, f) => n + Object.values(f).reduce((m, b) => m + b.length, 0), 0)
   t = performance.now()
   let findings = 0
   for (const s of skills) findings += scanSkill(s, { maxTextSize: 1 << 20 }).diagnostics.length
   const scanMs = performance.now() - t
-  console.log(`\ncorpus: ${SKILLS} skills, ${raw.reduce((n, f) => n + Object.keys(f).length, 0)} files, ${(bytes / 1e6).toFixed(1)} MB`)
+  console.log(
+    `\ncorpus: ${SKILLS} skills, ${raw.reduce((n, f) => n + Object.keys(f).length, 0)} files, ${(bytes / 1e6).toFixed(1)} MB`,
+  )
   console.log(`read + sha256: ${readMs.toFixed(0)} ms (${(bytes / 1e3 / readMs).toFixed(0)} MB/s)`)
-  console.log(`scanSkill:     ${scanMs.toFixed(0)} ms (${(bytes / 1e3 / scanMs).toFixed(0)} MB/s), ${findings} diagnostics, scan/read = ${(scanMs / readMs).toFixed(2)}x`)
-} finally {
+  console.log(
+    `scanSkill:     ${scanMs.toFixed(0)} ms (${(bytes / 1e3 / scanMs).toFixed(0)} MB/s), ${findings} diagnostics, scan/read = ${(scanMs / readMs).toFixed(2)}x`,
+  )
+}
+finally {
   fs.rmSync(dir, { recursive: true, force: true })
 }

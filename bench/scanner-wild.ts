@@ -16,11 +16,13 @@ import { makeSkill } from '../test/scanner/make-skill'
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '../node_modules')
 const WANTED = /\.(?:js|mjs|cjs|md|py|sh)$/
 const files: string[] = []
-const walk = (dir: string): void => {
+function walk(dir: string): void {
   for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const p = path.join(dir, e.name)
-    if (e.isDirectory()) walk(p)
-    else if (e.isFile() && WANTED.test(e.name) && fs.statSync(p).size < 512 * 1024) files.push(p)
+    if (e.isDirectory())
+      walk(p)
+    else if (e.isFile() && WANTED.test(e.name) && fs.statSync(p).size < 512 * 1024)
+      files.push(p)
   }
 }
 walk(root)
@@ -48,6 +50,9 @@ const scan = performance.now() - t
 
 console.log(`scanner in the wild: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB from node_modules`)
 console.log(`  read + SHA-256:  ${floor.toFixed(0)} ms`)
-console.log(`  scan:            ${scan.toFixed(0)} ms (${(bytes / 1e6 / (scan / 1000)).toFixed(1)} MB/s), ${(scan / floor).toFixed(0)}x the read`)
+console.log(
+  `  scan:            ${scan.toFixed(0)} ms (${(bytes / 1e6 / (scan / 1000)).toFixed(1)} MB/s), ${(scan / floor).toFixed(0)}x the read`,
+)
 console.log('  slowest files:')
-for (const [ms, p] of times.sort((a, b) => b[0] - a[0]).slice(0, 5)) console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${p}`)
+for (const [ms, p] of times.sort((a, b) => b[0] - a[0]).slice(0, 5))
+  console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${p}`)

@@ -1,3 +1,4 @@
+import type { SkillFile, SkillSource } from '../src/core/types'
 /**
  * `npx tsx bench/scanner.ts`: the scanner's cost against the read + SHA-256 floor of the same files,
  * both measured in this process and run (the machine may be shared: only the ratio is meaningful).
@@ -13,22 +14,25 @@ import { Session } from 'node:inspector'
 import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { listSkill, readEntry } from '../src/audit/read'
 import { parseFrontmatter } from '../src/core/frontmatter'
 import { resolveOptions } from '../src/core/options'
-import type { SkillFile, SkillSource } from '../src/core/types'
-import { listSkill, readEntry } from '../src/audit/read'
 import { CORPUS, loadSkill } from '../test/scanner/corpus'
 import { generateCorpus } from './corpus'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const arg = (name: string): string | undefined => process.argv.find(a => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+function arg(name: string): string | undefined {
+  return process.argv.find(a => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+}
 const skills = Number(arg('skills') ?? 1000)
 const runs = Number(arg('runs') ?? 3)
 const impl = arg('impl')
 const profileFile = arg('profile')
 
 type Scan = (skill: SkillSource, options: ReturnType<typeof resolveOptions>['scanner']) => { diagnostics: unknown[] }
-const { scanSkill } = (await import(impl ? pathToFileURL(path.resolve(impl)).href : '../src/scanner/index')) as { scanSkill: Scan }
+const { scanSkill } = (await import(impl ? pathToFileURL(path.resolve(impl)).href : '../src/scanner/index')) as {
+  scanSkill: Scan
+}
 const options = resolveOptions({}).scanner
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -42,28 +46,44 @@ const MB = 1024 * 1024
 /** SkillSource objects built with the engine's own walk/read/frontmatter code (outside any timing). */
 function load(dir: string): SkillSource[] {
   const root = path.join(dir, 'skills')
-  return fs.readdirSync(root).sort().map((name) => {
-    const skillDir = path.join(root, name)
-    const relDir = `skills/${name}`
-    const listing = listSkill(skillDir, relDir, name)
-    const files = listing.entries.map(e => readEntry(e, relDir, name, [])).filter((f): f is SkillFile => !!f)
-    // The scanner reads only `text`: drop the bytes so two copies of the corpus do not sit in memory.
-    for (const f of files) f.bytes = new Uint8Array(0)
-    const skillMd = files.find(f => f.path === 'SKILL.md')!
-    const parsed = parseFrontmatter(skillMd.text ?? '')
-    return {
-      name, dirName: name, dir: skillDir, relDir, source: relDir, files, skillMd,
-      frontmatter: parsed.data ?? {}, frontmatterOk: parsed.data !== null, body: parsed.body, bodyLine: parsed.bodyLine, locate: parsed.locate,
-    }
-  })
+  return fs
+    .readdirSync(root)
+    .sort()
+    .map((name) => {
+      const skillDir = path.join(root, name)
+      const relDir = `skills/${name}`
+      const listing = listSkill(skillDir, relDir, name)
+      const files = listing.entries.map(e => readEntry(e, relDir, name, [])).filter((f): f is SkillFile => !!f)
+      // The scanner reads only `text`: drop the bytes so two copies of the corpus do not sit in memory.
+      for (const f of files) f.bytes = new Uint8Array(0)
+      const skillMd = files.find(f => f.path === 'SKILL.md')!
+      const parsed = parseFrontmatter(skillMd.text ?? '')
+      return {
+        name,
+        dirName: name,
+        dir: skillDir,
+        relDir,
+        source: relDir,
+        files,
+        skillMd,
+        frontmatter: parsed.data ?? {},
+        frontmatterOk: parsed.data !== null,
+        body: parsed.body,
+        bodyLine: parsed.bodyLine,
+        locate: parsed.locate,
+      }
+    })
 }
 
-const textBytes = (list: SkillSource[]): number => list.reduce((n, s) => n + s.files.reduce((m, f) => m + (f.text === null ? 0 : f.size), 0), 0)
+function textBytes(list: SkillSource[]): number {
+  return list.reduce((n, s) => n + s.files.reduce((m, f) => m + (f.text === null ? 0 : f.size), 0), 0)
+}
 
 async function profile(list: SkillSource[], file: string): Promise<void> {
   const session = new Session()
   session.connect()
-  const post = (method: string, params?: object): Promise<any> => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))))
+  const post = (method: string, params?: object): Promise<any> =>
+    new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))))
   await post('Profiler.enable')
   await post('Profiler.setSamplingInterval', { interval: 200 })
   await post('Profiler.start')
@@ -76,8 +96,12 @@ async function profile(list: SkillSource[], file: string): Promise<void> {
 
 const corpus = generateCorpus(path.join(here, '.corpus', `s${skills}`), { skills })
 const list = load(corpus.dir)
-const floor = (): void => { for (const p of corpus.paths) createHash('sha256').update(fs.readFileSync(p)).digest('hex') }
-const scanAll = (): void => { for (const s of list) scanSkill(s, options) }
+function floor(): void {
+  for (const p of corpus.paths) createHash('sha256').update(fs.readFileSync(p)).digest('hex')
+}
+function scanAll(): void {
+  for (const s of list) scanSkill(s, options)
+}
 floor()
 scanAll() // warm-up: JIT, page cache, lazily compiled tables
 
@@ -91,9 +115,15 @@ const f = median(floors)
 const s = median(scans)
 const bytes = textBytes(list)
 console.log(`scanner: ${impl ?? 'src/scanner'}`)
-console.log(`corpus: ${corpus.skills} skills, ${corpus.files} files, ${(corpus.bytes / MB).toFixed(1)} MB (${(bytes / MB).toFixed(1)} MB of text scanned)`)
-console.log(`floor (read + SHA-256 every file): ${f.toFixed(0)} ms   [runs: ${floors.map(x => x.toFixed(0)).join(', ')}]`)
-console.log(`scanSkill over ${list.length} skills:   ${s.toFixed(0)} ms   [runs: ${scans.map(x => x.toFixed(0)).join(', ')}]`)
+console.log(
+  `corpus: ${corpus.skills} skills, ${corpus.files} files, ${(corpus.bytes / MB).toFixed(1)} MB (${(bytes / MB).toFixed(1)} MB of text scanned)`,
+)
+console.log(
+  `floor (read + SHA-256 every file): ${f.toFixed(0)} ms   [runs: ${floors.map(x => x.toFixed(0)).join(', ')}]`,
+)
+console.log(
+  `scanSkill over ${list.length} skills:   ${s.toFixed(0)} ms   [runs: ${scans.map(x => x.toFixed(0)).join(', ')}]`,
+)
 console.log(`scanner throughput: ${(bytes / MB / (s / 1000)).toFixed(0)} MB/s`)
 console.log(`ratio scan / floor: ${(s / f).toFixed(2)}x   (target <= 1x)`)
 
@@ -103,16 +133,25 @@ for (const group of ['malicious', 'benign']) {
   const base = path.join(CORPUS, group)
   for (const a of fs.readdirSync(base).sort()) {
     const p = path.join(base, a)
-    if (group === 'benign') labelled.push(loadSkill(p))
-    else for (const b of fs.readdirSync(p).sort()) labelled.push(loadSkill(path.join(p, b)))
+    if (group === 'benign') {
+      labelled.push(loadSkill(p))
+    }
+    else {
+      for (const b of fs.readdirSync(p).sort()) labelled.push(loadSkill(path.join(p, b)))
+    }
   }
 }
 const lbytes = textBytes(labelled)
-const lscan = (): void => { for (const x of labelled) scanSkill(x, options) }
+function lscan(): void {
+  for (const x of labelled) scanSkill(x, options)
+}
 lscan()
 const ltimes: number[] = []
 for (let i = 0; i < Math.max(runs, 5); i++) ltimes.push(time(lscan))
 const l = median(ltimes)
-console.log(`labelled corpus (test/fixtures/scanner): ${labelled.length} skills, ${(lbytes / 1024).toFixed(0)} KB of text: ${l.toFixed(1)} ms, ${(lbytes / MB / (l / 1000)).toFixed(1)} MB/s`)
+console.log(
+  `labelled corpus (test/fixtures/scanner): ${labelled.length} skills, ${(lbytes / 1024).toFixed(0)} KB of text: ${l.toFixed(1)} ms, ${(lbytes / MB / (l / 1000)).toFixed(1)} MB/s`,
+)
 
-if (profileFile) await profile(list, profileFile)
+if (profileFile)
+  await profile(list, profileFile)

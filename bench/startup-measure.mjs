@@ -49,7 +49,8 @@ function loadNaively() {
     }
     if (depth > 0) {
       for (const e of entries) {
-        if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(path.join(dir, e.name), depth - 1)
+        if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.'))
+          walk(path.join(dir, e.name), depth - 1)
       }
     }
   }
@@ -67,7 +68,8 @@ function plainBm25(docs) {
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1)
     for (const [t, n] of tf) {
       let list = postings.get(t)
-      if (!list) postings.set(t, list = [])
+      if (!list)
+        postings.set(t, (list = []))
       list.push([i, n])
     }
     return tokens.length
@@ -77,11 +79,15 @@ function plainBm25(docs) {
     const scores = new Float64Array(docs.length)
     for (const t of new Set(tokenize(q))) {
       const list = postings.get(t)
-      if (!list) continue
+      if (!list)
+        continue
       const idf = Math.log(1 + (docs.length - list.length + 0.5) / (list.length + 0.5))
-      for (const [d, tf] of list) scores[d] += idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * lengths[d] / avg))
+      for (const [d, tf] of list) scores[d] += (idf * (tf * 2.2)) / (tf + 1.2 * (0.25 + (0.75 * lengths[d]) / avg))
     }
-    return [...scores.keys()].filter(i => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b).map(i => docs[i].name)
+    return [...scores.keys()]
+      .filter(i => scores[i] > 0)
+      .sort((a, b) => scores[b] - scores[a] || a - b)
+      .map(i => docs[i].name)
   }
 }
 
@@ -89,7 +95,8 @@ function plainBm25(docs) {
 function linkCopy(from, to) {
   fs.mkdirSync(to, { recursive: true })
   for (const e of fs.readdirSync(from, { withFileTypes: true })) {
-    if (e.isDirectory()) linkCopy(path.join(from, e.name), path.join(to, e.name))
+    if (e.isDirectory())
+      linkCopy(path.join(from, e.name), path.join(to, e.name))
     else fs.linkSync(path.join(from, e.name), path.join(to, e.name))
   }
 }
@@ -101,7 +108,8 @@ function fresh() {
 }
 
 function gc() {
-  if (!globalThis.gc) return false
+  if (!globalThis.gc)
+    return false
   globalThis.gc()
   globalThis.gc()
   return true
@@ -110,7 +118,8 @@ function gc() {
 /** Heap retained by what `load` keeps (bytes), or null when gc is not exposed. */
 async function retained(load) {
   matter.clearCache?.()
-  if (!gc()) return null
+  if (!gc())
+    return null
   const before = process.memoryUsage().heapUsed
   let kept = await load()
   matter.clearCache?.()
@@ -172,18 +181,24 @@ for (let i = 0; i < runs; i++) {
 }
 const preTimes = pre.map(t => t.ms)
 const naiveTimes = naive.map(t => t.ms)
-console.log(JSON.stringify({
-  sizes: [a0.size, b0.size],
-  answers: [a0.answer, b0.answer],
-  matches: a0.matches,
-  loaded: { postings: Object.keys(head.postings).map(Number), chunks: Object.keys(head.chunks).map(Number) },
-  preTimes,
-  naiveTimes,
-  manifestMs: median(preTimes),
-  phases: { entry: median(phases.map(p => p[0])), registry: median(phases.map(p => p[1])), findSkills: median(phases.map(p => p[2])) },
-  naiveMs: median(naiveTimes),
-  manifestCpuMs: median(pre.map(t => t.cpu)),
-  naiveCpuMs: median(naive.map(t => t.cpu)),
-  manifestHeapBytes,
-  naiveHeapBytes,
-}))
+console.log(
+  JSON.stringify({
+    sizes: [a0.size, b0.size],
+    answers: [a0.answer, b0.answer],
+    matches: a0.matches,
+    loaded: { postings: Object.keys(head.postings).map(Number), chunks: Object.keys(head.chunks).map(Number) },
+    preTimes,
+    naiveTimes,
+    manifestMs: median(preTimes),
+    phases: {
+      entry: median(phases.map(p => p[0])),
+      registry: median(phases.map(p => p[1])),
+      findSkills: median(phases.map(p => p[2])),
+    },
+    naiveMs: median(naiveTimes),
+    manifestCpuMs: median(pre.map(t => t.cpu)),
+    naiveCpuMs: median(naive.map(t => t.cpu)),
+    manifestHeapBytes,
+    naiveHeapBytes,
+  }),
+)

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vite'
 import skills from 'unplugin-skills/vite'
+import { defineConfig } from 'vite'
 
 export default defineConfig({
   // Pinned so that `vite build playground` and the JS API agree whatever the working directory.

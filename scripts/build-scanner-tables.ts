@@ -7,7 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { writeFileAtomic } from '../src/core/fs'
 import { buildBuiltinTables } from '../src/scanner/finder/builtin'
-import { STORE_FILE, encodeTableStore } from '../src/scanner/finder/store'
+import { encodeTableStore, STORE_FILE } from '../src/scanner/finder/store'
 
 const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist')
 const finders = buildBuiltinTables()

@@ -19,7 +19,10 @@ let dir = arg
 let tmp = null
 if (!fs.existsSync(arg)) {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cwe-sdk-'))
-  const tgz = execFileSync('npm', ['pack', `${PACKAGE}@${arg}`, '--silent'], { cwd: tmp, encoding: 'utf8' }).trim().split('\n').pop()
+  const tgz = execFileSync('npm', ['pack', `${PACKAGE}@${arg}`, '--silent'], { cwd: tmp, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()
   execFileSync('tar', ['xzf', tgz], { cwd: tmp })
   dir = path.join(tmp, 'package')
 }
@@ -28,7 +31,8 @@ try {
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
   const xml = fs.readFileSync(path.join(dir, 'raw', 'cwe-archive.xml'), 'utf8')
   const catalog = /<Weakness_Catalog\b[^>]*\bVersion="([^"]+)"[^>]*\bDate="([^"]+)"/.exec(xml)
-  if (!catalog) throw new Error('no <Weakness_Catalog Version=... Date=...> header in cwe-archive.xml')
+  if (!catalog)
+    throw new Error('no <Weakness_Catalog Version=... Date=...> header in cwe-archive.xml')
 
   const ids = new Set()
   const deprecated = new Set()
@@ -36,14 +40,18 @@ try {
   const kinds = { Weakness: 'weaknesses', Category: 'categories', View: 'views' }
   for (const m of xml.matchAll(/<(Weakness|Category|View)\s([^>]*)>/g)) {
     const id = /\bID="(\d+)"/.exec(m[2])
-    if (!id) continue
+    if (!id)
+      continue
     const n = Number(id[1])
-    if (ids.has(n)) throw new Error(`CWE-${n} defined twice`)
+    if (ids.has(n))
+      throw new Error(`CWE-${n} defined twice`)
     ids.add(n)
     counts[kinds[m[1]]]++
-    if (/\bStatus="Deprecated"/.test(m[2])) deprecated.add(n)
+    if (/\bStatus="Deprecated"/.test(m[2]))
+      deprecated.add(n)
   }
-  if (ids.size < 900) throw new Error(`only ${ids.size} ids found: is this the full catalogue?`)
+  if (ids.size < 900)
+    throw new Error(`only ${ids.size} ids found: is this the full catalogue?`)
 
   const byNumber = (a, b) => a - b
   const data = {
@@ -56,11 +64,16 @@ try {
     ids: [...ids].sort(byNumber),
   }
   // One id list per line keeps the file small and its diffs readable.
-  const text = JSON.stringify(data, null, 2)
-    .replace(/\[\n\s+([\d,\s]+?)\n\s+\]/g, (_, list) => `[${list.replace(/\s+/g, '')}]`)
+  const text = JSON.stringify(data, null, 2).replace(
+    /\[\n\s+([\d,\s]+?)\n\s+\]/g,
+    (_, list) => `[${list.replace(/\s+/g, '')}]`,
+  )
   fs.writeFileSync(out, `${text}\n`)
-  console.log(`${path.relative(process.cwd(), out)}: CWE ${data.version} (${data.date}), ${data.ids.length} ids, ${data.deprecated.length} deprecated`)
+  console.log(
+    `${path.relative(process.cwd(), out)}: CWE ${data.version} (${data.date}), ${data.ids.length} ids, ${data.deprecated.length} deprecated`,
+  )
 }
 finally {
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true })
+  if (tmp)
+    fs.rmSync(tmp, { recursive: true, force: true })
 }

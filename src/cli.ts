@@ -1,17 +1,17 @@
+import type { ParseArgsConfig } from 'node:util'
+import type { AuditResult } from './audit/engine'
+import type { Options } from './core/options'
+import type { Profile } from './core/types'
 import path from 'node:path'
 import process from 'node:process'
 import { parseArgs } from 'node:util'
-import type { ParseArgsConfig } from 'node:util'
 import pkg from '../package.json'
-import { ConfigError, loadConfig } from './core/config'
 import { SkillsEngine } from './audit/engine'
-import type { AuditResult } from './audit/engine'
-import { writeIfChanged } from './core/fs'
-import { formatReport, PREFIX } from './core/format'
 import { describeDrift } from './audit/lockfile'
-import type { Options } from './core/options'
 import { toSarif } from './audit/sarif'
-import type { Profile } from './core/types'
+import { ConfigError, loadConfig } from './core/config'
+import { formatReport, PREFIX } from './core/format'
+import { writeIfChanged } from './core/fs'
 
 const COMMON = {
   'root': { type: 'string', multiple: true, short: 'r' },
@@ -112,15 +112,20 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
     const cwd = path.resolve(String(values.cwd ?? process.cwd()))
     const { options: fileOptions } = await loadConfig(cwd, values.config as string | undefined)
     const options: Options = { ...fileOptions, root: fileOptions.root ? path.resolve(cwd, fileOptions.root) : cwd }
-    if (values.root) options.roots = values.root as string[]
+    if (values.root)
+      options.roots = values.root as string[]
     if (values.profile !== undefined) {
-      if (values.profile !== 'enterprise' && values.profile !== 'agentskills') throw new UsageError(`--profile must be enterprise or agentskills, not ${values.profile}`)
+      if (values.profile !== 'enterprise' && values.profile !== 'agentskills')
+        throw new UsageError(`--profile must be enterprise or agentskills, not ${values.profile}`)
       options.profile = values.profile as Profile
     }
-    if (values['lock-file']) options.lockFile = values['lock-file'] as string
+    if (values['lock-file'])
+      options.lockFile = values['lock-file'] as string
     const color = values['no-color'] ? false : values.color ? true : Boolean(io.stdout.isTTY) && !process.env.NO_COLOR
-    if (command === 'check') return await check(options, values, color, io)
-    if (command === 'lock') return await lock(options, Boolean(values.force), color, io)
+    if (command === 'check')
+      return await check(options, values, color, io)
+    if (command === 'lock')
+      return await lock(options, Boolean(values.force), color, io)
     return await build(options, values.out as string | undefined, color, io)
   }
   catch (error) {
@@ -132,25 +137,50 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       io.stderr.write(`${PREFIX} ${error.message}\n`)
       return 2
     }
-    io.stderr.write(`${PREFIX} unexpected failure: ${(error as Error)?.message ?? error}\n${process.env.DEBUG ? `${(error as Error)?.stack}\n` : ''}`)
+    io.stderr.write(
+      `${PREFIX} unexpected failure: ${(error as Error)?.message ?? error}\n${process.env.DEBUG ? `${(error as Error)?.stack}\n` : ''}`,
+    )
     return 1
   }
 }
 
-type IO = { stdout: NodeJS.WritableStream & { isTTY?: boolean }; stderr: NodeJS.WritableStream }
+interface IO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean }
+  stderr: NodeJS.WritableStream
+}
 
 async function check(options: Options, values: Record<string, unknown>, color: boolean, io: IO): Promise<number> {
   const format = String(values.format ?? 'text')
-  if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format must be text, json or sarif, not ${format}`)
+  if (!['text', 'json', 'sarif'].includes(format))
+    throw new UsageError(`--format must be text, json or sarif, not ${format}`)
   const result = await new SkillsEngine(options, { content: false }).audit()
   let output: string
-  if (format === 'json') output = `${JSON.stringify({ ok: result.ok, skills: result.stats.skills, diagnostics: result.diagnostics }, null, 2)}\n`
-  else if (format === 'sarif') output = `${JSON.stringify(toSarif(result.diagnostics, { version: pkg.version }), null, 2)}\n`
-  else output = formatReport(result.diagnostics, result.stats.skills, { sources: result.sources, color: values.output ? false : color })
+  if (format === 'json') {
+    output = `${JSON.stringify({ ok: result.ok, skills: result.stats.skills, diagnostics: result.diagnostics }, null, 2)}\n`
+  }
+  else if (format === 'sarif') {
+    output = `${JSON.stringify(toSarif(result.diagnostics, { version: pkg.version }), null, 2)}\n`
+  }
+  else {
+    output = formatReport(result.diagnostics, result.stats.skills, {
+      sources: result.sources,
+      color: values.output ? false : color,
+    })
+  }
   if (values.output) {
     writeIfChanged(path.resolve(String(values.output)), output)
-    if (format !== 'text') io.stderr.write(`${PREFIX} ${result.ok ? 'ok' : 'failed'}: report written to ${values.output}\n`)
-    else io.stdout.write(formatReport(result.diagnostics.filter(d => d.severity === 'error'), result.stats.skills, { sources: result.sources, color }))
+    if (format !== 'text') {
+      io.stderr.write(`${PREFIX} ${result.ok ? 'ok' : 'failed'}: report written to ${values.output}\n`)
+    }
+    else {
+      io.stdout.write(
+        formatReport(
+          result.diagnostics.filter(d => d.severity === 'error'),
+          result.stats.skills,
+          { sources: result.sources, color },
+        ),
+      )
+    }
   }
   else {
     io.stdout.write(output)
@@ -159,18 +189,23 @@ async function check(options: Options, values: Record<string, unknown>, color: b
 }
 
 async function lock(options: Options, force: boolean, color: boolean, io: IO): Promise<number> {
-  const result = await new SkillsEngine({ ...options, lock: 'verify' }, { content: false }).audit({ updateLock: force ? 'force' : true })
+  const result = await new SkillsEngine({ ...options, lock: 'verify' }, { content: false }).audit({
+    updateLock: force ? 'force' : true,
+  })
   const { status, file, drift } = result.lock
   const problems = result.diagnostics.filter(d => d.code.startsWith('lock/') && d.severity === 'error')
   if (problems.length) {
     io.stderr.write(formatReport(problems, result.stats.skills, { sources: result.sources, color }))
     return 1
   }
-  if (status === 'created') io.stdout.write(`${PREFIX} created ${file} with ${result.stats.skills} skill(s), ${result.stats.files} file(s)\n`)
-  else if (status === 'updated') io.stdout.write(`${PREFIX} updated ${file}:\n${drift.map(describeDrift).join('\n')}\n`)
+  if (status === 'created')
+    io.stdout.write(`${PREFIX} created ${file} with ${result.stats.skills} skill(s), ${result.stats.files} file(s)\n`)
+  else if (status === 'updated')
+    io.stdout.write(`${PREFIX} updated ${file}:\n${drift.map(describeDrift).join('\n')}\n`)
   else io.stdout.write(`${PREFIX} ${file} is up to date (${result.stats.skills} skill(s))\n`)
   const errors = result.diagnostics.filter(d => d.severity === 'error').length
-  if (errors) io.stdout.write(`${PREFIX} note: ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)
+  if (errors)
+    io.stdout.write(`${PREFIX} note: ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)
   return 0
 }
 
@@ -183,17 +218,22 @@ async function build(options: Options, out: string | undefined, color: boolean, 
     io.stderr.write(`${PREFIX} nothing written\n`)
     return 1
   }
-  if (shown.length) io.stderr.write(formatReport(shown, result.stats.skills, { sources: result.sources, color }))
+  if (shown.length)
+    io.stderr.write(formatReport(shown, result.stats.skills, { sources: result.sources, color }))
   const target = path.resolve(engine.options.root, out ?? (engine.options.manifest || 'skills_manifest.json'))
   let json: string
   try {
-    ({ json } = await result.complete())
+    ;({ json } = await result.complete())
   }
   catch (error) {
-    io.stderr.write(`${PREFIX} the discovery index could not be built: ${(error as Error).message}\n${PREFIX} nothing written\n`)
+    io.stderr.write(
+      `${PREFIX} the discovery index could not be built: ${(error as Error).message}\n${PREFIX} nothing written\n`,
+    )
     return 1
   }
   const changed = writeIfChanged(target, json)
-  io.stdout.write(`${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), target) || target} (${result.stats.skills} skill(s), ${json.length} bytes)\n`)
+  io.stdout.write(
+    `${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), target) || target} (${result.stats.skills} skill(s), ${json.length} bytes)\n`,
+  )
   return 0
 }

@@ -29,16 +29,23 @@ const DENSE = 8
 export const STAND_IN = 0xA4
 
 /** Units some search may tell apart from `STAND_IN` (see above); `u` is above 0xFF. */
-const SPECIAL = /[\s\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2060-\u206F\u3164\uFE00-\uFE0F\uFFA0\uFFF0-\uFFFB]/u
+const SPECIAL
+  = /[\s\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2060-\u206F\u3164\uFE00-\uFE0F\uFFA0\uFFF0-\uFFFB]/u
 /** The upper case of each latin1 character: a unit that shares one matches it under `/i`. */
 let latin1Upper: Set<string> | undefined
 
 function decide(u: number): boolean {
   const ch = String.fromCharCode(u)
-  if (SPECIAL.test(ch)) return false
+  if (SPECIAL.test(ch))
+    return false
   const upper = ch.toUpperCase()
   const lower = ch.toLowerCase()
-  for (const s of [upper, lower]) for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) <= 0xFF) return false
+  for (const s of [upper, lower]) {
+    for (let i = 0; i < s.length; i++) {
+      if (s.charCodeAt(i) <= 0xFF)
+        return false
+    }
+  }
   latin1Upper ??= new Set(Array.from({ length: 256 }, (_, c) => String.fromCharCode(c).toUpperCase()))
   return !latin1Upper.has(upper)
 }
@@ -48,7 +55,8 @@ const verdicts = new Uint8Array(0x10000)
 
 export function mayStandIn(u: number): boolean {
   let v = verdicts[u]!
-  if (v === 0) verdicts[u] = v = decide(u) ? 1 : 2
+  if (v === 0)
+    verdicts[u] = v = decide(u) ? 1 : 2
   return v === 1
 }
 
@@ -58,9 +66,15 @@ export function mayStandIn(u: number): boolean {
  */
 export class NarrowText {
   private full: string | undefined
-  constructor(readonly scan: string, private readonly at: Uint32Array, private readonly units: Uint16Array) {}
+  constructor(
+    readonly scan: string,
+    private readonly at: Uint32Array,
+    private readonly units: Uint16Array,
+  ) {}
 
-  get length(): number { return this.scan.length }
+  get length(): number {
+    return this.scan.length
+  }
 
   /** The real text's `slice(from, to)`. */
   slice(from: number, to: number): string {
@@ -70,10 +84,12 @@ export class NarrowText {
     let hi = at.length
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      if (at[mid]! < from) lo = mid + 1
+      if (at[mid]! < from)
+        lo = mid + 1
       else hi = mid
     }
-    if (lo === at.length || at[lo]! >= to) return this.scan.slice(from, to)
+    if (lo === at.length || at[lo]! >= to)
+      return this.scan.slice(from, to)
     let out = ''
     let pos = from
     for (let k = lo; k < at.length && at[k]! < to; k++) {
@@ -104,8 +120,10 @@ export function narrowUnits(units: Uint16Array, bytes: Buffer, toLatin1: () => s
   for (let i = bytes.indexOf(SATURATED); i !== -1; i = bytes.indexOf(SATURATED, i + 1)) {
     const u = units[i]!
     // U+00FF itself.
-    if (u === SATURATED) continue
-    if (!mayStandIn(u) || at.length === most) return null
+    if (u === SATURATED)
+      continue
+    if (!mayStandIn(u) || at.length === most)
+      return null
     bytes[i] = STAND_IN
     at.push(i)
     values.push(u)

@@ -23,8 +23,10 @@ export function writeTree(root: string, entries: Record<string, TreeEntry>): voi
   for (const [rel, entry] of Object.entries(entries)) {
     const file = path.join(root, ...rel.split('/'))
     fs.mkdirSync(path.dirname(file), { recursive: true })
-    if (typeof entry === 'string' || Buffer.isBuffer(entry)) fs.writeFileSync(file, entry)
-    else if ('symlink' in entry) fs.symlinkSync(entry.symlink, file)
+    if (typeof entry === 'string' || Buffer.isBuffer(entry))
+      fs.writeFileSync(file, entry)
+    else if ('symlink' in entry)
+      fs.symlinkSync(entry.symlink, file)
     else execFifo(file)
   }
 }
@@ -35,8 +37,13 @@ function execFifo(file: string): void {
 }
 
 /** A valid enterprise-profile skill's files under `skills/<name>/`. */
-export function skill(name: string, overrides: { frontmatter?: string; body?: string; files?: Record<string, TreeEntry> } = {}): Record<string, TreeEntry> {
-  const frontmatter = overrides.frontmatter ?? `name: ${name}\ndescription: Does ${name} things. Use when ${name} is needed.\nversion: 1.0.0\ndomain: testing\ncategory: fixtures`
+export function skill(
+  name: string,
+  overrides: { frontmatter?: string, body?: string, files?: Record<string, TreeEntry> } = {},
+): Record<string, TreeEntry> {
+  const frontmatter
+    = overrides.frontmatter
+      ?? `name: ${name}\ndescription: Does ${name} things. Use when ${name} is needed.\nversion: 1.0.0\ndomain: testing\ncategory: fixtures`
   const files: Record<string, TreeEntry> = {
     'SKILL.md': `---\n${frontmatter}\n---\n${overrides.body ?? `# ${name}\n\n1. Read [the guide](references/guide.md).\n2. Follow the example.\n`}`,
     'references/guide.md': `# Guide\n\nHow to do ${name} well.\n`,

@@ -2,8 +2,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
 import manifest, { findSkills, getSkill, loadManifest, skills } from 'virtual:skills-manifest'
+import { describe, expect, it } from 'vitest'
 import * as alias from '~skills-manifest'
 import { engineModule } from './bundlers/helpers'
 
@@ -16,17 +16,19 @@ describe('virtual:skills-manifest inside Vitest', () => {
     expect(manifest.manifestVersion).toBe(1)
     expect(manifest.profile).toBe('agentskills')
     expect(skills).toBe(manifest.skills)
-    expect(skills).toEqual([{
-      name: 'hello-world',
-      description: 'Greets the user by name. Use when someone asks for a friendly greeting.',
-      version: null,
-      source: 'test/fixtures/vitest-skills/hello-world',
-      digest: expect.stringMatching(/^[0-9a-f]{64}$/),
-      capabilities: { declared: [], detected: [] },
-      workload: 'read',
-      requiresApproval: false,
-      counts: { files: 1, scenarios: 0, findings: {} },
-    }])
+    expect(skills).toEqual([
+      {
+        name: 'hello-world',
+        description: 'Greets the user by name. Use when someone asks for a friendly greeting.',
+        version: null,
+        source: 'test/fixtures/vitest-skills/hello-world',
+        digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        capabilities: { declared: [], detected: [] },
+        workload: 'read',
+        requiresApproval: false,
+        counts: { files: 1, scenarios: 0, findings: {} },
+      },
+    ])
     expect('index' in manifest).toBe(false)
   })
 
@@ -37,7 +39,9 @@ describe('virtual:skills-manifest inside Vitest', () => {
     const full = await handle.load()
     expect(full.body.trim()).toBe(BODY)
     const bytes = fs.readFileSync(SKILL_MD)
-    expect(full.files).toEqual([{ path: 'SKILL.md', size: bytes.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }])
+    expect(full.files).toEqual([
+      { path: 'SKILL.md', size: bytes.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ])
     expect(full.digest).toBe(handle.digest)
     expect(full.frontmatter).toMatchObject({ name: 'hello-world', license: 'MIT' })
     expect(getSkill('nmae' as never)).toBe(undefined)
@@ -46,7 +50,13 @@ describe('virtual:skills-manifest inside Vitest', () => {
   it('equals what the engine computes, once loaded', async () => {
     // The built engine: vitest.config.ts runs the built plugin.
     const { SkillsEngine } = await engineModule()
-    const engine = new SkillsEngine({ root: ROOT, roots: ['test/fixtures/vitest-skills'], lock: false, manifest: false, profile: 'agentskills' })
+    const engine = new SkillsEngine({
+      root: ROOT,
+      roots: ['test/fixtures/vitest-skills'],
+      lock: false,
+      manifest: false,
+      profile: 'agentskills',
+    })
     const audit = await engine.audit()
     const full = await loadManifest()
     expect(full.index).toBeDefined()
@@ -64,7 +74,11 @@ describe('virtual:skills-manifest inside Vitest', () => {
     const [top] = await findSkills('friendly greeting')
     expect(top.name).toBe('hello-world')
     expect(top.chunks.map(c => [c.kind, c.source, c.text])).toEqual([
-      ['summary', 'frontmatter', 'hello-world\nGreets the user by name. Use when someone asks for a friendly greeting.'],
+      [
+        'summary',
+        'frontmatter',
+        'hello-world\nGreets the user by name. Use when someone asks for a friendly greeting.',
+      ],
       ['instructions', 'SKILL.md', null],
     ])
   })

@@ -1,12 +1,17 @@
-import './style.css'
+import type { SkillName } from './view'
 import manifest, { findSkills, getSkill, skills } from 'virtual:skills-manifest'
 import { h } from './dom'
 import { plural, shortDigest, textMatches } from './format'
 import { emptyDetail, errorDetail, loadingDetail, searchResults, skillCard, skillDetail } from './view'
-import type { SkillName } from './view'
+import './style.css'
 
 type Module = typeof import('virtual:skills-manifest')
-interface Api { manifest: Module['default']; skills: Module['skills']; getSkill: Module['getSkill']; findSkills: Module['findSkills'] }
+interface Api {
+  manifest: Module['default']
+  skills: Module['skills']
+  getSkill: Module['getSkill']
+  findSkills: Module['findSkills']
+}
 
 /** The virtual module's current exports: replaced on HMR, so every read goes through here. */
 let api: Api = { manifest, skills, getSkill, findSkills }
@@ -56,18 +61,25 @@ async function openSkill(name: string, { focus = true } = {}): Promise<void> {
   detail.replaceChildren(loadingDetail(name))
   try {
     const skill = await handle.load()
-    if (seq !== openSeq) return // a later click won
+    if (seq !== openSeq)
+      return // a later click won
     detail.replaceChildren(skillDetail(skill, openSkill))
     detail.scrollTop = 0
     if (focus) {
       detail.querySelector<HTMLElement>('#detail-title')?.focus({ preventScroll: true })
       // Side by side the panel is already in view; stacked (narrow screens) it sits below the list.
       const { top } = detail.getBoundingClientRect()
-      if (top < 0 || top > window.innerHeight * 0.6) detail.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' })
+      if (top < 0 || top > window.innerHeight * 0.6) {
+        detail.scrollIntoView({
+          block: 'start',
+          behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+        })
+      }
     }
   }
   catch (error) {
-    if (seq === openSeq) detail.replaceChildren(errorDetail(name, error))
+    if (seq === openSeq)
+      detail.replaceChildren(errorDetail(name, error))
   }
 }
 
@@ -77,7 +89,12 @@ async function openSkill(name: string, { focus = true } = {}): Promise<void> {
  */
 function hasIndex(): Promise<boolean> {
   const probe = api.skills[0]?.name
-  return (indexReady ??= probe ? api.findSkills(probe, { k: 1 }).then(m => m.length > 0, () => false) : Promise.resolve(false))
+  return (indexReady ??= probe
+    ? api.findSkills(probe, { k: 1 }).then(
+        m => m.length > 0,
+        () => false,
+      )
+    : Promise.resolve(false))
 }
 
 async function search(query: string): Promise<void> {
@@ -91,31 +108,52 @@ async function search(query: string): Promise<void> {
   try {
     if (!(await hasIndex())) {
       const plain = textMatches(api.skills, query, 3)
-      if (seq !== searchSeq) return
+      if (seq !== searchSeq)
+        return
       results.replaceChildren(
-        status('JIT discovery is not available in this build (the manifest has no discovery index), so these are plain text matches on name, description, tags and triggers.', 'is-warning'),
-        plain.length ? searchResults(plain.map(m => ({ ...m, snippet: null })), openSkill) : status(`No skill mentions “${query.trim()}”.`),
+        status(
+          'JIT discovery is not available in this build (the manifest has no discovery index), so these are plain text matches on name, description, tags and triggers.',
+          'is-warning',
+        ),
+        plain.length
+          ? searchResults(
+              plain.map(m => ({ ...m, snippet: null })),
+              openSkill,
+            )
+          : status(`No skill mentions “${query.trim()}”.`),
       )
       return
     }
     const matches = await api.findSkills(query, { k: 3 })
-    if (seq !== searchSeq) return
-    results.replaceChildren(matches.length
-      ? searchResults(matches.map(m => ({ name: m.name, score: m.score, snippet: snippetOf(m.chunks[0]?.text ?? null) })), openSkill)
-      : status(`No skill matches “${query.trim()}”.`))
+    if (seq !== searchSeq)
+      return
+    results.replaceChildren(
+      matches.length
+        ? searchResults(
+            matches.map(m => ({ name: m.name, score: m.score, snippet: snippetOf(m.chunks[0]?.text ?? null) })),
+            openSkill,
+          )
+        : status(`No skill matches “${query.trim()}”.`),
+    )
   }
   catch (error) {
-    if (seq === searchSeq) results.replaceChildren(status(`Search failed: ${error instanceof Error ? error.message : String(error)}`, 'is-error'))
+    if (seq === searchSeq) {
+      results.replaceChildren(
+        status(`Search failed: ${error instanceof Error ? error.message : String(error)}`, 'is-error'),
+      )
+    }
   }
 }
 
-const snippetOf = (text: string | null): string | null =>
-  text && (text.length > 180 ? `${text.slice(0, 180).trimEnd()}…` : text).replace(/\s+/g, ' ')
+function snippetOf(text: string | null): string | null {
+  return text && (text.length > 180 ? `${text.slice(0, 180).trimEnd()}…` : text).replace(/\s+/g, ' ')
+}
 
 function render(): void {
   renderStats()
   renderList()
-  if (!selected) detail.replaceChildren(emptyDetail(api.skills.length))
+  if (!selected)
+    detail.replaceChildren(emptyDetail(api.skills.length))
 }
 
 form.addEventListener('submit', (event) => {
@@ -128,7 +166,8 @@ input.addEventListener('search', () => void search(input.value)) // the clear bu
 detail.addEventListener('click', (event) => {
   const anchor = (event.target as Element).closest?.('a[href^="#file-"]')
   const target = anchor && document.getElementById(anchor.getAttribute('href')!.slice(1))
-  if (target instanceof HTMLElement) target.querySelector('details')?.setAttribute('open', '')
+  if (target instanceof HTMLElement)
+    target.querySelector('details')?.setAttribute('open', '')
 })
 
 render()
@@ -137,16 +176,20 @@ document.title = `Skills catalog · ${plural(api.skills.length, 'skill')}`
 // Dev: a skill edited on disk re-renders the catalog (and the open skill) without a page reload.
 if (import.meta.hot) {
   import.meta.hot.accept('virtual:skills-manifest', (next) => {
-    if (!next) return
+    if (!next)
+      return
     const mod = next as unknown as Module
     api = { manifest: mod.default, skills: mod.skills, getSkill: mod.getSkill, findSkills: mod.findSkills }
     indexReady = null
     render()
-    if (selected && api.skills.some(s => s.name === selected)) void openSkill(selected, { focus: false })
+    if (selected && api.skills.some(s => s.name === selected)) {
+      void openSkill(selected, { focus: false })
+    }
     else if (selected) {
       selected = null
       render()
     }
-    if (input.value.trim()) void search(input.value)
+    if (input.value.trim())
+      void search(input.value)
   })
 }

@@ -6,20 +6,20 @@
  * `textContent`: no HTML from the skill ever reaches the page. Every scan is linear or bounded.
  */
 
-export type Inline =
-  | { type: 'text'; text: string }
-  | { type: 'code'; text: string }
-  | { type: 'strong' | 'em'; children: Inline[] }
-  | { type: 'link'; href: string; children: Inline[] }
-  | { type: 'image'; src: string; alt: string }
+export type Inline
+  = | { type: 'text', text: string }
+    | { type: 'code', text: string }
+    | { type: 'strong' | 'em', children: Inline[] }
+    | { type: 'link', href: string, children: Inline[] }
+    | { type: 'image', src: string, alt: string }
 
-export type Block =
-  | { type: 'heading'; level: number; children: Inline[] }
-  | { type: 'paragraph'; children: Inline[] }
-  | { type: 'code'; lang: string; text: string }
-  | { type: 'quote'; children: Block[] }
-  | { type: 'list'; ordered: boolean; start: number; items: Block[][] }
-  | { type: 'rule' }
+export type Block
+  = | { type: 'heading', level: number, children: Inline[] }
+    | { type: 'paragraph', children: Inline[] }
+    | { type: 'code', lang: string, text: string }
+    | { type: 'quote', children: Block[] }
+    | { type: 'list', ordered: boolean, start: number, items: Block[][] }
+    | { type: 'rule' }
 
 /** Deeper nesting than this (hostile input) is read as plain paragraphs. */
 const MAX_DEPTH = 8
@@ -34,7 +34,9 @@ const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|$)/
 
 const isBlank = (line: string): boolean => line.trim() === ''
 const indentOf = (line: string): number => line.length - line.trimStart().length
-const startsBlock = (line: string): boolean => FENCE.test(line) || HEADING.test(line) || RULE.test(line) || QUOTE.test(line) || ITEM.test(line)
+function startsBlock(line: string): boolean {
+  return FENCE.test(line) || HEADING.test(line) || RULE.test(line) || QUOTE.test(line) || ITEM.test(line)
+}
 
 export function parseMarkdown(text: string): Block[] {
   return parseBlocks(text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').split('\n'), 0)
@@ -73,7 +75,8 @@ function parseBlocks(lines: string[], depth: number): Block[] {
     }
     if (depth < MAX_DEPTH && QUOTE.test(line)) {
       const inner: string[] = []
-      while (i < lines.length && !isBlank(lines[i]) && (QUOTE.test(lines[i]) || !startsBlock(lines[i]))) inner.push(lines[i++].replace(QUOTE, ''))
+      while (i < lines.length && !isBlank(lines[i]) && (QUOTE.test(lines[i]) || !startsBlock(lines[i])))
+        inner.push(lines[i++].replace(QUOTE, ''))
       blocks.push({ type: 'quote', children: parseBlocks(inner, depth + 1) })
       continue
     }
@@ -98,7 +101,8 @@ function parseList(lines: string[], start: number, depth: number, out: Block[]):
   let i = start
   while (i < lines.length) {
     const m = ITEM.exec(lines[i])
-    if (!m || kind(m) !== kind(first)) break
+    if (!m || kind(m) !== kind(first))
+      break
     // Continuation lines are those indented at least to the item's text.
     const contentIndent = m[1].length + m[2].length + (m[3].length || 1)
     const body: string[] = [lines[i].slice(m[0].length)]
@@ -108,15 +112,18 @@ function parseList(lines: string[], start: number, depth: number, out: Block[]):
       if (isBlank(line)) {
         let next = i + 1
         while (next < lines.length && isBlank(lines[next])) next++
-        if (next >= lines.length || indentOf(lines[next]) < contentIndent) break
+        if (next >= lines.length || indentOf(lines[next]) < contentIndent)
+          break
         while (i < next) {
           body.push('')
           i++
         }
         continue
       }
-      if (indentOf(line) >= contentIndent) body.push(line.slice(contentIndent))
-      else if (!startsBlock(line) && !isBlank(body[body.length - 1])) body.push(line.trim()) // lazy paragraph continuation
+      if (indentOf(line) >= contentIndent)
+        body.push(line.slice(contentIndent))
+      else if (!startsBlock(line) && !isBlank(body[body.length - 1]))
+        body.push(line.trim()) // lazy paragraph continuation
       else break
       i++
     }
@@ -125,7 +132,8 @@ function parseList(lines: string[], start: number, depth: number, out: Block[]):
     let next = i
     while (next < lines.length && isBlank(lines[next])) next++
     const again = next < lines.length ? ITEM.exec(lines[next]) : null
-    if (!again || kind(again) !== kind(first)) break
+    if (!again || kind(again) !== kind(first))
+      break
     i = next
   }
   out.push({ type: 'list', ordered, start: ordered ? Number.parseInt(first[2], 10) : 1, items })
@@ -149,14 +157,16 @@ export function parseInline(text: string, depth = 0): Inline[] {
   const out: Inline[] = []
   let plain = ''
   const flush = (): void => {
-    if (plain) out.push({ type: 'text', text: plain })
+    if (plain)
+      out.push({ type: 'text', text: plain })
     plain = ''
   }
-  const seen = new Map<string, { from: number; at: number }>()
+  const seen = new Map<string, { from: number, at: number }>()
   const find = (needle: string, from: number): number => {
     const last = seen.get(needle)
     // The previous search from at most `from` already knows the answer when it did not stop before `from`.
-    if (last && last.from <= from && (last.at === -1 || last.at >= from)) return last.at
+    if (last && last.from <= from && (last.at === -1 || last.at >= from))
+      return last.at
     const at = text.indexOf(needle, from)
     seen.set(needle, { from, at })
     return at
@@ -176,7 +186,13 @@ export function parseInline(text: string, depth = 0): Inline[] {
       const close = find(ticks, i + run)
       if (close !== -1) {
         flush()
-        out.push({ type: 'code', text: text.slice(i + run, close).replace(/\n/g, ' ').replace(/^ (.*) $/, '$1') })
+        out.push({
+          type: 'code',
+          text: text
+            .slice(i + run, close)
+            .replace(/\n/g, ' ')
+            .replace(/^ (.*) $/, '$1'),
+        })
         i = close + run
         continue
       }
@@ -190,9 +206,14 @@ export function parseInline(text: string, depth = 0): Inline[] {
       const end = close === -1 || close - open > MAX_LABEL || text[close + 1] !== '(' ? -1 : find(')', close + 2)
       const label = end === -1 ? '' : text.slice(open + 1, close)
       if (end !== -1 && end - close <= MAX_LABEL && !label.includes('\n')) {
-        const target = text.slice(close + 2, end).trim().split(/\s+/)[0] ?? ''
+        const target
+          = text
+            .slice(close + 2, end)
+            .trim()
+            .split(/\s+/)[0] ?? ''
         flush()
-        if (c === '!') out.push({ type: 'image', src: target, alt: label })
+        if (c === '!')
+          out.push({ type: 'image', src: target, alt: label })
         else out.push({ type: 'link', href: target, children: parseInline(label, depth + 1) })
         i = end + 1
         continue
@@ -216,7 +237,7 @@ export function parseInline(text: string, depth = 0): Inline[] {
       const inner = i + marker.length
       if (boundary && inner < text.length && !/\s/.test(text[inner])) {
         const close = find(marker, inner + 1)
-        const after = close === -1 ? '' : text[close + marker.length] ?? ''
+        const after = close === -1 ? '' : (text[close + marker.length] ?? '')
         if (close !== -1 && !/\s/.test(text[close - 1]) && (c === '*' || !/\w/.test(after))) {
           flush()
           out.push({ type: strong ? 'strong' : 'em', children: parseInline(text.slice(inner, close), depth + 1) })
@@ -234,7 +255,9 @@ export function parseInline(text: string, depth = 0): Inline[] {
 
 /** Plain text of inline nodes (for ids, titles and alt text). */
 export function inlineText(nodes: Inline[]): string {
-  return nodes.map(n => (n.type === 'text' || n.type === 'code' ? n.text : n.type === 'image' ? n.alt : inlineText(n.children))).join('')
+  return nodes
+    .map(n => (n.type === 'text' || n.type === 'code' ? n.text : n.type === 'image' ? n.alt : inlineText(n.children)))
+    .join('')
 }
 
 export interface RenderOptions {
@@ -244,7 +267,7 @@ export interface RenderOptions {
    * Turns a link target into an href, or null to render the label as text.
    * Relative targets point into the skill; the caller decides what they become.
    */
-  link: (href: string) => { href: string; external: boolean } | null
+  link: (href: string) => { href: string, external: boolean } | null
 }
 
 /** Renders parsed blocks as DOM nodes; untrusted text only ever goes through `textContent`. */
@@ -270,7 +293,8 @@ function renderBlock(block: Block, options: RenderOptions): Node {
     case 'code': {
       const pre = document.createElement('pre')
       const code = document.createElement('code')
-      if (/^[\w+-]{1,20}$/.test(block.lang)) code.dataset.lang = block.lang
+      if (/^[\w+-]{1,20}$/.test(block.lang))
+        code.dataset.lang = block.lang
       code.textContent = block.text
       pre.append(code)
       return pre
@@ -284,11 +308,13 @@ function renderBlock(block: Block, options: RenderOptions): Node {
       return document.createElement('hr')
     case 'list': {
       const el = document.createElement(block.ordered ? 'ol' : 'ul')
-      if (block.ordered && block.start !== 1) el.setAttribute('start', String(block.start))
+      if (block.ordered && block.start !== 1)
+        el.setAttribute('start', String(block.start))
       for (const item of block.items) {
         const li = document.createElement('li')
         // Tight items: a lone paragraph renders without its <p>.
-        if (item.length === 1 && item[0].type === 'paragraph') li.append(renderInline(item[0].children, options))
+        if (item.length === 1 && item[0].type === 'paragraph')
+          li.append(renderInline(item[0].children, options))
         else li.append(renderMarkdown(item, options))
         el.append(li)
       }

@@ -1,22 +1,22 @@
+import type { ParsedFrontmatter } from '../core/frontmatter'
+import type { ResolvedOptions } from '../core/options'
+import type { Diagnostic, LockSkill, ManifestSkill, ScanResult, SkillFile, SkillSource } from '../core/types'
+import type { ScenarioDraft } from '../enterprise/scenarios'
+import type { DirListings, SkillLocation } from './discover'
+import type { SkillDrift } from './lockfile'
+import type { FileEntry, SkillListing } from './read'
 import path from 'node:path'
 import { detach } from '../core/detach'
 import { diagnostic } from '../core/diagnostics'
-import type { DirListings, SkillLocation } from './discover'
-import { checkEnterprise } from '../enterprise'
-import { settleScenarios } from '../enterprise/scenarios'
-import type { ScenarioDraft } from '../enterprise/scenarios'
-import type { ParsedFrontmatter } from '../core/frontmatter'
 import { parseFrontmatter } from '../core/frontmatter'
 import { sha256Hex, skillDigest } from '../core/hash'
-import { diffSkill, serializeLockEntry } from './lockfile'
-import type { SkillDrift } from './lockfile'
-import { buildTree, toFinding } from './manifest'
-import type { ResolvedOptions } from '../core/options'
+import { checkEnterprise } from '../enterprise'
+import { settleScenarios } from '../enterprise/scenarios'
 import { scanSkill } from '../scanner'
-import { normalizeFrontmatter, validateFrontmatter } from './schema'
-import type { Diagnostic, LockSkill, ManifestSkill, ScanResult, SkillFile, SkillSource } from '../core/types'
-import type { FileEntry, SkillListing } from './read'
+import { diffSkill, serializeLockEntry } from './lockfile'
+import { buildTree, toFinding } from './manifest'
 import { joinPosix, listSkill, readEntry, SKILL_FILE } from './read'
+import { normalizeFrontmatter, validateFrontmatter } from './schema'
 
 /** Phase A of a skill: its files listed and its SKILL.md read and parsed (enough to know its name). */
 export interface SkillHead {
@@ -68,7 +68,8 @@ export function skillDirs(skill: ProcessedSkill): string[] {
 /** Absolute path of every listed file of a skill, for bundler watchers. */
 export function skillFiles(skill: ProcessedSkill): string[] {
   const dir = skill.location.dir
-  const join = path.sep === '/' ? (rel: string): string => `${dir}/${rel}` : (rel: string): string => path.join(dir, rel)
+  const join
+    = path.sep === '/' ? (rel: string): string => `${dir}/${rel}` : (rel: string): string => path.join(dir, rel)
   const files = skill.manifest.files.map(f => join(f.path))
   return skill.unread.length ? [...files, ...skill.unread] : files
 }
@@ -79,26 +80,48 @@ export function fingerprintOf(entries: readonly FileEntry[]): string {
   return sha256Hex(text)
 }
 
-export function readHead(location: SkillLocation, reuse?: { fingerprint: string; name: string }, known?: DirListings): SkillHead {
+export function readHead(
+  location: SkillLocation,
+  reuse?: { fingerprint: string, name: string },
+  known?: DirListings,
+): SkillHead {
   const dirName = path.basename(location.dir)
   // Without a cached result to compare with, size and mtime come from the reads (one fstat per open file).
   const listing = listSkill(location.dir, location.relDir, null, known, { stat: !!reuse })
   const fingerprint = reuse ? fingerprintOf(listing.entries) : ''
-  const head: SkillHead = { location, listing, fingerprint, name: dirName, skillMd: null, parsed: null, diagnostics: [] }
+  const head: SkillHead = {
+    location,
+    listing,
+    fingerprint,
+    name: dirName,
+    skillMd: null,
+    parsed: null,
+    diagnostics: [],
+  }
   if (reuse && reuse.fingerprint === fingerprint) {
     head.name = reuse.name
     return head
   }
   const entry = listing.entries.find(e => e.path === SKILL_FILE)
   if (!entry) {
-    head.diagnostics.push(diagnostic({ code: 'skill/no-skill-md', severity: 'error', message: 'SKILL.md is not a readable regular file', file: joinPosix(location.relDir, SKILL_FILE), skill: dirName, hint: 'A skill is a folder with a SKILL.md file.' }))
+    head.diagnostics.push(
+      diagnostic({
+        code: 'skill/no-skill-md',
+        severity: 'error',
+        message: 'SKILL.md is not a readable regular file',
+        file: joinPosix(location.relDir, SKILL_FILE),
+        skill: dirName,
+        hint: 'A skill is a folder with a SKILL.md file.',
+      }),
+    )
     return head
   }
   head.skillMd = readEntry(entry, location.relDir, dirName, head.diagnostics)
   if (head.skillMd?.text != null) {
     head.parsed = parseFrontmatter(head.skillMd.text)
     const name = head.parsed.data?.name
-    if (typeof name === 'string' && name.trim()) head.name = name
+    if (typeof name === 'string' && name.trim())
+      head.name = name
   }
   return head
 }
@@ -124,14 +147,23 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
   const diagnostics: Diagnostic[] = [...head.listing.diagnostics, ...head.diagnostics].map(d => ({ ...d, skill }))
   const files: SkillFile[] = []
   for (const entry of head.listing.entries) {
-    const file = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, head.location.relDir, skill, diagnostics)
-    if (file) files.push(file)
+    const file
+      = entry.path === SKILL_FILE && head.skillMd
+        ? head.skillMd
+        : readEntry(entry, head.location.relDir, skill, diagnostics)
+    if (file)
+      files.push(file)
   }
   return checkSkill(head, files, diagnostics, ctx)
 }
 
 /** Every check on a skill's files, already read (`processSkill`; a worker's warm-up passes files made in memory). */
-export function checkSkill(head: SkillHead, files: SkillFile[], diagnostics: Diagnostic[], ctx: ProcessContext): ProcessedSkill {
+export function checkSkill(
+  head: SkillHead,
+  files: SkillFile[],
+  diagnostics: Diagnostic[],
+  ctx: ProcessContext,
+): ProcessedSkill {
   const { location, listing } = head
   const { options } = ctx
   const skill = head.name
@@ -142,12 +174,31 @@ export function checkSkill(head: SkillHead, files: SkillFile[], diagnostics: Dia
   for (const issue of parsed?.diagnostics ?? []) diagnostics.push(diagnostic({ ...issue, file: skillMdPath, skill }))
 
   const dirName = path.basename(location.dir)
-  const locate = (key: string): { line: number; column: number } | null => parsed?.locate(key) ?? null
+  const locate = (key: string): { line: number, column: number } | null => parsed?.locate(key) ?? null
   if (data) {
-    diagnostics.push(...validateFrontmatter(data, { profile: options.profile, custom: ctx.customSchema, file: skillMdPath, skill, locate }))
+    diagnostics.push(
+      ...validateFrontmatter(data, {
+        profile: options.profile,
+        custom: ctx.customSchema,
+        file: skillMdPath,
+        skill,
+        locate,
+      }),
+    )
     if (typeof data.name === 'string' && data.name !== dirName) {
       const at = locate('name')
-      diagnostics.push(diagnostic({ code: 'skill/name-mismatch', severity: 'error', message: `name \`${data.name}\` differs from its folder \`${dirName}\``, file: skillMdPath, line: at?.line, column: at?.column, skill, hint: `Rename the folder to \`${data.name}\` or set \`name: ${dirName}\`.` }))
+      diagnostics.push(
+        diagnostic({
+          code: 'skill/name-mismatch',
+          severity: 'error',
+          message: `name \`${data.name}\` differs from its folder \`${dirName}\``,
+          file: skillMdPath,
+          line: at?.line,
+          column: at?.column,
+          skill,
+          hint: `Rename the folder to \`${data.name}\` or set \`name: ${dirName}\`.`,
+        }),
+      )
     }
   }
   checkStructure(files, parsed, ctx, location.relDir, skill, diagnostics)
@@ -166,18 +217,34 @@ export function checkSkill(head: SkillHead, files: SkillFile[], diagnostics: Dia
     bodyLine: parsed?.bodyLine ?? 1,
     locate: key => parsed?.locate(key) ?? null,
   }
-  const scan: ScanResult = ctx.scan ? scanSkill(source, { ...options.scanner, deny: options.deny }) : { diagnostics: [], capabilities: { declared: [], detected: [] }, suppressions: [] }
+  const scan: ScanResult = ctx.scan
+    ? scanSkill(source, { ...options.scanner, deny: options.deny })
+    : { diagnostics: [], capabilities: { declared: [], detected: [] }, suppressions: [] }
   diagnostics.push(...scan.diagnostics)
   const enterprise = checkEnterprise(source, { options, scan, skillNames: null })
   diagnostics.push(...enterprise.diagnostics)
   const scenarioDrafts = enterprise.scenarioDrafts ?? []
   // `check` keeps no instruction texts: bodies and scenario references are in the manifest only when content is.
-  if (!ctx.content) for (const draft of scenarioDrafts) if (draft.scenario) draft.scenario.reference = ''
+  if (!ctx.content) {
+    for (const draft of scenarioDrafts) {
+      if (draft.scenario)
+        draft.scenario.reference = ''
+    }
+  }
 
   const digest = skillDigest(files)
   const version = typeof data?.version === 'string' ? data.version : null
-  const lockEntry: LockSkill = { name: skill, source: location.source, version, digest, files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })) }
-  const drift = ctx.locked === undefined ? null : diffSkill(lockEntry, ctx.locked, p => lineEndingAlternates(files.find(f => f.path === p)))
+  const lockEntry: LockSkill = {
+    name: skill,
+    source: location.source,
+    version,
+    digest,
+    files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })),
+  }
+  const drift
+    = ctx.locked === undefined
+      ? null
+      : diffSkill(lockEntry, ctx.locked, p => lineEndingAlternates(files.find(f => f.path === p)))
 
   const listed = lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))
   const manifest: ManifestSkill = {
@@ -200,11 +267,16 @@ export function checkSkill(head: SkillHead, files: SkillFile[], diagnostics: Dia
     workload: enterprise.workload,
     requiresApproval: enterprise.requiresApproval,
   }
-  if (enterprise.uri) manifest.uri = enterprise.uri
-  if (enterprise.urn) manifest.urn = enterprise.urn
+  if (enterprise.uri)
+    manifest.uri = enterprise.uri
+  if (enterprise.urn)
+    manifest.urn = enterprise.urn
 
   // Findings that settling may add need their frame lines too (the text is gone by then).
-  const located: Array<Pick<Diagnostic, 'file' | 'line'>> = [...diagnostics, ...scenarioDrafts.flatMap(d => [...d.names.map(n => ({ file: d.file, line: n.line })), ...d.then])]
+  const located: Array<Pick<Diagnostic, 'file' | 'line'>> = [
+    ...diagnostics,
+    ...scenarioDrafts.flatMap(d => [...d.names.map(n => ({ file: d.file, line: n.line })), ...d.then]),
+  ]
   return {
     name: skill,
     location,
@@ -227,29 +299,44 @@ function unreadOf(entries: readonly FileEntry[], files: readonly SkillFile[]): s
 }
 
 /** The diagnostics and manifest entry of a skill in this build: its scenarios' expected skills checked against `skillNames`. */
-export function settleSkill(skill: ProcessedSkill, skillNames: ReadonlySet<string>): { diagnostics: Diagnostic[]; manifest: ManifestSkill } {
-  if (!skill.scenarioDrafts.length) return skill
+export function settleSkill(
+  skill: ProcessedSkill,
+  skillNames: ReadonlySet<string>,
+): { diagnostics: Diagnostic[], manifest: ManifestSkill } {
+  if (!skill.scenarioDrafts.length)
+    return skill
   const { diagnostics, scenarios } = settleScenarios(skill.scenarioDrafts, skillNames)
-  return { diagnostics: diagnostics.length ? [...skill.diagnostics, ...diagnostics] : skill.diagnostics, manifest: { ...skill.manifest, scenarios } }
+  return {
+    diagnostics: diagnostics.length ? [...skill.diagnostics, ...diagnostics] : skill.diagnostics,
+    manifest: { ...skill.manifest, scenarios },
+  }
 }
 
 /** A code frame shows two lines either side of a diagnostic's: only those are kept, the rest blank, so no whole text stays cached. */
 const FRAME_REACH = 2
 
-function frameSources(diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line'>>, files: readonly SkillFile[], relDir: string): Map<string, string> {
+function frameSources(
+  diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line'>>,
+  files: readonly SkillFile[],
+  relDir: string,
+): Map<string, string> {
   const wanted = new Map<string, number[]>()
   for (const d of diagnostics) {
-    if (!d.file || d.line === null) continue
+    if (!d.file || d.line === null)
+      continue
     const lines = wanted.get(d.file)
-    if (lines) lines.push(d.line)
+    if (lines)
+      lines.push(d.line)
     else wanted.set(d.file, [d.line])
   }
   const sources = new Map<string, string>()
-  if (!wanted.size) return sources
+  if (!wanted.size)
+    return sources
   for (const file of files) {
     const display = joinPosix(relDir, file.path)
     const lines = wanted.get(display)
-    if (!lines || file.text === null) continue
+    if (!lines || file.text === null)
+      continue
     const text = file.text
     const keep = new Set<number>()
     let furthest = 0
@@ -261,7 +348,8 @@ function frameSources(diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line
     const kept: string[] = []
     for (let i = 0, start = 0; i < furthest + FRAME_REACH && start <= text.length; i++) {
       let end = text.indexOf('\n', start)
-      if (end < 0) end = text.length
+      if (end < 0)
+        end = text.length
       kept.push(keep.has(i) ? detach(text.slice(start, end)) : '')
       start = end + 1
     }
@@ -271,31 +359,72 @@ function frameSources(diagnostics: ReadonlyArray<Pick<Diagnostic, 'file' | 'line
 }
 
 /** Progressive disclosure (enterprise: references/ and examples/ required) and the body-size budget. */
-function checkStructure(files: readonly SkillFile[], parsed: ParsedFrontmatter | null, ctx: ProcessContext, relDir: string, skill: string, out: Diagnostic[]): void {
+function checkStructure(
+  files: readonly SkillFile[],
+  parsed: ParsedFrontmatter | null,
+  ctx: ProcessContext,
+  relDir: string,
+  skill: string,
+  out: Diagnostic[],
+): void {
   const skillMdPath = joinPosix(relDir, SKILL_FILE)
   for (const file of files) {
-    if (file.size === 0 && file.path !== SKILL_FILE && !file.path.endsWith('.gitkeep'))
-      out.push(diagnostic({ code: 'fs/empty-file', severity: 'warning', message: `${file.path} is empty`, file: joinPosix(relDir, file.path), skill, hint: 'Remove it or give it content.' }))
+    if (file.size === 0 && file.path !== SKILL_FILE && !file.path.endsWith('.gitkeep')) {
+      out.push(
+        diagnostic({
+          code: 'fs/empty-file',
+          severity: 'warning',
+          message: `${file.path} is empty`,
+          file: joinPosix(relDir, file.path),
+          skill,
+          hint: 'Remove it or give it content.',
+        }),
+      )
+    }
   }
   if (ctx.options.profile === 'enterprise') {
     const references = files.some(f => f.path.startsWith('references/') && f.path.endsWith('.md') && f.size > 0)
     const examples = files.some(f => f.path.startsWith('examples/') && f.size > 0)
-    if (!references) out.push(diagnostic({ code: 'structure/references', severity: 'error', message: 'references/ must hold at least one non-empty .md file (enterprise profile)', file: skillMdPath, skill, hint: 'Move detailed guides out of SKILL.md into references/*.md, or set `profile: \'agentskills\'`.' }))
-    if (!examples) out.push(diagnostic({ code: 'structure/examples', severity: 'error', message: 'examples/ must hold at least one non-empty file (enterprise profile)', file: skillMdPath, skill, hint: 'Add a usage example under examples/, or set `profile: \'agentskills\'`.' }))
+    if (!references) {
+      out.push(
+        diagnostic({
+          code: 'structure/references',
+          severity: 'error',
+          message: 'references/ must hold at least one non-empty .md file (enterprise profile)',
+          file: skillMdPath,
+          skill,
+          hint: 'Move detailed guides out of SKILL.md into references/*.md, or set `profile: \'agentskills\'`.',
+        }),
+      )
+    }
+    if (!examples) {
+      out.push(
+        diagnostic({
+          code: 'structure/examples',
+          severity: 'error',
+          message: 'examples/ must hold at least one non-empty file (enterprise profile)',
+          file: skillMdPath,
+          skill,
+          hint: 'Add a usage example under examples/, or set `profile: \'agentskills\'`.',
+        }),
+      )
+    }
   }
   if (parsed) {
     const lines = parsed.body.split('\n').length - (parsed.body.endsWith('\n') ? 1 : 0)
     if (lines > ctx.options.maxBodyLines) {
-      out.push(diagnostic({
-        code: 'structure/body-too-long',
-        severity: 'warning',
-        message: `the SKILL.md body has ${lines} lines (budget ${ctx.options.maxBodyLines})`,
-        file: skillMdPath,
-        line: parsed.bodyLine + ctx.options.maxBodyLines,
-        column: 1,
-        skill,
-        hint: 'Keep SKILL.md a summary: move detail into references/*.md (progressive disclosure), or raise `maxBodyLines`.',
-      }))
+      out.push(
+        diagnostic({
+          code: 'structure/body-too-long',
+          severity: 'warning',
+          message: `the SKILL.md body has ${lines} lines (budget ${ctx.options.maxBodyLines})`,
+          file: skillMdPath,
+          line: parsed.bodyLine + ctx.options.maxBodyLines,
+          column: 1,
+          skill,
+          hint: 'Keep SKILL.md a summary: move detail into references/*.md (progressive disclosure), or raise `maxBodyLines`.',
+        }),
+      )
     }
   }
 }
@@ -304,10 +433,13 @@ function checkStructure(files: readonly SkillFile[], parsed: ParsedFrontmatter |
  * Hashes of a text file with the other line endings, to tell a CRLF/LF-only change from a real one.
  * Rebuilt from the text (bytes aren't kept): the text is the bytes decoded, minus a BOM when the hash says so.
  */
-function lineEndingAlternates(file: SkillFile | undefined): { crlf?: string; lf?: string } {
-  if (!file || file.text === null) return {}
+function lineEndingAlternates(file: SkillFile | undefined): { crlf?: string, lf?: string } {
+  if (!file || file.text === null)
+    return {}
   const raw = sha256Hex(file.text) === file.sha256 ? file.text : `\uFEFF${file.text}`
-  return raw.includes('\r\n') ? { lf: sha256Hex(raw.replace(/\r\n/g, '\n')) } : { crlf: sha256Hex(raw.replace(/\n/g, '\r\n')) }
+  return raw.includes('\r\n')
+    ? { lf: sha256Hex(raw.replace(/\r\n/g, '\n')) }
+    : { crlf: sha256Hex(raw.replace(/\n/g, '\r\n')) }
 }
 
 function emptyFile(dir: string): SkillFile {

@@ -1,10 +1,10 @@
+import type { ResolvedOptions } from '../core/options'
+import type { Diagnostic } from '../core/types'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { isInside, relativePosix } from '../core/fs'
-import type { ResolvedOptions } from '../core/options'
-import type { Diagnostic } from '../core/types'
 import { childPath, IGNORED_DIRS, SKILL_FILE } from './read'
 
 /** A skill directory found under a root. */
@@ -56,14 +56,22 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
 
 /** @param onFound called with the number of distinct skill folders found so far, as each is found. */
 export async function discover(options: ResolvedOptions, onFound?: (count: number) => void): Promise<Discovery> {
-  const result: Discovery = { roots: [], skills: [], dirs: [], listings: { entries: new Map(), skillDirs: new Set() }, diagnostics: [] }
+  const result: Discovery = {
+    roots: [],
+    skills: [],
+    dirs: [],
+    listings: { entries: new Map(), skillDirs: new Set() },
+    diagnostics: [],
+  }
   const seen = new Set<string>()
   for (const spec of options.roots) {
     const root = await resolveRoot(spec, options, result.diagnostics)
-    if (!root) continue
+    if (!root)
+      continue
     result.roots.push(root)
     for (const dir of findSkillDirs(root.dir, result, onFound)) {
-      if (seen.has(dir)) continue
+      if (seen.has(dir))
+        continue
       seen.add(dir)
       result.skills.push({ dir, relDir: relativePosix(options.root, dir), source: root.sourceOf(dir) })
     }
@@ -72,12 +80,20 @@ export async function discover(options: ResolvedOptions, onFound?: (count: numbe
   return result
 }
 
-export async function resolveRoot(spec: string, options: ResolvedOptions, diagnostics: Diagnostic[]): Promise<ResolvedRoot | null> {
+export async function resolveRoot(
+  spec: string,
+  options: ResolvedOptions,
+  diagnostics: Diagnostic[],
+): Promise<ResolvedRoot | null> {
   const rootError = (code: string, message: string, hint: string): null => {
     diagnostics.push(diagnostic({ code, severity: 'error', message, hint }))
     return null
   }
-  const local = (dir: string): ResolvedRoot => ({ spec, dir, sourceOf: skillDir => relativePosix(options.root, skillDir) })
+  const local = (dir: string): ResolvedRoot => ({
+    spec,
+    dir,
+    sourceOf: skillDir => relativePosix(options.root, skillDir),
+  })
   const scheme = SCHEME.exec(spec)?.[1]?.toLowerCase()
   let resolved: ResolvedRoot
   if (!scheme) {
@@ -89,37 +105,79 @@ export async function resolveRoot(spec: string, options: ResolvedOptions, diagno
       dir = fileURLToPath(spec)
     }
     catch (error) {
-      return rootError('root/invalid-uri', `root ${spec} is not a valid file:// URI (${(error as Error).message})`, 'Use an absolute URI such as file:///abs/path/skills, or a path relative to the project root.')
+      return rootError(
+        'root/invalid-uri',
+        `root ${spec} is not a valid file:// URI (${(error as Error).message})`,
+        'Use an absolute URI such as file:///abs/path/skills, or a path relative to the project root.',
+      )
     }
     resolved = local(dir)
   }
   else if (scheme === 'pkg') {
     const parsed = parsePkgRoot(spec)
-    if (!parsed) return rootError('root/invalid-uri', `root ${spec} is not a valid pkg:// URI`, 'Use pkg://<npm package>[/subpath], e.g. pkg://@acme/skill-pack/skills.')
+    if (!parsed) {
+      return rootError(
+        'root/invalid-uri',
+        `root ${spec} is not a valid pkg:// URI`,
+        'Use pkg://<npm package>[/subpath], e.g. pkg://@acme/skill-pack/skills.',
+      )
+    }
     const pkgDir = findPackageDir(parsed.name, options.root)
-    if (!pkgDir) return rootError('root/not-found', `package ${parsed.name} (from ${spec}) is not installed`, `Install it (npm i ${parsed.name}) or remove the root.`)
+    if (!pkgDir) {
+      return rootError(
+        'root/not-found',
+        `package ${parsed.name} (from ${spec}) is not installed`,
+        `Install it (npm i ${parsed.name}) or remove the root.`,
+      )
+    }
     const dir = path.resolve(pkgDir, parsed.subpath)
-    if (!isInside(pkgDir, dir)) return rootError('root/invalid-uri', `root ${spec} leaves its package`, 'The subpath must stay inside the package.')
+    if (!isInside(pkgDir, dir)) {
+      return rootError(
+        'root/invalid-uri',
+        `root ${spec} leaves its package`,
+        'The subpath must stay inside the package.',
+      )
+    }
     resolved = { spec, dir, sourceOf: skillDir => `pkg://${parsed.name}${relativeSuffix(pkgDir, skillDir)}` }
   }
   else {
     const resolver = options.resolvers[scheme]
-    if (!resolver) return rootError('root/no-resolver', `no resolver for the ${scheme}:// scheme (root ${spec})`, `Add \`resolvers: { '${scheme}': async (uri) => '/local/dir' }\` to the options, e.g. pointing at a vendored cache.`)
+    if (!resolver) {
+      return rootError(
+        'root/no-resolver',
+        `no resolver for the ${scheme}:// scheme (root ${spec})`,
+        `Add \`resolvers: { '${scheme}': async (uri) => '/local/dir' }\` to the options, e.g. pointing at a vendored cache.`,
+      )
+    }
     let dir: string
     try {
       dir = path.resolve(options.root, await resolver(spec, { root: options.root }))
     }
     catch (error) {
-      return rootError('root/resolver-failed', `the ${scheme}:// resolver failed for ${spec}: ${(error as Error).message}`, 'Fix the resolver or the URI.')
+      return rootError(
+        'root/resolver-failed',
+        `the ${scheme}:// resolver failed for ${spec}: ${(error as Error).message}`,
+        'Fix the resolver or the URI.',
+      )
     }
-    resolved = { spec, dir, sourceOf: skillDir => (skillDir === dir ? spec : `${spec}#${relativePosix(dir, skillDir)}`) }
+    resolved = {
+      spec,
+      dir,
+      sourceOf: skillDir => (skillDir === dir ? spec : `${spec}#${relativePosix(dir, skillDir)}`),
+    }
   }
   let stat: fs.Stats | undefined
   try {
     stat = fs.statSync(resolved.dir)
   }
   catch {}
-  if (!stat?.isDirectory()) return rootError('root/not-found', `skills root ${spec} does not exist (${relativePosix(options.root, resolved.dir)})`, 'Create the folder, or set `roots` to where your skills live.')
+  if (!stat?.isDirectory()) {
+    return rootError(
+      'root/not-found',
+      `skills root ${spec} does not exist (${relativePosix(options.root, resolved.dir)})`,
+      'Create the folder, or set `roots` to where your skills live.',
+    )
+  }
   return resolved
 }
 
@@ -134,10 +192,18 @@ function findSkillDirs(rootDir: string, result: Discovery, onFound: ((count: num
   for (let next = 0; next < queue.length; next++) {
     const [dir, depth, owner] = queue[next]
     if (owner === -1 && ++outside > MAX_DIRS) {
-      result.diagnostics.push(diagnostic({ code: 'root/too-large', severity: 'error', message: `more than ${MAX_DIRS} directories outside skills under ${rootDir}; discovery stopped`, hint: 'Point `roots` at the folder that holds the skills.' }))
+      result.diagnostics.push(
+        diagnostic({
+          code: 'root/too-large',
+          severity: 'error',
+          message: `more than ${MAX_DIRS} directories outside skills under ${rootDir}; discovery stopped`,
+          hint: 'Point `roots` at the folder that holds the skills.',
+        }),
+      )
       break
     }
-    if (owner !== -1 && ++inside[owner] > MAX_DIRS_PER_SKILL) continue
+    if (owner !== -1 && ++inside[owner] > MAX_DIRS_PER_SKILL)
+      continue
     result.dirs.push(dir)
     let dirents: fs.Dirent[]
     try {
@@ -152,19 +218,23 @@ function findSkillDirs(rootDir: string, result: Discovery, onFound: ((count: num
       found.push(dir)
       result.listings.skillDirs.add(dir)
       onFound?.(result.listings.skillDirs.size)
-      if (owner === -1) childOwner = inside.push(0) - 1
+      if (owner === -1)
+        childOwner = inside.push(0) - 1
     }
-    if (depth >= MAX_DEPTH) continue
+    if (depth >= MAX_DEPTH)
+      continue
     for (const d of dirents) {
-      if (d.isDirectory() && !IGNORED_DIRS.has(d.name)) queue.push([childPath(dir, d.name), depth + 1, childOwner])
+      if (d.isDirectory() && !IGNORED_DIRS.has(d.name))
+        queue.push([childPath(dir, d.name), depth + 1, childOwner])
     }
   }
   return found
 }
 
-function parsePkgRoot(spec: string): { name: string; subpath: string } | null {
+function parsePkgRoot(spec: string): { name: string, subpath: string } | null {
   const match = /^pkg:\/\/((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)(?:@[^/]+)?(\/.*)?$/i.exec(spec)
-  if (!match) return null
+  if (!match)
+    return null
   return { name: match[1], subpath: (match[2] ?? '').replace(/^\/+/, '') || '.' }
 }
 
@@ -172,8 +242,10 @@ function parsePkgRoot(spec: string): { name: string; subpath: string } | null {
 function findPackageDir(name: string, from: string): string | null {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'node_modules', name)
-    if (fs.existsSync(path.join(candidate, 'package.json'))) return fs.realpathSync(candidate)
-    if (path.dirname(dir) === dir) return null
+    if (fs.existsSync(path.join(candidate, 'package.json')))
+      return fs.realpathSync(candidate)
+    if (path.dirname(dir) === dir)
+      return null
   }
 }
 

@@ -1,23 +1,23 @@
+import type { Options, ResolvedOptions } from '../core/options'
+import type { Diagnostic, LockSkill, SkillsManifest } from '../core/types'
+import type { ProcessedSkill } from './check-skill'
+import type { DirListings, Discovery, SkillLocation } from './discover'
+import type { LockRead, SkillDrift } from './lockfile'
+import type { PoolResult } from './scheduler/pool'
 import fs from 'node:fs'
 import path from 'node:path'
 import pkg from '../../package.json'
 import { compareBytewise, diagnostic, hasErrors, sortDiagnostics } from '../core/diagnostics'
-import { buildDiscoveryIndex } from '../search'
-import { discover } from './discover'
-import type { DirListings, Discovery, SkillLocation } from './discover'
 import { isInside, relativePosix, writeFileAtomic } from '../core/fs'
-import { describeDrift, joinLock, lockDigest, lockedEntry, readLock, removedSkill } from './lockfile'
-import type { LockRead, SkillDrift } from './lockfile'
-import { serializeManifest } from './manifest'
 import { resolveOptions } from '../core/options'
-import type { Options, ResolvedOptions } from '../core/options'
-import { loadCustomSchema } from './schema'
-import { SkillPool } from './scheduler/pool'
-import type { PoolResult } from './scheduler/pool'
+import { buildDiscoveryIndex } from '../search'
 import { processSkill, readHead, settleSkill, skillDirs, skillFiles } from './check-skill'
-import type { ProcessedSkill } from './check-skill'
-import type { Diagnostic, LockSkill, SkillsManifest } from '../core/types'
+import { discover } from './discover'
+import { describeDrift, joinLock, lockDigest, lockedEntry, readLock, removedSkill } from './lockfile'
+import { serializeManifest } from './manifest'
 import { SKILL_FILE, takeListings } from './read'
+import { SkillPool } from './scheduler/pool'
+import { loadCustomSchema } from './schema'
 
 export const GENERATOR = `${pkg.name}@${pkg.version}`
 
@@ -46,15 +46,15 @@ export interface AuditResult {
    * The complete manifest, JIT discovery index included, and its `skills_manifest.json` bytes.
    * Built on first call and cached by content: `check` and dev re-audits never pay for it.
    */
-  complete: () => Promise<{ manifest: SkillsManifest; json: string }>
+  complete: () => Promise<{ manifest: SkillsManifest, json: string }>
   /** The `.manifest.lock` text that describes the tree as it is now. */
   lockText: string
-  lock: { status: LockStatus; file: string; drift: SkillDrift[] }
+  lock: { status: LockStatus, file: string, drift: SkillDrift[] }
   /** Text of files that have diagnostics, keyed by project-relative path, for code frames. */
   sources: Map<string, string>
-  watch: { files: string[]; dirs: string[] }
+  watch: { files: string[], dirs: string[] }
   /** `reused`: skills taken from the cache unread; `parallel`: skills audited by worker threads. */
-  stats: { skills: number; files: number; bytes: number; reused: number; parallel: number }
+  stats: { skills: number, files: number, bytes: number, reused: number, parallel: number }
 }
 
 /**
@@ -67,8 +67,8 @@ export class SkillsEngine {
   private readonly scan: boolean
   private readonly cache = new Map<string, ProcessedSkill>()
   private discovery: Discovery | null = null
-  private lockCache: { stamp: string; read: LockRead } | null = null
-  private indexCache: { key: string; index: Promise<SkillsManifest['index']> } | null = null
+  private lockCache: { stamp: string, read: LockRead } | null = null
+  private indexCache: { key: string, index: Promise<SkillsManifest['index']> } | null = null
   private readonly parallelFrom: number
 
   /**
@@ -76,7 +76,7 @@ export class SkillsEngine {
    * @param settings.scan run the security scanner (benchmarks switch it off to measure its share).
    * @param settings.parallelFrom fewest skills for a cold audit to share them with worker threads (tests lower it).
    */
-  constructor(options: Options = {}, settings: { content?: boolean; scan?: boolean; parallelFrom?: number } = {}) {
+  constructor(options: Options = {}, settings: { content?: boolean, scan?: boolean, parallelFrom?: number } = {}) {
     this.options = resolveOptions(options)
     this.content = settings.content ?? true
     this.scan = settings.scan ?? true
@@ -86,7 +86,8 @@ export class SkillsEngine {
   /** Whether a path can affect the audit (inside a skills root, or the lock). */
   isRelevant(file: string): boolean {
     const abs = path.resolve(file)
-    if (abs === this.options.lockFile) return true
+    if (abs === this.options.lockFile)
+      return true
     return (this.discovery?.roots ?? []).some(r => isInside(r.dir, abs))
   }
 
@@ -104,11 +105,13 @@ export class SkillsEngine {
     // opens as soon as discovery has found enough skills, so the workers start up and warm up while
     // the rest is discovered. Without the scanner (benches only) a skill is too cheap to pay for one.
     const opened: { pool: SkillPool | null } = { pool: null }
-    const onFound = this.scan && this.cache.size === 0
-      ? (count: number): void => {
-          if (count === Math.max(1, this.parallelFrom)) opened.pool = this.openPool(lockRead, lockDisplay, customSchema)
-        }
-      : undefined
+    const onFound
+      = this.scan && this.cache.size === 0
+        ? (count: number): void => {
+            if (count === Math.max(1, this.parallelFrom))
+              opened.pool = this.openPool(lockRead, lockDisplay, customSchema)
+          }
+        : undefined
 
     const rediscover = !this.discovery || !request.changed || request.changed.some(f => this.changesLayout(f))
     // Listings from this very discovery are fresh: the skill walk reuses them instead of reading each directory again.
@@ -133,8 +136,10 @@ export class SkillsEngine {
     // unchanged (the lock is read again only when it changes), else compared by value and then adopted.
     const checkedAgainst = (skill: ProcessedSkill): boolean => {
       const locked = lockedOf(skill.name)
-      if (skill.context === locked) return true
-      if (!skill.context || !locked || JSON.stringify(skill.context) !== JSON.stringify(locked)) return false
+      if (skill.context === locked)
+        return true
+      if (!skill.context || !locked || JSON.stringify(skill.context) !== JSON.stringify(locked))
+        return false
       skill.context = locked
       return true
     }
@@ -144,7 +149,14 @@ export class SkillsEngine {
     const processed = new Map<string, ProcessedSkill>()
     const processHere = (location: SkillLocation, head = readHead(location, undefined, known)): ProcessedSkill => {
       const locked = lockedOf(head.name)
-      return processSkill(head, { options, locked, content: this.content, scan: this.scan, customSchema, context: locked })
+      return processSkill(head, {
+        options,
+        locked,
+        content: this.content,
+        scan: this.scan,
+        customSchema,
+        context: locked,
+      })
     }
     const pool = opened.pool
     const offered = new Map<number, SkillLocation>()
@@ -155,7 +167,8 @@ export class SkillsEngine {
         const location = offered.get(id)!
         offered.delete(id)
         // A job a worker could not finish is audited here.
-        if (skill) parallelCount++
+        if (skill)
+          parallelCount++
         processed.set(location.dir, skill ? { ...skill, context: lockedOf(skill.name) } : processHere(location))
       }
     }
@@ -164,7 +177,8 @@ export class SkillsEngine {
         if (pool) {
           receive(pool.poll())
           // The worker gets discovery's listings of the skill's folders rather than reading them again.
-          if (pool.offer(i, location, known && (() => takeListings(location.dir, known!)))) return void offered.set(i, location)
+          if (pool.offer(i, location, known && (() => takeListings(location.dir, known!))))
+            return void offered.set(i, location)
         }
         const cached = this.cache.get(location.dir)
         const valid = cached && checkedAgainst(cached) ? cached : undefined
@@ -181,7 +195,8 @@ export class SkillsEngine {
         }
         processed.set(location.dir, processHere(location, head))
       })
-      if (pool) receive(await pool.drain())
+      if (pool)
+        receive(await pool.drain())
     }
     finally {
       pool?.close()
@@ -189,7 +204,9 @@ export class SkillsEngine {
     this.cache.clear()
     for (const [dir, skill] of processed) this.cache.set(dir, skill)
 
-    const skills = [...processed.values()].sort((a, b) => compareBytewise(a.name, b.name) || compareBytewise(a.location.relDir, b.location.relDir))
+    const skills = [...processed.values()].sort(
+      (a, b) => compareBytewise(a.name, b.name) || compareBytewise(a.location.relDir, b.location.relDir),
+    )
     const duplicates = findDuplicates(skills, global)
 
     // The lock text is only built when it is written or asked for: `check` digests it piece by piece.
@@ -209,14 +226,18 @@ export class SkillsEngine {
       skills: settled.map(s => s.manifest),
     }
     const sources = new Map<string, string>()
-    for (const s of skills) for (const [file, text] of s.sources) sources.set(file, text)
-    if (lockRead?.status === 'ok') sources.set(lockDisplay, lockRead.text)
+    for (const s of skills) {
+      for (const [file, text] of s.sources) sources.set(file, text)
+    }
+    if (lockRead?.status === 'ok')
+      sources.set(lockDisplay, lockRead.text)
 
-    let completed: Promise<{ manifest: SkillsManifest; json: string }> | undefined
-    const complete = (): Promise<{ manifest: SkillsManifest; json: string }> => (completed ??= this.index(manifest).then((index) => {
-      const full: SkillsManifest = { ...manifest, index }
-      return { manifest: full, json: serializeManifest(full) }
-    }))
+    let completed: Promise<{ manifest: SkillsManifest, json: string }> | undefined
+    const complete = (): Promise<{ manifest: SkillsManifest, json: string }> =>
+      (completed ??= this.index(manifest).then((index) => {
+        const full: SkillsManifest = { ...manifest, index }
+        return { manifest: full, json: serializeManifest(full) }
+      }))
     let watch: AuditResult['watch'] | undefined
     return {
       complete,
@@ -246,7 +267,11 @@ export class SkillsEngine {
   }
 
   /** Worker threads for this audit, or null (none configured, no worker entry, or settings that cannot cross threads). */
-  private openPool(lockRead: LockRead | null, lockDisplay: string, customSchema: Record<string, unknown> | null): SkillPool | null {
+  private openPool(
+    lockRead: LockRead | null,
+    lockDisplay: string,
+    customSchema: Record<string, unknown> | null,
+  ): SkillPool | null {
     // Resolvers and the embedding function are functions, and only discovery and the index use them.
     const options = { ...this.options, resolvers: {}, embed: null }
     const lock = lockRead?.status === 'ok' ? { text: lockRead.text, display: lockDisplay } : null
@@ -267,8 +292,10 @@ export class SkillsEngine {
   /** A created/deleted SKILL.md or a path under a root but outside every known skill changes the skill set. */
   private changesLayout(file: string): boolean {
     const abs = path.resolve(file)
-    if (path.basename(abs) === SKILL_FILE) return !fs.existsSync(abs) || !this.cache.has(path.dirname(abs))
-    if (abs === this.options.lockFile) return false
+    if (path.basename(abs) === SKILL_FILE)
+      return !fs.existsSync(abs) || !this.cache.has(path.dirname(abs))
+    if (abs === this.options.lockFile)
+      return false
     const inSkill = [...this.cache.keys()].some(dir => isInside(dir, abs))
     return !inSkill || !fs.existsSync(abs)
   }
@@ -280,26 +307,51 @@ export class SkillsEngine {
       stamp = `${st.size}:${st.mtimeMs}:${st.ino}`
     }
     catch {}
-    if (this.lockCache?.stamp !== stamp) this.lockCache = { stamp, read: readLock(this.options.lockFile, display) }
+    if (this.lockCache?.stamp !== stamp)
+      this.lockCache = { stamp, read: readLock(this.options.lockFile, display) }
     return this.lockCache.read
   }
 
   /** Verifies, creates or updates the lock per the options; every outcome is a diagnostic, never a throw. */
-  private settleLock(read: LockRead | null, lockText: () => string, skills: ProcessedSkill[], discovery: Discovery, duplicates: boolean, request: AuditRequest, mode: 'build' | 'dev', out: Diagnostic[]): AuditResult['lock'] {
+  private settleLock(
+    read: LockRead | null,
+    lockText: () => string,
+    skills: ProcessedSkill[],
+    discovery: Discovery,
+    duplicates: boolean,
+    request: AuditRequest,
+    mode: 'build' | 'dev',
+    out: Diagnostic[],
+  ): AuditResult['lock'] {
     const { options } = this
     const file = relativePosix(options.root, options.lockFile)
-    if (!read) return { status: 'off', file, drift: [] }
+    if (!read)
+      return { status: 'off', file, drift: [] }
     const drift: SkillDrift[] = []
     if (read.status === 'ok') {
-      for (const s of skills) if (s.drift) drift.push(s.drift)
+      for (const s of skills) {
+        if (s.drift)
+          drift.push(s.drift)
+      }
       const present = new Set(skills.map(s => s.name))
-      for (const locked of read.lock.skills) if (!present.has(locked.name)) drift.push(removedSkill(locked))
+      for (const locked of read.lock.skills) {
+        if (!present.has(locked.name))
+          drift.push(removedSkill(locked))
+      }
       drift.sort((a, b) => compareBytewise(a.name, b.name))
     }
     const wantsUpdate = options.lock === 'update' || !!request.updateLock
     const unsafe = duplicates || hasErrors(discovery.diagnostics)
     const refuse = (why: string): void => {
-      out.push(diagnostic({ code: 'lock/not-written', severity: 'error', message: `the lock was not written: ${why}`, file, hint: 'Fix the errors above, then write the lock again.' }))
+      out.push(
+        diagnostic({
+          code: 'lock/not-written',
+          severity: 'error',
+          message: `the lock was not written: ${why}`,
+          file,
+          hint: 'Fix the errors above, then write the lock again.',
+        }),
+      )
     }
     const write = (): boolean => {
       try {
@@ -308,14 +360,32 @@ export class SkillsEngine {
         return true
       }
       catch (error) {
-        out.push(diagnostic({ code: 'lock/write-failed', severity: 'error', message: `the lock could not be written: ${(error as Error).message}`, file, hint: null }))
+        out.push(
+          diagnostic({
+            code: 'lock/write-failed',
+            severity: 'error',
+            message: `the lock could not be written: ${(error as Error).message}`,
+            file,
+            hint: null,
+          }),
+        )
         return false
       }
     }
 
     if (read.status === 'corrupt') {
       if (request.updateLock === 'force' && !unsafe) {
-        if (write()) out.push(diagnostic({ code: 'lock/updated', severity: 'info', message: `replaced the unreadable lock ${file}`, file, hint: 'Review the diff before committing it.' }))
+        if (write()) {
+          out.push(
+            diagnostic({
+              code: 'lock/updated',
+              severity: 'info',
+              message: `replaced the unreadable lock ${file}`,
+              file,
+              hint: 'Review the diff before committing it.',
+            }),
+          )
+        }
         return { status: 'updated', file, drift }
       }
       out.push(read.diagnostic)
@@ -323,40 +393,72 @@ export class SkillsEngine {
     }
     if (read.status === 'missing') {
       if (!wantsUpdate && options.ci) {
-        out.push(diagnostic({ code: 'lock/missing', severity: 'error', message: `${file} is missing, and CI never creates it`, file, hint: 'Run `npx unplugin-skills lock` locally and commit the lock file.' }))
+        out.push(
+          diagnostic({
+            code: 'lock/missing',
+            severity: 'error',
+            message: `${file} is missing, and CI never creates it`,
+            file,
+            hint: 'Run `npx unplugin-skills lock` locally and commit the lock file.',
+          }),
+        )
         return { status: 'missing', file, drift }
       }
       if (unsafe) {
         refuse('discovery had errors or duplicate skill names')
         return { status: 'missing', file, drift }
       }
-      if (write()) out.push(diagnostic({ code: 'lock/created', severity: 'info', message: `created ${file} with ${skills.length} skill(s); commit it`, file, hint: null }))
+      if (write()) {
+        out.push(
+          diagnostic({
+            code: 'lock/created',
+            severity: 'info',
+            message: `created ${file} with ${skills.length} skill(s); commit it`,
+            file,
+            hint: null,
+          }),
+        )
+      }
       return { status: 'created', file, drift: [] }
     }
-    if (!drift.length) return { status: 'ok', file, drift }
+    if (!drift.length)
+      return { status: 'ok', file, drift }
     if (wantsUpdate) {
       if (unsafe) {
         refuse('discovery had errors or duplicate skill names')
         return { status: 'drift', file, drift }
       }
-      if (read.text === lockText()) return { status: 'unchanged', file, drift: [] }
-      if (write()) out.push(diagnostic({ code: 'lock/updated', severity: 'info', message: `updated ${file}:\n${drift.map(describeDrift).join('\n')}`, file, hint: null }))
+      if (read.text === lockText())
+        return { status: 'unchanged', file, drift: [] }
+      if (write()) {
+        out.push(
+          diagnostic({
+            code: 'lock/updated',
+            severity: 'info',
+            message: `updated ${file}:\n${drift.map(describeDrift).join('\n')}`,
+            file,
+            hint: null,
+          }),
+        )
+      }
       return { status: 'updated', file, drift }
     }
     for (const d of drift) {
       const first = d.files[0]
       const located = skills.find(s => s.name === d.name)
       const lineEndingsOnly = d.files.length > 0 && d.files.every(f => f.lineEndings)
-      out.push(diagnostic({
-        code: 'lock/drift',
-        severity: mode === 'dev' ? 'warning' : 'error',
-        message: describeDrift(d),
-        file: located && first ? `${located.location.relDir}/${first.path}` : file,
-        skill: d.name,
-        hint: lineEndingsOnly
-          ? 'Only line endings differ (CRLF vs LF): add `* text=auto eol=lf` to .gitattributes so checkouts match the lock.'
-          : 'If the change is intended, review it and run `npx unplugin-skills lock` to update the lock; otherwise restore the files.',
-      }))
+      out.push(
+        diagnostic({
+          code: 'lock/drift',
+          severity: mode === 'dev' ? 'warning' : 'error',
+          message: describeDrift(d),
+          file: located && first ? `${located.location.relDir}/${first.path}` : file,
+          skill: d.name,
+          hint: lineEndingsOnly
+            ? 'Only line endings differ (CRLF vs LF): add `* text=auto eol=lf` to .gitattributes so checkouts match the lock.'
+            : 'If the change is intended, review it and run `npx unplugin-skills lock` to update the lock; otherwise restore the files.',
+        }),
+      )
     }
     return { status: 'drift', file, drift }
   }
@@ -365,7 +467,8 @@ export class SkillsEngine {
 /** Whether a changed path is `dir` or inside it (a prefix test: path.relative per skill and audit adds up). */
 function touches(changed: ReadonlySet<string>, dir: string): boolean {
   for (const file of changed) {
-    if (path.sep === '/' ? file === dir || file.startsWith(`${dir}/`) : isInside(dir, file)) return true
+    if (path.sep === '/' ? file === dir || file.startsWith(`${dir}/`) : isInside(dir, file))
+      return true
   }
   return false
 }
@@ -374,22 +477,26 @@ function findDuplicates(skills: ProcessedSkill[], out: Diagnostic[]): boolean {
   const byName = new Map<string, ProcessedSkill[]>()
   for (const s of skills) {
     const group = byName.get(s.name)
-    if (group) group.push(s)
+    if (group)
+      group.push(s)
     else byName.set(s.name, [s])
   }
   let found = false
   for (const [name, group] of byName) {
-    if (group.length < 2) continue
+    if (group.length < 2)
+      continue
     found = true
     for (const s of group.slice(1)) {
-      out.push(diagnostic({
-        code: 'skill/duplicate-name',
-        severity: 'error',
-        message: `skill name \`${name}\` is used by ${group.length} skills: ${group.map(g => g.location.relDir).join(', ')}`,
-        file: `${s.location.relDir}/${SKILL_FILE}`,
-        skill: name,
-        hint: 'Skill names must be unique across every root: rename one of them.',
-      }))
+      out.push(
+        diagnostic({
+          code: 'skill/duplicate-name',
+          severity: 'error',
+          message: `skill name \`${name}\` is used by ${group.length} skills: ${group.map(g => g.location.relDir).join(', ')}`,
+          file: `${s.location.relDir}/${SKILL_FILE}`,
+          skill: name,
+          hint: 'Skill names must be unique across every root: rename one of them.',
+        }),
+      )
     }
   }
   return found
@@ -399,4 +506,3 @@ function findDuplicates(skills: ProcessedSkill[], out: Diagnostic[]): boolean {
 export async function audit(options: Options = {}, request: AuditRequest = {}): Promise<AuditResult> {
   return new SkillsEngine(options).audit(request)
 }
-

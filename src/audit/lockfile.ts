@@ -1,9 +1,9 @@
+import type { ValidateFunction } from 'ajv'
+import type { Diagnostic, LockFile, LockSkill } from '../core/types'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
-import type { ValidateFunction } from 'ajv'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { lockfile } from '../generated/lock-validator.js'
-import type { Diagnostic, LockFile, LockSkill } from '../core/types'
 import { lineColumn } from './read'
 
 export const LOCKFILE_VERSION = 1
@@ -30,19 +30,21 @@ export function joinLock(entries: readonly string[]): string {
  */
 export function lockDigest(entries: readonly string[]): string {
   const hash = createHash('sha256')
-  if (!entries.length) return hash.update(EMPTY_LOCK).digest('hex')
+  if (!entries.length)
+    return hash.update(EMPTY_LOCK).digest('hex')
   hash.update(LOCK_HEAD)
   entries.forEach((entry, i) => {
-    if (i) hash.update(',\n')
+    if (i)
+      hash.update(',\n')
     hash.update(entry)
   })
   return hash.update(LOCK_TAIL).digest('hex')
 }
 
-export type LockRead =
-  | { status: 'missing' }
-  | { status: 'corrupt'; diagnostic: Diagnostic }
-  | { status: 'ok'; lock: LockFile; text: string; bySkill: Map<string, LockSkill> }
+export type LockRead
+  = | { status: 'missing' }
+    | { status: 'corrupt', diagnostic: Diagnostic }
+    | { status: 'ok', lock: LockFile, text: string, bySkill: Map<string, LockSkill> }
 
 /** Reads and validates `.manifest.lock`. A broken lock is reported, never repaired. */
 export function readLock(file: string, display: string): LockRead {
@@ -51,7 +53,8 @@ export function readLock(file: string, display: string): LockRead {
     text = fs.readFileSync(file, 'utf8')
   }
   catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { status: 'missing' }
     return corrupt(display, `the lock could not be read (${(error as NodeJS.ErrnoException).code})`, 1, 1)
   }
   return parseLock(text, display)
@@ -59,7 +62,7 @@ export function readLock(file: string, display: string): LockRead {
 
 /** A skill's locked entry: null when the lock lacks it, undefined when there is no valid lock to compare with. */
 export function lockedEntry(read: LockRead | null, name: string): LockSkill | null | undefined {
-  return read?.status === 'ok' ? read.bySkill.get(name) ?? null : undefined
+  return read?.status === 'ok' ? (read.bySkill.get(name) ?? null) : undefined
 }
 
 /** Validates the text of a lock (`display`: its path as diagnostics show it). */
@@ -77,13 +80,25 @@ export function parseLock(text: string, display: string): LockRead {
   if (!validateLock(data)) {
     const error = validateLock.errors?.[0]
     const version = (data as { lockfileVersion?: unknown } | null)?.lockfileVersion
-    if (version !== undefined && version !== LOCKFILE_VERSION)
-      return corrupt(display, `lockfileVersion ${JSON.stringify(version)} is not supported (expected ${LOCKFILE_VERSION})`, 1, 1)
-    return corrupt(display, `the lock does not have the expected shape: ${error?.instancePath || '(root)'} ${error?.message}`, 1, 1)
+    if (version !== undefined && version !== LOCKFILE_VERSION) {
+      return corrupt(
+        display,
+        `lockfileVersion ${JSON.stringify(version)} is not supported (expected ${LOCKFILE_VERSION})`,
+        1,
+        1,
+      )
+    }
+    return corrupt(
+      display,
+      `the lock does not have the expected shape: ${error?.instancePath || '(root)'} ${error?.message}`,
+      1,
+      1,
+    )
   }
   const bySkill = new Map<string, LockSkill>()
   for (const skill of data.skills) {
-    if (bySkill.has(skill.name)) return corrupt(display, `the lock lists skill \`${skill.name}\` twice`, 1, 1)
+    if (bySkill.has(skill.name))
+      return corrupt(display, `the lock lists skill \`${skill.name}\` twice`, 1, 1)
     bySkill.set(skill.name, skill)
   }
   return { status: 'ok', lock: data, text, bySkill }
@@ -120,28 +135,41 @@ export interface SkillDrift {
 }
 
 /** Compares one skill with its locked entry. `alternates` gives, for text files, the hash with the other line endings. */
-export function diffSkill(current: LockSkill, locked: LockSkill | null, alternates: (path: string) => { crlf?: string; lf?: string }): SkillDrift | null {
-  if (!locked) return { name: current.name, change: 'added', files: current.files.map(f => ({ path: f.path, change: 'added' })) }
+export function diffSkill(
+  current: LockSkill,
+  locked: LockSkill | null,
+  alternates: (path: string) => { crlf?: string, lf?: string },
+): SkillDrift | null {
+  if (!locked)
+    return { name: current.name, change: 'added', files: current.files.map(f => ({ path: f.path, change: 'added' })) }
   // Whole-entry comparison: a hand-edited file hash must not hide behind an untouched digest.
-  if (sameEntry(locked, current)) return null
+  if (sameEntry(locked, current))
+    return null
   const drift: SkillDrift = { name: current.name, change: 'modified', files: [] }
-  if (locked.version !== current.version) drift.version = [locked.version, current.version]
-  if (locked.source !== current.source) drift.source = [locked.source, current.source]
+  if (locked.version !== current.version)
+    drift.version = [locked.version, current.version]
+  if (locked.source !== current.source)
+    drift.source = [locked.source, current.source]
   const before = new Map(locked.files.map(f => [f.path, f]))
   for (const file of current.files) {
     const old = before.get(file.path)
     before.delete(file.path)
-    if (!old) drift.files.push({ path: file.path, change: 'added' })
+    if (!old) {
+      drift.files.push({ path: file.path, change: 'added' })
+    }
     else if (old.sha256 !== file.sha256) {
       const alt = alternates(file.path)
       const change: FileChange = { path: file.path, change: 'modified' }
-      if (alt.lf === old.sha256) change.lineEndings = 'crlf-now'
-      else if (alt.crlf === old.sha256) change.lineEndings = 'lf-now'
+      if (alt.lf === old.sha256)
+        change.lineEndings = 'crlf-now'
+      else if (alt.crlf === old.sha256)
+        change.lineEndings = 'lf-now'
       drift.files.push(change)
     }
   }
   for (const path of before.keys()) drift.files.push({ path, change: 'removed' })
-  if (!drift.files.length && !drift.version && !drift.source && locked.digest !== current.digest) drift.files.push({ path: '(digest)', change: 'modified' })
+  if (!drift.files.length && !drift.version && !drift.source && locked.digest !== current.digest)
+    drift.files.push({ path: '(digest)', change: 'modified' })
   drift.files.sort((a, b) => compareBytewise(a.path, b.path))
   return drift
 }
@@ -152,7 +180,10 @@ const FILE_KEYS = ['path', 'sha256', 'size']
 /** Whether an object's own keys are `keys`, in that order (JSON.stringify writes them in that order). */
 function keysAre(value: object, keys: readonly string[]): boolean {
   let i = 0
-  for (const key in value) if (key !== keys[i++]) return false
+  for (const key in value) {
+    if (key !== keys[i++])
+      return false
+  }
   return i === keys.length
 }
 
@@ -161,12 +192,21 @@ function keysAre(value: object, keys: readonly string[]): boolean {
  * locked entry's keys in the order the engine writes them (`current` is the engine's, always in that order).
  */
 function sameEntry(locked: LockSkill, current: LockSkill): boolean {
-  if (locked.name !== current.name || locked.source !== current.source || locked.version !== current.version || locked.digest !== current.digest) return false
-  if (locked.files.length !== current.files.length || !keysAre(locked, ENTRY_KEYS)) return false
+  if (
+    locked.name !== current.name
+    || locked.source !== current.source
+    || locked.version !== current.version
+    || locked.digest !== current.digest
+  ) {
+    return false
+  }
+  if (locked.files.length !== current.files.length || !keysAre(locked, ENTRY_KEYS))
+    return false
   for (let i = 0; i < current.files.length; i++) {
     const a = locked.files[i]
     const b = current.files[i]
-    if (a.path !== b.path || a.sha256 !== b.sha256 || a.size !== b.size || !keysAre(a, FILE_KEYS)) return false
+    if (a.path !== b.path || a.sha256 !== b.sha256 || a.size !== b.size || !keysAre(a, FILE_KEYS))
+      return false
   }
   return true
 }
@@ -177,12 +217,21 @@ export function removedSkill(locked: LockSkill): SkillDrift {
 
 /** Human summary of one skill's drift, one line per file. */
 export function describeDrift(drift: SkillDrift): string {
-  const lines = [`skill \`${drift.name}\` ${drift.change === 'modified' ? 'changed' : drift.change === 'added' ? 'is not in the lock' : 'is in the lock but no longer found'}`]
-  if (drift.version) lines.push(`  version ${drift.version[0] ?? '(none)'} -> ${drift.version[1] ?? '(none)'}`)
-  if (drift.source) lines.push(`  source ${drift.source[0]} -> ${drift.source[1]}`)
+  const lines = [
+    `skill \`${drift.name}\` ${drift.change === 'modified' ? 'changed' : drift.change === 'added' ? 'is not in the lock' : 'is in the lock but no longer found'}`,
+  ]
+  if (drift.version)
+    lines.push(`  version ${drift.version[0] ?? '(none)'} -> ${drift.version[1] ?? '(none)'}`)
+  if (drift.source)
+    lines.push(`  source ${drift.source[0]} -> ${drift.source[1]}`)
   if (drift.change === 'modified') {
     for (const f of drift.files) {
-      const note = f.lineEndings === 'crlf-now' ? ' (only line endings: now CRLF, locked as LF)' : f.lineEndings === 'lf-now' ? ' (only line endings: now LF, locked as CRLF)' : ''
+      const note
+        = f.lineEndings === 'crlf-now'
+          ? ' (only line endings: now CRLF, locked as LF)'
+          : f.lineEndings === 'lf-now'
+            ? ' (only line endings: now LF, locked as CRLF)'
+            : ''
       lines.push(`  ${f.change === 'added' ? '+' : f.change === 'removed' ? '-' : '~'} ${f.path}${note}`)
     }
   }

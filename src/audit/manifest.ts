@@ -1,4 +1,16 @@
-import type { Diagnostic, ManifestDoc, ManifestFile, ManifestFinding, ManifestSkill, Severity, SkillFile, SkillsManifest, SkillsManifestSummary, SkillSummary, SkillTree } from '../core/types'
+import type {
+  Diagnostic,
+  ManifestDoc,
+  ManifestFile,
+  ManifestFinding,
+  ManifestSkill,
+  Severity,
+  SkillFile,
+  SkillsManifest,
+  SkillsManifestSummary,
+  SkillSummary,
+  SkillTree,
+} from '../core/types'
 
 const DOC_DIRS = ['references', 'examples', 'scenarios'] as const
 const FILE_DIRS = ['scripts', 'resources'] as const
@@ -15,20 +27,30 @@ export function buildTree(files: readonly SkillFile[], content: boolean, listed?
     const entry: ManifestFile = (!embeds && listed?.[i]) || { path: file.path, size: file.size, sha256: file.sha256 }
     if ((DOC_DIRS as readonly string[]).includes(top)) {
       const doc: ManifestDoc = entry
-      if (content && file.text !== null) doc.text = file.text
-      tree[top as typeof DOC_DIRS[number]].push(doc)
+      if (content && file.text !== null)
+        doc.text = file.text
+      tree[top as (typeof DOC_DIRS)[number]].push(doc)
     }
     else if ((FILE_DIRS as readonly string[]).includes(top)) {
-      tree[top as typeof FILE_DIRS[number]].push(entry)
+      tree[top as (typeof FILE_DIRS)[number]].push(entry)
     }
   }
   return tree
 }
 
 export function toFinding(d: Diagnostic): ManifestFinding {
-  const finding: ManifestFinding = { code: d.code, severity: d.severity, message: d.message, file: d.file, line: d.line, column: d.column }
-  if (d.rule !== undefined) finding.rule = d.rule
-  if (d.cwe !== undefined) finding.cwe = d.cwe
+  const finding: ManifestFinding = {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    file: d.file,
+    line: d.line,
+    column: d.column,
+  }
+  if (d.rule !== undefined)
+    finding.rule = d.rule
+  if (d.cwe !== undefined)
+    finding.cwe = d.cwe
   return finding
 }
 
@@ -56,8 +78,10 @@ export function summarizeSkill(skill: ManifestSkill): SkillSummary {
     requiresApproval: skill.requiresApproval,
     counts: { files: skill.files.length, scenarios: skill.scenarios.length, findings },
   }
-  if (skill.uri !== undefined) summary.uri = skill.uri
-  if (skill.urn !== undefined) summary.urn = skill.urn
+  if (skill.uri !== undefined)
+    summary.uri = skill.uri
+  if (skill.urn !== undefined)
+    summary.urn = skill.urn
   return summary
 }
 

@@ -1,14 +1,14 @@
+import type { Diagnostic, SkillFile } from '../core/types'
+import type { NarrowText } from '../narrow'
+import type { DirEntry, DirListings } from './discover'
 import { isAscii, isUtf8 } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { isInside } from '../core/fs'
 import { sha256Hex } from '../core/hash'
-import type { DirEntry, DirListings } from './discover'
-import type { Diagnostic, SkillFile } from '../core/types'
 import { narrowing } from '../narrow'
 import { isMarkdownPath } from '../scanner/classify'
-import type { NarrowText } from '../narrow'
 import { decodeUtf8 } from '../utf8'
 
 export const SKILL_FILE = 'SKILL.md'
@@ -55,7 +55,13 @@ const BAD_NAME = /[\u0000-\u001F\u007F\\]/
  * skill is an error and its target is never read; loops and dangling links are errors too.
  * Nested skills (a subfolder with its own SKILL.md) are excluded: they are skills of their own.
  */
-export function listSkill(skillDir: string, relDir: string, skill: string | null, known?: DirListings, { stat = true }: { stat?: boolean } = {}): SkillListing {
+export function listSkill(
+  skillDir: string,
+  relDir: string,
+  skill: string | null,
+  known?: DirListings,
+  { stat = true }: { stat?: boolean } = {},
+): SkillListing {
   const listing: SkillListing = { entries: [], dirs: [], diagnostics: [] }
   walk({ skillDir, realSkillDir: null, stat, relDir, skill, known }, skillDir, '', 0, listing)
   listing.entries.sort((a, b) => compareBytewise(a.path, b.path))
@@ -66,7 +72,9 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
   out.dirs.push(dir)
   let dirents = ctx.known?.entries.get(dir)
   // Each folder is walked once per audit: its listing needn't stay in memory for the rest of it.
-  if (dirents) ctx.known!.entries.delete(dir)
+  if (dirents) {
+    ctx.known!.entries.delete(dir)
+  }
   else {
     try {
       dirents = fs.readdirSync(dir, { withFileTypes: true })
@@ -81,21 +89,34 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
     const relPath = intern(rel ? `${rel}/${name}` : name)
     const absPath = childPath(dir, name)
     if (BAD_NAME.test(name)) {
-      out.diagnostics.push(diagnostic({
-        code: 'fs/bad-filename',
-        severity: 'error',
-        message: `file name ${JSON.stringify(relPath)} contains a control character or a backslash`,
-        file: join(ctx.relDir, rel || '.'),
-        skill: ctx.skill,
-        hint: 'Rename it: such names make the file list (and the lock digest) ambiguous.',
-      }))
+      out.diagnostics.push(
+        diagnostic({
+          code: 'fs/bad-filename',
+          severity: 'error',
+          message: `file name ${JSON.stringify(relPath)} contains a control character or a backslash`,
+          file: join(ctx.relDir, rel || '.'),
+          skill: ctx.skill,
+          hint: 'Rename it: such names make the file list (and the lock digest) ambiguous.',
+        }),
+      )
       continue
     }
     if (dirent.isDirectory()) {
-      if (IGNORED_DIRS.has(name)) continue
-      if (isNestedSkill(ctx, absPath)) continue
+      if (IGNORED_DIRS.has(name))
+        continue
+      if (isNestedSkill(ctx, absPath))
+        continue
       if (depth + 1 > MAX_DEPTH) {
-        out.diagnostics.push(diagnostic({ code: 'fs/too-deep', severity: 'error', message: `directory nesting exceeds ${MAX_DEPTH} levels`, file: join(ctx.relDir, relPath), skill: ctx.skill, hint: 'Flatten the skill layout.' }))
+        out.diagnostics.push(
+          diagnostic({
+            code: 'fs/too-deep',
+            severity: 'error',
+            message: `directory nesting exceeds ${MAX_DEPTH} levels`,
+            file: join(ctx.relDir, relPath),
+            skill: ctx.skill,
+            hint: 'Flatten the skill layout.',
+          }),
+        )
         continue
       }
       walk(ctx, absPath, relPath, depth + 1, out)
@@ -107,10 +128,28 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
       followLink(ctx, out, relPath, absPath)
     }
     else {
-      out.diagnostics.push(diagnostic({ code: 'fs/special-file', severity: 'error', message: `${relPath} is not a regular file (FIFO, socket or device) and is not read`, file: join(ctx.relDir, relPath), skill: ctx.skill, hint: 'Skills may contain only regular files and directories.' }))
+      out.diagnostics.push(
+        diagnostic({
+          code: 'fs/special-file',
+          severity: 'error',
+          message: `${relPath} is not a regular file (FIFO, socket or device) and is not read`,
+          file: join(ctx.relDir, relPath),
+          skill: ctx.skill,
+          hint: 'Skills may contain only regular files and directories.',
+        }),
+      )
     }
     if (out.entries.length > MAX_FILES) {
-      out.diagnostics.push(diagnostic({ code: 'fs/too-many-files', severity: 'error', message: `more than ${MAX_FILES} files`, file: ctx.relDir, skill: ctx.skill, hint: 'A skill this large is almost certainly a mistake (a vendored folder?).' }))
+      out.diagnostics.push(
+        diagnostic({
+          code: 'fs/too-many-files',
+          severity: 'error',
+          message: `more than ${MAX_FILES} files`,
+          file: ctx.relDir,
+          skill: ctx.skill,
+          hint: 'A skill this large is almost certainly a mistake (a vendored folder?).',
+        }),
+      )
       return
     }
   }
@@ -118,15 +157,20 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
 
 // `dir` is absolute and normalised, and a listed name holds no separator: path.join's normalising
 // is wasted on the walk's every entry.
-export const childPath = path.sep === '/' ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`) : path.join
+export const childPath
+  = path.sep === '/'
+    ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`)
+    : path.join
 
 // Skills share layouts (SKILL.md, references/guide.md, ...): one string per path, not one per skill and
 // file, for what the engine keeps (manifest and lock entries). Bounded, so odd trees can't grow it.
 const interned = new Map<string, string>()
 function intern(relPath: string): string {
   const known = interned.get(relPath)
-  if (known !== undefined) return known
-  if (interned.size < 4096) interned.set(relPath, relPath)
+  if (known !== undefined)
+    return known
+  if (interned.size < 4096)
+    interned.set(relPath, relPath)
   return relPath
 }
 
@@ -151,17 +195,22 @@ export function takeListings(skillDir: string, known: DirListings): PortableList
   const pending = [skillDir]
   for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
     const dirents = known.entries.get(dir)
-    if (!dirents) continue
+    if (!dirents)
+      continue
     known.entries.delete(dir)
-    out.dirs.push([dir, dirents.map((d) => {
-      const kind: EntryKind = d.isFile() ? 1 : d.isDirectory() ? 2 : d.isSymbolicLink() ? 3 : 0
-      if (kind === 2) {
-        const child = childPath(dir, d.name)
-        if (known.skillDirs.has(child)) out.skills.push(child)
-        else pending.push(child)
-      }
-      return [d.name, kind]
-    })])
+    out.dirs.push([
+      dir,
+      dirents.map((d) => {
+        const kind: EntryKind = d.isFile() ? 1 : d.isDirectory() ? 2 : d.isSymbolicLink() ? 3 : 0
+        if (kind === 2) {
+          const child = childPath(dir, d.name)
+          if (known.skillDirs.has(child))
+            out.skills.push(child)
+          else pending.push(child)
+        }
+        return [d.name, kind]
+      }),
+    ])
   }
   return out
 }
@@ -169,12 +218,21 @@ export function takeListings(skillDir: string, known: DirListings): PortableList
 /** The listings a worker was handed, for its walk (folders it wasn't handed are read from disk). */
 export function knownListings(portable: PortableListings): DirListings {
   const entries = new Map<string, DirEntry[]>()
-  for (const [dir, list] of portable.dirs) entries.set(dir, list.map(([name, kind]) => new ListedEntry(name, kind)))
+  for (const [dir, list] of portable.dirs) {
+    entries.set(
+      dir,
+      list.map(([name, kind]) => new ListedEntry(name, kind)),
+    )
+  }
   return { entries, skillDirs: new Set(portable.skills) }
 }
 
 class ListedEntry implements DirEntry {
-  constructor(readonly name: string, private readonly kind: EntryKind) {}
+  constructor(
+    readonly name: string,
+    private readonly kind: EntryKind,
+  ) {}
+
   isFile(): boolean {
     return this.kind === 1
   }
@@ -193,7 +251,8 @@ class ListedEntry implements DirEntry {
  * own walk already took the folder's listing; the disk's otherwise.
  */
 function isNestedSkill(ctx: Context, dir: string): boolean {
-  if (ctx.known?.skillDirs.has(dir)) return true
+  if (ctx.known?.skillDirs.has(dir))
+    return true
   return ctx.known?.entries.has(dir) ? false : fs.existsSync(path.join(dir, SKILL_FILE))
 }
 
@@ -206,14 +265,16 @@ function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: s
   catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const loop = code === 'ELOOP'
-    out.diagnostics.push(diagnostic({
-      code: loop ? 'fs/symlink-loop' : 'fs/symlink-dangling',
-      severity: 'error',
-      message: loop ? `symlink ${relPath} is part of a loop` : `symlink ${relPath} points to nothing (${code})`,
-      file: display,
-      skill: ctx.skill,
-      hint: 'Replace the link with the file itself.',
-    }))
+    out.diagnostics.push(
+      diagnostic({
+        code: loop ? 'fs/symlink-loop' : 'fs/symlink-dangling',
+        severity: 'error',
+        message: loop ? `symlink ${relPath} is part of a loop` : `symlink ${relPath} points to nothing (${code})`,
+        file: display,
+        skill: ctx.skill,
+        hint: 'Replace the link with the file itself.',
+      }),
+    )
     return
   }
   try {
@@ -224,14 +285,16 @@ function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: s
     return
   }
   if (!isInside(ctx.realSkillDir, target)) {
-    out.diagnostics.push(diagnostic({
-      code: 'fs/symlink-escape',
-      severity: 'error',
-      message: `symlink ${relPath} points outside the skill; its target is not read`,
-      file: display,
-      skill: ctx.skill,
-      hint: 'A skill must be self-contained: copy the file into the skill instead of linking to it.',
-    }))
+    out.diagnostics.push(
+      diagnostic({
+        code: 'fs/symlink-escape',
+        severity: 'error',
+        message: `symlink ${relPath} points outside the skill; its target is not read`,
+        file: display,
+        skill: ctx.skill,
+        hint: 'A skill must be self-contained: copy the file into the skill instead of linking to it.',
+      }),
+    )
     return
   }
   let stat: fs.Stats
@@ -246,11 +309,27 @@ function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: s
     addFile(ctx, out, relPath, absPath, target, stat)
   }
   else {
-    out.diagnostics.push(diagnostic({ code: 'fs/symlink-directory', severity: 'warning', message: `symlink ${relPath} points to a directory and is not followed`, file: display, skill: ctx.skill, hint: 'Its files are not part of the skill; copy them in if they should be.' }))
+    out.diagnostics.push(
+      diagnostic({
+        code: 'fs/symlink-directory',
+        severity: 'warning',
+        message: `symlink ${relPath} points to a directory and is not followed`,
+        file: display,
+        skill: ctx.skill,
+        hint: 'Its files are not part of the skill; copy them in if they should be.',
+      }),
+    )
   }
 }
 
-function addFile(ctx: Context, out: SkillListing, relPath: string, absPath: string, realPath: string | undefined, known?: fs.Stats): void {
+function addFile(
+  ctx: Context,
+  out: SkillListing,
+  relPath: string,
+  absPath: string,
+  realPath: string | undefined,
+  known?: fs.Stats,
+): void {
   let stat = known
   if (!stat && ctx.stat) {
     try {
@@ -264,7 +343,8 @@ function addFile(ctx: Context, out: SkillListing, relPath: string, absPath: stri
   out.entries.push({ path: relPath, absPath, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, realPath })
 }
 
-const TEXT_EXTENSIONS = /\.(?:md|markdown|mdx|txt|rst|js|mjs|cjs|jsx|ts|mts|cts|tsx|py|sh|bash|zsh|fish|ps1|psm1|bat|cmd|rb|go|rs|java|kt|php|pl|lua|r|sql|json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml|html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl)$/i
+const TEXT_EXTENSIONS
+  = /\.(?:md|markdown|mdx|txt|rst|js|mjs|cjs|jsx|ts|mts|cts|tsx|py|sh|bash|zsh|fish|ps1|psm1|bat|cmd|rb|go|rs|java|kt|php|pl|lua|r|sql|json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml|html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl)$/i
 // O_NONBLOCK: a file swapped for a FIFO after the walk must not block the open; fstat then rejects it.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
 // A file the walk saw as regular and that is a symlink by read time is not followed (ELOOP): it could
@@ -283,14 +363,28 @@ let shared = Buffer.allocUnsafe(INITIAL_BUFFER)
  * Reads one listed file: SHA-256 and, for text, the decoded string. The listing's size and mtime are
  * updated from the open file (what was read is what the fingerprint describes).
  */
-export function readEntry(entry: FileEntry, relDir: string, skill: string | null, diagnostics: Diagnostic[]): SkillFile | null {
+export function readEntry(
+  entry: FileEntry,
+  relDir: string,
+  skill: string | null,
+  diagnostics: Diagnostic[],
+): SkillFile | null {
   let size: number
   let fd: number | undefined
   try {
     fd = entry.realPath ? fs.openSync(entry.realPath, OPEN_FLAGS) : fs.openSync(entry.absPath, OPEN_FLAGS_REGULAR)
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) {
-      diagnostics.push(diagnostic({ code: 'fs/special-file', severity: 'error', message: `${entry.path} is not a regular file (FIFO, socket or device) and is not read`, file: join(relDir, entry.path), skill, hint: 'Skills may contain only regular files and directories.' }))
+      diagnostics.push(
+        diagnostic({
+          code: 'fs/special-file',
+          severity: 'error',
+          message: `${entry.path} is not a regular file (FIFO, socket or device) and is not read`,
+          file: join(relDir, entry.path),
+          skill,
+          hint: 'Skills may contain only regular files and directories.',
+        }),
+      )
       return null
     }
     entry.mtimeMs = stat.mtimeMs
@@ -302,17 +396,20 @@ export function readEntry(entry: FileEntry, relDir: string, skill: string | null
     return null
   }
   finally {
-    if (fd !== undefined) fs.closeSync(fd)
+    if (fd !== undefined)
+      fs.closeSync(fd)
   }
   const bytes = shared.subarray(0, size)
   // Hashed first, while the bytes are in cache (decoding writes up to three times their size elsewhere).
   const sha256 = sha256Hex(bytes)
   const text = decodeText(bytes, entry.path, relDir, skill, diagnostics)
-  const file: SkillFile = typeof text === 'string' || text === null
-    ? { path: entry.path, absPath: entry.absPath, size, sha256, text }
-    : new NarrowFile(entry.path, entry.absPath, size, sha256, text)
+  const file: SkillFile
+    = typeof text === 'string' || text === null
+      ? { path: entry.path, absPath: entry.absPath, size, sha256, text }
+      : new NarrowFile(entry.path, entry.absPath, size, sha256, text)
   // One huge file must not keep a huge buffer for the rest of the process.
-  if (shared.length > MAX_KEPT_BUFFER) shared = Buffer.allocUnsafe(INITIAL_BUFFER)
+  if (shared.length > MAX_KEPT_BUFFER)
+    shared = Buffer.allocUnsafe(INITIAL_BUFFER)
   return file
 }
 
@@ -323,7 +420,8 @@ export function readEntry(entry: FileEntry, relDir: string, skill: string | null
  * the byte asked for past its size and is read on.
  */
 function readAll(fd: number, expected: number): number {
-  if (shared.length < expected + 1) shared = Buffer.allocUnsafe(Math.max(expected + 1, shared.length * 2))
+  if (shared.length < expected + 1)
+    shared = Buffer.allocUnsafe(Math.max(expected + 1, shared.length * 2))
   let size = 0
   for (;;) {
     if (size === shared.length) {
@@ -334,7 +432,8 @@ function readAll(fd: number, expected: number): number {
     const room = shared.length - size
     const n = fs.readSync(fd, shared, size, room, null)
     size += n
-    if (n === 0 || (n < room && size >= expected)) return size
+    if (n === 0 || (n < room && size >= expected))
+      return size
   }
 }
 
@@ -344,38 +443,58 @@ function readAll(fd: number, expected: number): number {
  * in old space, which kept the stand-in alive through young collections (promoted, then collected late).
  */
 class NarrowFile implements SkillFile {
-  constructor(readonly path: string, readonly absPath: string, readonly size: number, readonly sha256: string, readonly narrow: NarrowText) {}
-  get text(): string { return this.narrow.text }
+  constructor(
+    readonly path: string,
+    readonly absPath: string,
+    readonly size: number,
+    readonly sha256: string,
+    readonly narrow: NarrowText,
+  ) {}
+
+  get text(): string {
+    return this.narrow.text
+  }
 }
 
-function decodeText(bytes: Buffer, relPath: string, relDir: string, skill: string | null, diagnostics: Diagnostic[]): string | NarrowText | null {
+function decodeText(
+  bytes: Buffer,
+  relPath: string,
+  relDir: string,
+  skill: string | null,
+  diagnostics: Diagnostic[],
+): string | NarrowText | null {
   const knownText = TEXT_EXTENSIONS.test(relPath) || path.posix.basename(relPath) === SKILL_FILE
-  if (!knownText && bytes.subarray(0, 8192).includes(0)) return null
+  if (!knownText && bytes.subarray(0, 8192).includes(0))
+    return null
   // ASCII (most skill files) is its own UTF-8 decoding: latin1 copies it into a one-byte string.
-  if (isAscii(bytes)) return bytes.toString('latin1')
+  if (isAscii(bytes))
+    return bytes.toString('latin1')
   if (isUtf8(bytes)) {
     const bom = bytes.length >= 3 && bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF
     // Markdown is read whole by parsers (frontmatter, fences, links, headings): never through a stand-in.
     return decodeUtf8(bytes, bom ? 3 : 0, narrowing && !isMarkdownPath(relPath))
   }
-  if (!knownText) return null
+  if (!knownText)
+    return null
   const lossy = bytes.toString('utf8')
   const at = lossy.indexOf('\uFFFD')
   const { line, column } = lineColumn(lossy, Math.max(at, 0))
-  diagnostics.push(diagnostic({
-    code: 'fs/invalid-utf8',
-    severity: 'error',
-    message: `${relPath} is not valid UTF-8`,
-    file: join(relDir, relPath),
-    line,
-    column,
-    skill,
-    hint: 'Re-save the file as UTF-8.',
-  }))
+  diagnostics.push(
+    diagnostic({
+      code: 'fs/invalid-utf8',
+      severity: 'error',
+      message: `${relPath} is not valid UTF-8`,
+      file: join(relDir, relPath),
+      line,
+      column,
+      skill,
+      hint: 'Re-save the file as UTF-8.',
+    }),
+  )
   return null
 }
 
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
+export function lineColumn(text: string, offset: number): { line: number, column: number } {
   let line = 1
   let start = 0
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
@@ -397,5 +516,7 @@ function fsError(error: unknown, file: string, skill: string | null): Diagnostic
   })
 }
 
-const join = (relDir: string, rel: string): string => (rel === '.' || rel === '' ? relDir : relDir === '.' ? rel : `${relDir}/${rel}`)
+function join(relDir: string, rel: string): string {
+  return rel === '.' || rel === '' ? relDir : relDir === '.' ? rel : `${relDir}/${rel}`
+}
 export { join as joinPosix }

@@ -1,15 +1,28 @@
+import type { Diagnostic, Severity } from '../core/types'
 import { compareBytewise, sortDiagnostics } from '../core/diagnostics'
 import { ruleMeta } from '../scanner/index'
-import type { Diagnostic, Severity } from '../core/types'
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' }
 
 // GitHub ranks security alerts by this CVSS-like score (critical >= 9, high >= 7, medium >= 4).
 const SECURITY_SEVERITY: Record<string, string> = {
-  secrets: '9.1', remote_exec: '9.0', prompt_injection: '8.8', exfiltration: '8.6', dynamic_eval: '8.1',
-  child_process: '7.8', hidden_unicode: '7.5', dangerous_shell: '7.2', network_access: '6.5',
-  obfuscation: '5.5', fs_write: '5.0', 'unknown-capability': '3.0', 'suppression-invalid': '3.0', 'file-too-large': '2.0', 'analysis-too-large': '2.0',
-  'parse-fallback': '1.0', 'unused-capability': '1.0',
+  'secrets': '9.1',
+  'remote_exec': '9.0',
+  'prompt_injection': '8.8',
+  'exfiltration': '8.6',
+  'dynamic_eval': '8.1',
+  'child_process': '7.8',
+  'hidden_unicode': '7.5',
+  'dangerous_shell': '7.2',
+  'network_access': '6.5',
+  'obfuscation': '5.5',
+  'fs_write': '5.0',
+  'unknown-capability': '3.0',
+  'suppression-invalid': '3.0',
+  'file-too-large': '2.0',
+  'analysis-too-large': '2.0',
+  'parse-fallback': '1.0',
+  'unused-capability': '1.0',
 }
 const BY_LEVEL: Record<Severity, string> = { error: '7.0', warning: '5.0', info: '2.0' }
 
@@ -18,12 +31,12 @@ interface SarifRule {
   name: string
   shortDescription: { text: string }
   fullDescription: { text: string }
-  help: { text: string; markdown: string }
+  help: { text: string, markdown: string }
   defaultConfiguration: { level: 'error' | 'warning' | 'note' }
   properties: Record<string, unknown>
 }
 
-const firstSentence = (s: string): string => {
+function firstSentence(s: string): string {
   const m = /^(.+?[.:])(?:\s|$)/.exec(s)
   return (m ? m[1]! : s).replace(/:$/, '')
 }
@@ -36,7 +49,8 @@ function ruleFor(code: string, sample: Diagnostic): SarifRule {
   const description = meta?.description ?? (scan ? `Project rule ${id}.` : `unplugin-skills check ${code}.`)
   const hint = meta?.hint ?? sample.hint ?? description
   const tags = scan ? ['security'] : [code.split('/')[0]!]
-  if (cwe) tags.push(`external/cwe/${cwe.toLowerCase()}`)
+  if (cwe)
+    tags.push(`external/cwe/${cwe.toLowerCase()}`)
   const level = LEVEL[meta?.severity ?? sample.severity]
   const properties: Record<string, unknown> = { tags }
   if (scan) {
@@ -46,10 +60,17 @@ function ruleFor(code: string, sample: Diagnostic): SarifRule {
   }
   return {
     id: code,
-    name: (id ?? code).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')).replace(/^./, c => c.toUpperCase()),
+    name: (id ?? code)
+      .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))
+      .replace(/^./, c => c.toUpperCase()),
     shortDescription: { text: firstSentence(description) },
     fullDescription: { text: description },
-    help: { text: hint, markdown: cwe ? `${hint}\n\n[${cwe}](https://cwe.mitre.org/data/definitions/${cwe.replace(/^CWE-/i, '')}.html)` : hint },
+    help: {
+      text: hint,
+      markdown: cwe
+        ? `${hint}\n\n[${cwe}](https://cwe.mitre.org/data/definitions/${cwe.replace(/^CWE-/i, '')}.html)`
+        : hint,
+    },
     defaultConfiguration: { level },
     properties,
   }
@@ -62,11 +83,14 @@ function ruleFor(code: string, sample: Diagnostic): SarifRule {
 export function toSarif(diagnostics: Diagnostic[], options: { version: string }): object {
   const sorted = sortDiagnostics([...diagnostics])
   const samples = new Map<string, Diagnostic>()
-  for (const d of sorted) if (!samples.has(d.code)) samples.set(d.code, d)
+  for (const d of sorted) {
+    if (!samples.has(d.code))
+      samples.set(d.code, d)
+  }
   const codes = [...samples.keys()].sort(compareBytewise)
   const rules = codes.map(code => ruleFor(code, samples.get(code)!))
   const index = new Map(codes.map((c, i) => [c, i]))
-  const results = sorted.map(d => {
+  const results = sorted.map((d) => {
     const result: Record<string, unknown> = {
       ruleId: d.code,
       ruleIndex: index.get(d.code)!,
@@ -75,35 +99,48 @@ export function toSarif(diagnostics: Diagnostic[], options: { version: string })
     }
     if (d.file) {
       const region: Record<string, unknown> = { startLine: d.line && d.line > 0 ? d.line : 1 }
-      if (d.column && d.column > 0) region.startColumn = d.column
-      if (d.excerpt) region.snippet = { text: d.excerpt }
-      result.locations = [{ physicalLocation: { artifactLocation: { uri: encodeUri(d.file), uriBaseId: '%SRCROOT%' }, region } }]
+      if (d.column && d.column > 0)
+        region.startColumn = d.column
+      if (d.excerpt)
+        region.snippet = { text: d.excerpt }
+      result.locations = [
+        { physicalLocation: { artifactLocation: { uri: encodeUri(d.file), uriBaseId: '%SRCROOT%' }, region } },
+      ]
     }
     const properties: Record<string, unknown> = {}
-    if (d.skill) properties.skill = d.skill
-    if (d.cwe) properties.cwe = d.cwe
-    if (Object.keys(properties).length) result.properties = properties
+    if (d.skill)
+      properties.skill = d.skill
+    if (d.cwe)
+      properties.cwe = d.cwe
+    if (Object.keys(properties).length)
+      result.properties = properties
     return result
   })
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{
-      tool: {
-        driver: {
-          name: 'unplugin-skills',
-          version: options.version,
-          informationUri: 'https://www.npmjs.com/package/unplugin-skills',
-          rules,
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'unplugin-skills',
+            version: options.version,
+            informationUri: 'https://www.npmjs.com/package/unplugin-skills',
+            rules,
+          },
         },
+        columnKind: 'utf16CodeUnits',
+        results,
       },
-      columnKind: 'utf16CodeUnits',
-      results,
-    }],
+    ],
   }
 }
 
 /** Relative URI reference: posix separators, each segment percent-encoded. */
 function encodeUri(path: string): string {
-  return path.replace(/\\/g, '/').split('/').map(s => encodeURIComponent(s)).join('/')
+  return path
+    .replace(/\\/g, '/')
+    .split('/')
+    .map(s => encodeURIComponent(s))
+    .join('/')
 }

@@ -1,14 +1,29 @@
+import type Ajv from 'ajv'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { Diagnostic, Profile } from '../core/types'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import type Ajv from 'ajv'
-import type { ErrorObject, ValidateFunction } from 'ajv'
 import { diagnostic } from '../core/diagnostics'
 import { agentskills, enterprise, recommended } from '../generated/validators.js'
-import type { Diagnostic, Profile } from '../core/types'
 
 /** Frontmatter keys with a meaning of their own; any other key is preserved under `metadata`. */
-export const KNOWN_KEYS = new Set(['name', 'description', 'version', 'domain', 'category', 'tags', 'triggers', 'license', 'compatibility', 'allowed-tools', 'capabilities', 'metadata', 'workload', 'composed_skills'])
+export const KNOWN_KEYS = new Set([
+  'name',
+  'description',
+  'version',
+  'domain',
+  'category',
+  'tags',
+  'triggers',
+  'license',
+  'compatibility',
+  'allowed-tools',
+  'capabilities',
+  'metadata',
+  'workload',
+  'composed_skills',
+])
 
 /** The rule behind each field, in plain words, for messages. */
 const FIELD_RULES: Record<string, string> = {
@@ -55,7 +70,7 @@ export interface SchemaContext {
   custom: Record<string, unknown> | null
   file: string
   skill: string
-  locate: (key: string) => { line: number; column: number } | null
+  locate: (key: string) => { line: number, column: number } | null
 }
 
 /** Validates a parsed frontmatter mapping against the profile (errors), the recommendations (warnings) and the user's schema. */
@@ -63,20 +78,34 @@ export function validateFrontmatter(data: Record<string, unknown>, ctx: SchemaCo
   const out: Diagnostic[] = []
   report(ctx.profile === 'enterprise' ? enterprise : agentskills, data, ctx, 'error', `the ${ctx.profile} profile`, out)
   report(recommended, data, ctx, 'warning', 'the agentskills.io recommendations', out)
-  if (ctx.custom) report(compile(ctx.custom), data, ctx, 'error', 'your custom schema', out, 'schema/custom')
+  if (ctx.custom)
+    report(compile(ctx.custom), data, ctx, 'error', 'your custom schema', out, 'schema/custom')
   return out
 }
 
 /** Loads a user schema given as a path (relative to root) or an object; problems become a diagnostic. */
-export function loadCustomSchema(schema: string | Record<string, unknown> | null, root: string, out: Diagnostic[]): Record<string, unknown> | null {
-  if (!schema) return null
-  if (typeof schema !== 'string') return tryCompile(schema, 'the `schema` option', out)
+export function loadCustomSchema(
+  schema: string | Record<string, unknown> | null,
+  root: string,
+  out: Diagnostic[],
+): Record<string, unknown> | null {
+  if (!schema)
+    return null
+  if (typeof schema !== 'string')
+    return tryCompile(schema, 'the `schema` option', out)
   const file = path.resolve(root, schema)
   try {
     return tryCompile(JSON.parse(fs.readFileSync(file, 'utf8')), schema, out)
   }
   catch (error) {
-    out.push(diagnostic({ code: 'schema/invalid-schema', severity: 'error', message: `custom schema ${schema} could not be read: ${(error as Error).message}`, hint: 'Point `schema` at a JSON Schema file.' }))
+    out.push(
+      diagnostic({
+        code: 'schema/invalid-schema',
+        severity: 'error',
+        message: `custom schema ${schema} could not be read: ${(error as Error).message}`,
+        hint: 'Point `schema` at a JSON Schema file.',
+      }),
+    )
     return null
   }
 }
@@ -87,26 +116,44 @@ function tryCompile(schema: Record<string, unknown>, label: string, out: Diagnos
     return schema
   }
   catch (error) {
-    out.push(diagnostic({ code: 'schema/invalid-schema', severity: 'error', message: `${label} is not a valid JSON Schema: ${(error as Error).message}`, hint: null }))
+    out.push(
+      diagnostic({
+        code: 'schema/invalid-schema',
+        severity: 'error',
+        message: `${label} is not a valid JSON Schema: ${(error as Error).message}`,
+        hint: null,
+      }),
+    )
     return null
   }
 }
 
-function report(validate: ValidateFunction, data: unknown, ctx: SchemaContext, severity: 'error' | 'warning', source: string, out: Diagnostic[], code?: string): void {
-  if (validate(data)) return
+function report(
+  validate: ValidateFunction,
+  data: unknown,
+  ctx: SchemaContext,
+  severity: 'error' | 'warning',
+  source: string,
+  out: Diagnostic[],
+  code?: string,
+): void {
+  if (validate(data))
+    return
   for (const error of dedupe(validate.errors ?? [])) {
     const field = fieldOf(error)
     const where = ctx.locate(field.split('/').join('.')) ?? ctx.locate(field.split('/')[0]) ?? { line: 1, column: 1 }
-    out.push(diagnostic({
-      code: code ?? (severity === 'warning' ? 'schema/recommended' : `schema/${error.keyword}`),
-      severity,
-      message: `${describe(error, field)} (${source})`,
-      file: ctx.file,
-      line: where.line,
-      column: where.column,
-      skill: ctx.skill,
-      hint: hintFor(error, field, ctx.profile, severity),
-    }))
+    out.push(
+      diagnostic({
+        code: code ?? (severity === 'warning' ? 'schema/recommended' : `schema/${error.keyword}`),
+        severity,
+        message: `${describe(error, field)} (${source})`,
+        file: ctx.file,
+        line: where.line,
+        column: where.column,
+        skill: ctx.skill,
+        hint: hintFor(error, field, ctx.profile, severity),
+      }),
+    )
   }
 }
 
@@ -115,9 +162,11 @@ function dedupe(errors: ErrorObject[]): ErrorObject[] {
   const anyOfPaths = new Set(errors.filter(e => e.keyword === 'anyOf').map(e => e.instancePath))
   const seen = new Set<string>()
   return errors.filter((e) => {
-    if (anyOfPaths.has(e.instancePath) && e.keyword !== 'anyOf') return false
+    if (anyOfPaths.has(e.instancePath) && e.keyword !== 'anyOf')
+      return false
     const key = `${e.instancePath}|${e.keyword}`
-    if (seen.has(key)) return false
+    if (seen.has(key))
+      return false
     seen.add(key)
     return true
   })
@@ -125,7 +174,8 @@ function dedupe(errors: ErrorObject[]): ErrorObject[] {
 
 function fieldOf(error: ErrorObject): string {
   const base = error.instancePath.replace(/^\//, '').replace(/~1/g, '/').replace(/~0/g, '~')
-  if (error.keyword === 'required') return (error.params as { missingProperty: string }).missingProperty
+  if (error.keyword === 'required')
+    return (error.params as { missingProperty: string }).missingProperty
   return base || '(frontmatter)'
 }
 
@@ -155,13 +205,18 @@ function describe(error: ErrorObject, field: string): string {
 
 function hintFor(error: ErrorObject, field: string, profile: Profile, severity: 'error' | 'warning'): string {
   if (severity === 'warning') {
-    if (field.startsWith('metadata')) return 'agentskills.io expects `metadata` to map strings to strings; nested values are kept as they are.'
-    if (field === 'allowed-tools') return 'agentskills.io expects a space-separated string, e.g. `allowed-tools: Bash(git:*) Read`.'
+    if (field.startsWith('metadata'))
+      return 'agentskills.io expects `metadata` to map strings to strings; nested values are kept as they are.'
+    if (field === 'allowed-tools')
+      return 'agentskills.io expects a space-separated string, e.g. `allowed-tools: Bash(git:*) Read`.'
     return 'A recommendation of agentskills.io; the build still passes.'
   }
-  if (error.keyword === 'required' && field === 'version') return `Add \`version: 1.0.0\`, or ${RELAX[profile]}.`
-  if (error.keyword === 'required') return `Add \`${field}:\` to the frontmatter, or ${RELAX[profile]}.`
-  if (field === 'name') return 'Use lowercase letters, digits and single hyphens, and name the folder the same.'
+  if (error.keyword === 'required' && field === 'version')
+    return `Add \`version: 1.0.0\`, or ${RELAX[profile]}.`
+  if (error.keyword === 'required')
+    return `Add \`${field}:\` to the frontmatter, or ${RELAX[profile]}.`
+  if (field === 'name')
+    return 'Use lowercase letters, digits and single hyphens, and name the folder the same.'
   return `Fix the value, or ${RELAX[profile]}.`
 }
 
@@ -170,12 +225,14 @@ export function normalizeFrontmatter(data: Record<string, unknown>): Record<stri
   const known: Record<string, unknown> = {}
   const extra: Record<string, unknown> = {}
   for (const key of Object.keys(data).sort()) {
-    if (KNOWN_KEYS.has(key)) known[key] = data[key]
+    if (KNOWN_KEYS.has(key))
+      known[key] = data[key]
     else extra[key] = data[key]
   }
   const metadata = known.metadata
   if (Object.keys(extra).length) {
-    known.metadata = metadata && typeof metadata === 'object' && !Array.isArray(metadata) ? { ...extra, ...metadata } : extra
+    known.metadata
+      = metadata && typeof metadata === 'object' && !Array.isArray(metadata) ? { ...extra, ...metadata } : extra
   }
   if (known.metadata && typeof known.metadata === 'object' && !Array.isArray(known.metadata)) {
     known.metadata = Object.fromEntries(Object.entries(known.metadata).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

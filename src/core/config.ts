@@ -1,16 +1,17 @@
+import type { Options } from './options'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Options } from './options'
 
 export const CONFIG_FILES = ['skills.config.mjs', 'skills.config.js', 'skills.config.json'] as const
 
 /** Loads `skills.config.{mjs,js,json}` (the same Options the plugin takes) from `dir`, or the given file. */
-export async function loadConfig(dir: string, file?: string): Promise<{ options: Options; file: string | null }> {
+export async function loadConfig(dir: string, file?: string): Promise<{ options: Options, file: string | null }> {
   const candidates = file ? [path.resolve(dir, file)] : CONFIG_FILES.map(name => path.join(dir, name))
   const found = candidates.find(f => fs.existsSync(f))
   if (!found) {
-    if (file) throw new ConfigError(`config file ${file} not found`)
+    if (file)
+      throw new ConfigError(`config file ${file} not found`)
     return { options: {}, file: null }
   }
   let loaded: unknown
@@ -22,7 +23,8 @@ export async function loadConfig(dir: string, file?: string): Promise<{ options:
   catch (error) {
     throw new ConfigError(`config file ${path.basename(found)} could not be loaded: ${(error as Error).message}`)
   }
-  if (!loaded || typeof loaded !== 'object' || Array.isArray(loaded)) throw new ConfigError(`config file ${path.basename(found)} must export an options object`)
+  if (!loaded || typeof loaded !== 'object' || Array.isArray(loaded))
+    throw new ConfigError(`config file ${path.basename(found)} must export an options object`)
   return { options: loaded as Options, file: found }
 }
 

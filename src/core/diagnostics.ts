@@ -1,6 +1,7 @@
 import type { Diagnostic, Severity } from './types'
 
-type DiagnosticInit = Pick<Diagnostic, 'code' | 'severity' | 'message'> & Partial<Omit<Diagnostic, 'code' | 'severity' | 'message'>>
+type DiagnosticInit = Pick<Diagnostic, 'code' | 'severity' | 'message'>
+  & Partial<Omit<Diagnostic, 'code' | 'severity' | 'message'>>
 
 /** Builds a diagnostic with every field present (null when unknown), so JSON consumers see one shape. */
 export function diagnostic(init: DiagnosticInit): Diagnostic {
@@ -14,9 +15,12 @@ export function diagnostic(init: DiagnosticInit): Diagnostic {
     skill: init.skill ?? null,
     hint: init.hint ?? null,
   }
-  if (init.rule !== undefined) d.rule = init.rule
-  if (init.cwe !== undefined) d.cwe = init.cwe
-  if (init.excerpt !== undefined) d.excerpt = init.excerpt
+  if (init.rule !== undefined)
+    d.rule = init.rule
+  if (init.cwe !== undefined)
+    d.cwe = init.cwe
+  if (init.excerpt !== undefined)
+    d.excerpt = init.excerpt
   return d
 }
 
@@ -24,14 +28,16 @@ const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 
 
 /** Bytewise string order: what `LC_ALL=C sort` does, the same on every OS and locale. */
 export function compareBytewise(a: string, b: string): number {
-  if (a === b) return 0
+  if (a === b)
+    return 0
   // UTF-16 order equals UTF-8 byte order except around surrogates; only pay for Buffers then.
   const len = Math.min(a.length, b.length)
   for (let i = 0; i < len; i++) {
     const x = a.charCodeAt(i)
     const y = b.charCodeAt(i)
     if (x !== y) {
-      if (x >= 0xD800 || y >= 0xD800) return Buffer.compare(Buffer.from(a.slice(i)), Buffer.from(b.slice(i)))
+      if (x >= 0xD800 || y >= 0xD800)
+        return Buffer.compare(Buffer.from(a.slice(i)), Buffer.from(b.slice(i)))
       return x - y
     }
   }
@@ -40,13 +46,15 @@ export function compareBytewise(a: string, b: string): number {
 
 /** Stable order: file, line, column, then severity and code. Deterministic output for every run. */
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return list.sort((a, b) =>
-    compareBytewise(a.file ?? '', b.file ?? '')
-    || (a.line ?? 0) - (b.line ?? 0)
-    || (a.column ?? 0) - (b.column ?? 0)
-    || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]
-    || compareBytewise(a.code, b.code)
-    || compareBytewise(a.message, b.message))
+  return list.sort(
+    (a, b) =>
+      compareBytewise(a.file ?? '', b.file ?? '')
+      || (a.line ?? 0) - (b.line ?? 0)
+      || (a.column ?? 0) - (b.column ?? 0)
+      || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]
+      || compareBytewise(a.code, b.code)
+      || compareBytewise(a.message, b.message),
+  )
 }
 
 export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, number> {

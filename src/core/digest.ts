@@ -5,7 +5,7 @@
  *   (cd skill && find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs -d '\n' sha256sum) | sha256sum
  * Paths can't hold newlines or backslashes (rejected at read time), so the text is unambiguous.
  */
-export function digestInput(files: ReadonlyArray<{ path: string; sha256: string }>): string {
+export function digestInput(files: ReadonlyArray<{ path: string, sha256: string }>): string {
   let text = ''
   for (const file of files) text += `${file.sha256}  ${file.path}\n`
   return text

@@ -32,7 +32,8 @@ export function writeFileAtomic(file: string, content: string | Uint8Array): voi
 /** Atomic write that leaves the file (and its mtime) alone when the content is already there. */
 export function writeIfChanged(file: string, content: string): boolean {
   try {
-    if (fs.readFileSync(file, 'utf8') === content) return false
+    if (fs.readFileSync(file, 'utf8') === content)
+      return false
   }
   catch {}
   writeFileAtomic(file, content)

@@ -6,6 +6,6 @@ export function sha256Hex(data: Uint8Array | string): string {
 }
 
 /** Whole-artifact digest of a skill; `files` must already be sorted bytewise by path. */
-export function skillDigest(files: ReadonlyArray<{ path: string; sha256: string }>): string {
+export function skillDigest(files: ReadonlyArray<{ path: string, sha256: string }>): string {
   return sha256Hex(digestInput(files))
 }

@@ -1,7 +1,7 @@
+import type { Capability, Profile, Severity } from './types'
 import os from 'node:os'
 import path from 'node:path'
 import process from 'node:process'
-import type { Capability, Profile, Severity } from './types'
 
 /** Resolves a URI scheme (`github:`, `castor:`, ...) to a local directory, e.g. a vendored cache. */
 export type SchemeResolver = (uri: string, context: { root: string }) => string | Promise<string>
@@ -102,7 +102,7 @@ export interface Options {
    * With an application identity, each skill gets its canonical `castor://` URI and URN.
    * @example { domain: 'retailcortex.com', name: 'checkout-agent' }
    */
-  app?: { domain: string; name: string }
+  app?: { domain: string, name: string }
   /**
    * Bundlers only: write a `.d.ts` with the literal union of skill names (`true`: `skills.d.ts`).
    * @default false
@@ -139,7 +139,7 @@ export interface ResolvedOptions {
   scanner: Required<Pick<ScannerOptions, 'maxTextSize'>> & Omit<ScannerOptions, 'maxTextSize'>
   maxBodyLines: number
   strict: boolean
-  app: { domain: string; name: string } | null
+  app: { domain: string, name: string } | null
   dts: string | false
   deny: Capability[]
   embed: Options['embed'] | null
@@ -161,7 +161,7 @@ export const DEFAULT_OPTIONS = {
 
 export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
   const root = path.resolve(options.root ?? process.cwd())
-  const dts = options.dts === true ? 'skills.d.ts' : (options.dts || DEFAULT_OPTIONS.dts)
+  const dts = options.dts === true ? 'skills.d.ts' : options.dts || DEFAULT_OPTIONS.dts
   return {
     root,
     roots: options.roots?.length ? [...options.roots] : [...DEFAULT_OPTIONS.roots],

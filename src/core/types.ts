@@ -76,7 +76,7 @@ export interface SkillSource {
   /** 1-based line in SKILL.md where the body starts. */
   bodyLine: number
   /** Locate a frontmatter key (dotted path, e.g. `metadata.owner`) in SKILL.md: 1-based line/column. */
-  locate: (path: string) => { line: number; column: number } | null
+  locate: (path: string) => { line: number, column: number } | null
 }
 
 /** The capability vocabulary: what a skill may declare and the scanner may detect. */
@@ -93,7 +93,7 @@ export interface Suppression {
 export interface ScanResult {
   /** `code: 'scan/<rule>'` diagnostics, after capability adjustment and suppressions. */
   diagnostics: Diagnostic[]
-  capabilities: { declared: Capability[]; detected: Capability[] }
+  capabilities: { declared: Capability[], detected: Capability[] }
   suppressions: Suppression[]
 }
 
@@ -109,7 +109,10 @@ export interface ManifestDoc extends ManifestFile {
 }
 
 /** A diagnostic as the manifest records it: without the skill (implied) and the hint. */
-export type ManifestFinding = Pick<Diagnostic, 'code' | 'severity' | 'message' | 'file' | 'line' | 'column' | 'rule' | 'cwe'>
+export type ManifestFinding = Pick<
+  Diagnostic,
+  'code' | 'severity' | 'message' | 'file' | 'line' | 'column' | 'rule' | 'cwe'
+>
 
 /** The scenario object of spec §scenarios, as carried by the manifest and scored by the runtime. */
 export interface Scenario {
@@ -143,7 +146,7 @@ export interface ManifestSkill {
   /** Whole-artifact digest, lowercase hex (README: "Digest recipe"). */
   digest: string
   /** The same digest in ACS form. */
-  integrity: { algorithm: 'sha-256'; value: string }
+  integrity: { algorithm: 'sha-256', value: string }
   /** Normalised frontmatter: known keys, unrecognised keys moved under `metadata`. */
   frontmatter: Record<string, unknown>
   /** SKILL.md instructions (markdown body). */
@@ -151,7 +154,7 @@ export interface ManifestSkill {
   /** Every file of the skill, sorted bytewise by path. */
   files: ManifestFile[]
   tree: SkillTree
-  capabilities: { declared: Capability[]; detected: Capability[] }
+  capabilities: { declared: Capability[], detected: Capability[] }
   findings: ManifestFinding[]
   suppressions: Suppression[]
   /** Parsed scenarios/*.md. */
@@ -171,9 +174,21 @@ export interface ManifestSkill {
  * registers skills with at startup (identity, digest, policy). The full entry, files and texts
  * included, loads with `getSkill(name).load()`.
  */
-export interface SkillSummary extends Pick<ManifestSkill, 'name' | 'description' | 'version' | 'source' | 'digest' | 'capabilities' | 'workload' | 'requiresApproval' | 'uri' | 'urn'> {
+export interface SkillSummary extends Pick<
+  ManifestSkill,
+  | 'name'
+  | 'description'
+  | 'version'
+  | 'source'
+  | 'digest'
+  | 'capabilities'
+  | 'workload'
+  | 'requiresApproval'
+  | 'uri'
+  | 'urn'
+> {
   /** Sizes of what `load()` returns; findings by severity, severities with none left out. */
-  counts: { files: number; scenarios: number; findings: Partial<Record<Severity, number>> }
+  counts: { files: number, scenarios: number, findings: Partial<Record<Severity, number>> }
 }
 
 /** The entry module's manifest: skill summaries, no discovery index (it loads on the first search). */
@@ -217,6 +232,6 @@ export interface LockFile {
  * Augmented by the generated `skills.d.ts` (`dts` option) with one key per skill, so that skill names
  * are a literal union and a typo in `getSkill('nmae')` fails to typecheck.
  */
-// eslint-disable-next-line ts/no-empty-object-type
+
 export interface SkillNames {}
 export type SkillName = [keyof SkillNames] extends [never] ? string : Extract<keyof SkillNames, string>

@@ -1,17 +1,17 @@
-import { diagnostic, sortDiagnostics } from '../core/diagnostics'
 import type { ResolvedOptions } from '../core/options'
 import type { Diagnostic, ScanResult, Scenario, SkillSource } from '../core/types'
-import { formatCastorUri, isUriError, skillUrn } from './uri'
+import type { MdAnalysis } from './markdown'
+import type { ScenarioDraft } from './scenarios'
 import type { UriError } from './uri'
+import { diagnostic, sortDiagnostics } from '../core/diagnostics'
 import { checkCweMentions } from './cwe'
 import { checkHitl } from './hitl'
 import { checkHttp429 } from './http429'
 import { checkLinks } from './links'
-import type { MdAnalysis } from './markdown'
 import { draftScenarios, settleScenarios } from './scenarios'
-import type { ScenarioDraft } from './scenarios'
 import { checkSecurityCheckpoint } from './security-checkpoint'
 import { projectPath } from './text'
+import { formatCastorUri, isUriError, skillUrn } from './uri'
 
 export interface EnterpriseContext {
   options: ResolvedOptions
@@ -61,14 +61,16 @@ export function checkEnterprise(skill: SkillSource, ctx: EnterpriseContext): Ent
       run()
     }
     catch (error) {
-      diagnostics.push(diagnostic({
-        code: 'quality/internal-error',
-        severity: 'error',
-        message: `the ${check} check failed on this skill: ${(error as Error)?.message ?? String(error)}`,
-        file: projectPath(skill, skill.skillMd.path),
-        skill: skill.name,
-        hint: 'This is a bug in unplugin-skills; please report it with the skill attached.',
-      }))
+      diagnostics.push(
+        diagnostic({
+          code: 'quality/internal-error',
+          severity: 'error',
+          message: `the ${check} check failed on this skill: ${(error as Error)?.message ?? String(error)}`,
+          file: projectPath(skill, skill.skillMd.path),
+          skill: skill.name,
+          hint: 'This is a bug in unplugin-skills; please report it with the skill attached.',
+        }),
+      )
     }
   }
 
@@ -98,42 +100,48 @@ export function checkEnterprise(skill: SkillSource, ctx: EnterpriseContext): Ent
     result.workload = hitl.workload
     result.requiresApproval = hitl.requiresApproval
   })
-  if (options.app) guard('URI', () => identify(skill, options.app!, result))
+  if (options.app)
+    guard('URI', () => identify(skill, options.app!, result))
 
   sortDiagnostics(diagnostics)
   return result
 }
 
 /** Canonical castor:// URI (needs domain, category, version) and URN (needs version) of the skill. */
-function identify(skill: SkillSource, app: { domain: string; name: string }, result: EnterpriseResult): void {
+function identify(skill: SkillSource, app: { domain: string, name: string }, result: EnterpriseResult): void {
   const fm = skill.frontmatter
-  const text = (key: string): string | null => (typeof fm[key] === 'string' ? fm[key] as string : null)
+  const text = (key: string): string | null => (typeof fm[key] === 'string' ? (fm[key] as string) : null)
   const version = text('version')
-  if (version === null) return
+  if (version === null)
+    return
   // Bad frontmatter values point at their key; a bad `app` option has no place in the skill.
   const report = (what: 'URI' | 'URN', error: UriError): void => {
     const key = error.code.slice('uri/'.length)
     const fromApp = what === 'URN' && (key === 'domain' || key === 'app')
     const at = fromApp ? null : skill.locate(key)
-    result.diagnostics.push(diagnostic({
-      code: error.code,
-      severity: 'warning',
-      message: `no canonical ${what}: ${error.message}`,
-      file: projectPath(skill, skill.skillMd.path),
-      line: at?.line ?? null,
-      column: at?.column ?? null,
-      skill: skill.name,
-      hint: fromApp ? 'Fix the `app` option: { domain: \'example.com\', name: \'my-agent\' }.' : null,
-    }))
+    result.diagnostics.push(
+      diagnostic({
+        code: error.code,
+        severity: 'warning',
+        message: `no canonical ${what}: ${error.message}`,
+        file: projectPath(skill, skill.skillMd.path),
+        line: at?.line ?? null,
+        column: at?.column ?? null,
+        skill: skill.name,
+        hint: fromApp ? 'Fix the `app` option: { domain: \'example.com\', name: \'my-agent\' }.' : null,
+      }),
+    )
   }
   const domain = text('domain')
   const category = text('category')
   if (domain !== null && category !== null) {
     const uri = formatCastorUri({ domain, category, name: skill.name, version })
-    if (isUriError(uri)) report('URI', uri)
+    if (isUriError(uri))
+      report('URI', uri)
     else result.uri = uri
   }
   const urn = skillUrn({ domain: app.domain, app: app.name, skill: skill.name, version })
-  if (isUriError(urn)) report('URN', urn)
+  if (isUriError(urn))
+    report('URN', urn)
   else result.urn = urn
 }

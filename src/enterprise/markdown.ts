@@ -48,19 +48,25 @@ export function analyzeMarkdown(text: string): MdAnalysis {
 class Analysis implements MdAnalysis {
   private headingList: MdHeading[] | null = null
   private anchorSet: Set<string> | null = null
-  constructor(readonly links: MdLink[], readonly prose: string) {}
+  constructor(
+    readonly links: MdLink[],
+    readonly prose: string,
+  ) {}
 
   get headings(): MdHeading[] {
     return (this.headingList ??= findHeadings(this.prose))
   }
 
   get anchors(): Set<string> {
-    if (this.anchorSet) return this.anchorSet
+    if (this.anchorSet)
+      return this.anchorSet
     const anchors = new Set<string>()
     const seen = new Map<string, number>()
     for (const h of this.headings) anchors.add(uniqueSlug(githubSlug(h.text), seen))
     if (this.prose.includes('<')) {
-      for (const m of this.prose.matchAll(/<[A-Za-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*(?:"([^"<>]{0,500})"|'([^'<>]{0,500})')/g))
+      for (const m of this.prose.matchAll(
+        /<[A-Za-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*(?:"([^"<>]{0,500})"|'([^'<>]{0,500})')/g,
+      ))
         anchors.add(m[1] ?? m[2])
     }
     return (this.anchorSet = anchors)
@@ -70,15 +76,22 @@ class Analysis implements MdAnalysis {
 // --- blanking ----------------------------------------------------------------------------------
 
 /** Every character but `\n` turned into a space (one repeat per line, not one replacement per character). */
-const blank = (s: string): string => s.split('\n').map(line => ' '.repeat(line.length)).join('\n')
+function blank(s: string): string {
+  return s
+    .split('\n')
+    .map(line => ' '.repeat(line.length))
+    .join('\n')
+}
 
 /** Blank ranges (sorted, non-overlapping), keeping newlines so offsets, lines and columns hold. */
 function blankRanges(text: string, ranges: Array<[number, number]>): string {
-  if (ranges.length === 0) return text
+  if (ranges.length === 0)
+    return text
   const parts: string[] = []
   let at = 0
   for (const [from, to] of ranges) {
-    if (to <= at) continue
+    if (to <= at)
+      continue
     const start = Math.max(from, at)
     parts.push(text.slice(at, start), blank(text.slice(start, to)))
     at = to
@@ -87,16 +100,17 @@ function blankRanges(text: string, ranges: Array<[number, number]>): string {
   return parts.join('')
 }
 
-
 /** HTML comments blanked; an unclosed `<!--` stays (and so does every later one: none can close). */
 function blankComments(text: string): string {
   let at = text.indexOf('<!--')
-  if (at === -1) return text
+  if (at === -1)
+    return text
   const parts: string[] = []
   let last = 0
   while (at !== -1) {
     const close = text.indexOf('-->', at + 4)
-    if (close === -1) break
+    if (close === -1)
+      break
     parts.push(text.slice(last, at), blank(text.slice(at, close + 3)))
     last = close + 3
     at = text.indexOf('<!--', last)
@@ -107,7 +121,8 @@ function blankComments(text: string): string {
 
 /** Where `^` of a multiline regex matches: after \n, \r, U+2028, U+2029, or at 0. */
 function atLineStart(text: string, p: number): boolean {
-  if (p === 0) return true
+  if (p === 0)
+    return true
   const c = text.charCodeAt(p - 1)
   return c === 10 || c === 13 || c === 0x2028 || c === 0x2029
 }
@@ -123,16 +138,22 @@ function lineStartMatches(text: string, anchors: readonly string[], sticky: RegE
   let end = from
   for (;;) {
     let k = -1
-    for (let j = 0; j < next.length; j++) if (next[j] !== -1 && (k === -1 || next[j] < next[k])) k = j
-    if (k === -1) return out
+    for (let j = 0; j < next.length; j++) {
+      if (next[j] !== -1 && (k === -1 || next[j] < next[k]))
+        k = j
+    }
+    if (k === -1)
+      return out
     const q = next[k]
     next[k] = text.indexOf(anchors[k], q + 1)
     let p = q
     while (p > 0 && (text.charCodeAt(p - 1) === 32 || text.charCodeAt(p - 1) === 9)) p--
-    if (p < end || !atLineStart(text, p)) continue
+    if (p < end || !atLineStart(text, p))
+      continue
     sticky.lastIndex = p
     const m = sticky.exec(text)
-    if (!m) continue
+    if (!m)
+      continue
     out.push(m)
     end = p + m[0].length
   }
@@ -163,7 +184,7 @@ export function maskCode(text: string): string {
   }
 
   // Only lines that look like fences matter: visit the ``` and ~~~ runs, not every line.
-  let fence: { char: string; len: number; start: number } | null = null
+  let fence: { char: string, len: number, start: number } | null = null
   for (const m of lineStartMatches(source, ['```', '~~~'], FENCE_LINE, from)) {
     if (fence) {
       if (m[1][0] === fence.char && m[1].length >= fence.len && m[2].trim() === '') {
@@ -176,7 +197,8 @@ export function maskCode(text: string): string {
     }
   }
   // An unclosed fence runs to the end of the document, as in CommonMark.
-  if (fence) ranges.push([fence.start, source.length])
+  if (fence)
+    ranges.push([fence.start, source.length])
 
   const masked = blankComments(blankRanges(source, ranges))
   return maskCodeSpans(masked)
@@ -187,7 +209,8 @@ export function maskCode(text: string): string {
  * paragraph. The next run of each length is precomputed, so this stays linear.
  */
 function maskCodeSpans(text: string): string {
-  if (!text.includes('`')) return text
+  if (!text.includes('`'))
+    return text
   const ranges: Array<[number, number]> = []
   // One pass over the backtick runs; the paragraph breaks are found as far as the runs need them.
   const separator = /\n[ \t]*\n/g
@@ -208,7 +231,8 @@ function maskCodeSpans(text: string): string {
       at++
       len--
     }
-    if (len > 0) runs.push([at, len])
+    if (len > 0)
+      runs.push([at, len])
   }
   pairRuns(runs, ranges)
   return blankRanges(text, ranges)
@@ -243,7 +267,8 @@ function escaped(text: string, i: number): boolean {
 // --- headings ----------------------------------------------------------------------------------
 
 // Lines that start another block: they end a paragraph and cannot be setext heading content.
-const BLOCK_START = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}\[[^\]\n]{1,999}\]:|^ {0,3}#{1,6}(?:[ \t]|$)|^ {0,3}(?:=+|-+)[ \t]*$/
+const BLOCK_START
+  = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}\[[^\]\n]{1,999}\]:|^ {0,3}#{1,6}(?:[ \t]|$)|^ {0,3}(?:=+|-+)[ \t]*$/
 
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+([^\n]*))?[ \t]*$/my
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/my
@@ -261,12 +286,14 @@ function findHeadings(prose: string): MdHeading[] {
     while (end > 0) {
       const start = prose.lastIndexOf('\n', end - 1) + 1
       const line = prose.slice(start, end)
-      if (line.trim() === '' || BLOCK_START.test(line)) break
+      if (line.trim() === '' || BLOCK_START.test(line))
+        break
       lines.push(line.trim())
       first = start
       end = start - 1
     }
-    if (first !== -1) headings.push({ text: lines.reverse().join(' '), level: m[1][0] === '=' ? 1 : 2, offset: first })
+    if (first !== -1)
+      headings.push({ text: lines.reverse().join(' '), level: m[1][0] === '=' ? 1 : 2, offset: first })
   }
   return headings.sort((a, b) => a.offset - b.offset)
 }
@@ -277,7 +304,8 @@ function atxContent(rest: string): string {
   while (end > 0 && /[ \t]/.test(rest[end - 1])) end--
   let hashes = end
   while (hashes > 0 && rest[hashes - 1] === '#') hashes--
-  if (hashes < end && (hashes === 0 || /[ \t]/.test(rest[hashes - 1]))) end = hashes
+  if (hashes < end && (hashes === 0 || /[ \t]/.test(rest[hashes - 1])))
+    end = hashes
   return rest.slice(0, end).trim()
 }
 
@@ -287,7 +315,8 @@ function atxContent(rest: string): string {
  * text first (links to their label, code to its content, emphasis markers dropped).
  */
 export function githubSlug(heading: string): string {
-  const text = heading.slice(0, 2000)
+  const text = heading
+    .slice(0, 2000)
     .replace(/!?\[([^\]]{0,500})\]\([^)]{0,2000}\)/g, '$1')
     .replace(/!?\[([^\]]{0,500})\]\[[^\]]{0,500}\]/g, '$1')
     .replace(/<[^<>]{0,1000}>/g, '')
@@ -295,7 +324,10 @@ export function githubSlug(heading: string): string {
     .replace(/\\([!-/:-@[-`{-~])/g, '$1')
     .replace(/[*~]/g, '')
     .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
-  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-')
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-')
 }
 
 /** Repeated headings get `-1`, `-2`, ... as on GitHub. */
@@ -315,7 +347,8 @@ function uniqueSlug(slug: string, seen: Map<string, number>): string {
 
 const unescape = (dest: string): string => dest.replace(/\\([!-/:-@[-`{-~])/g, '$1')
 
-const DEFINITION = /^ {0,3}\[(?:[^[\]\\\n]|\\.){1,999}\]:[ \t]*(?:<([^<>\n]*)>|(\S+))(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/dmy
+const DEFINITION
+  = /^ {0,3}\[(?:[^[\]\\\n]|\\.){1,999}\]:[ \t]*(?:<([^<>\n]*)>|(\S+))(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/dmy
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]{0,4096})>/y
 const HTML_TAG = /<(?:a|img|source|link)\s[^<>]{0,2000}>/iy
 const BARE_URL = /\bhttps?:\/\/[^\s<>]{1,4096}/iy
@@ -334,7 +367,8 @@ function findLinks(prose: string): MdLink[] {
   for (const m of lineStartMatches(prose, ['['], DEFINITION)) {
     const group = m[1] !== undefined ? 1 : 2
     claimed.push([m.index, m.index + m[0].length])
-    if (m[group] === '') continue
+    if (m[group] === '')
+      continue
     add('definition', m[group], m.indices![group]![0])
     definitionDests.add(m.indices![group]![0])
   }
@@ -345,38 +379,47 @@ function findLinks(prose: string): MdLink[] {
   const first = firstOf(prose, '[', '<')
   const last = first === -1 ? -1 : Math.max(prose.lastIndexOf('['), prose.lastIndexOf('<'))
   let start = first === -1 ? prose.length : first
-  if (start > 0 && prose[start - 1] === '!') start--
+  if (start > 0 && prose[start - 1] === '!')
+    start--
   while (start > 0 && prose[start - 1] === '\\') start--
   for (let i = start; i < prose.length; i++) {
-    if (i > last && openers.length === 0) break
+    if (i > last && openers.length === 0)
+      break
     const c = prose[i]
     if (c === '\\') {
       i++
     }
     else if (c === '!' && prose[i + 1] === '[') {
-      if (openers.length < MAX_OPENERS) openers.push(-i - 1) // negative: an image opener
+      if (openers.length < MAX_OPENERS)
+        openers.push(-i - 1) // negative: an image opener
       i++
     }
     else if (c === '[') {
-      if (openers.length < MAX_OPENERS) openers.push(i)
+      if (openers.length < MAX_OPENERS)
+        openers.push(i)
     }
     else if (c === ']') {
       const opener = openers.pop()
-      if (opener === undefined || prose[i + 1] !== '(') continue
+      if (opener === undefined || prose[i + 1] !== '(')
+        continue
       const parsed = inlineDestination(prose, i + 2)
-      if (!parsed) continue
+      if (!parsed)
+        continue
       const image = opener < 0
-      if (parsed.dest !== '') add(image ? 'image' : 'link', parsed.dest, parsed.offset)
+      if (parsed.dest !== '')
+        add(image ? 'image' : 'link', parsed.dest, parsed.offset)
       claimed.push([image ? -opener - 1 : opener, parsed.end])
       // A link cannot contain another link: its enclosing openers are spent.
-      if (!image) openers.length = 0
+      if (!image)
+        openers.length = 0
       i = parsed.end - 1
     }
     else if (c === '<') {
       AUTOLINK.lastIndex = i
       const m = AUTOLINK.exec(prose)
       if (m) {
-        if (!definitionDests.has(i + 1)) add('autolink', m[1], i + 1)
+        if (!definitionDests.has(i + 1))
+          add('autolink', m[1], i + 1)
         claimed.push([i, i + m[0].length])
         i += m[0].length - 1
       }
@@ -391,11 +434,13 @@ function findLinks(prose: string): MdLink[] {
   for (let i = prose.indexOf('<'); i !== -1; i = prose.indexOf('<', i + 1)) {
     HTML_TAG.lastIndex = i
     const tag = HTML_TAG.exec(prose)
-    if (!tag) continue
+    if (!tag)
+      continue
     claimed.push([i, i + tag[0].length])
     for (const attr of tag[0].matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/dgi)) {
       const group = attr[1] !== undefined ? 1 : attr[2] !== undefined ? 2 : 3
-      if (attr[group] === '') continue
+      if (attr[group] === '')
+        continue
       add('html', attr[group].replace(/&amp;/g, '&'), i + attr.indices![group]![0])
     }
     i += tag[0].length - 1
@@ -407,7 +452,8 @@ function findLinks(prose: string): MdLink[] {
   let reach = -1 // furthest end among claimed ranges starting at or before the URL
   for (const m of bareUrls(prose)) {
     while (k < claimed.length && claimed[k][0] <= m.index) reach = Math.max(reach, claimed[k++][1])
-    if (m.index < reach) continue
+    if (m.index < reach)
+      continue
     add('bare', trimAutolink(m[0]), m.index)
   }
   return links.sort((x, y) => x.offset - y.offset)
@@ -422,10 +468,12 @@ function bareUrls(prose: string): RegExpExecArray[] {
   let end = 0
   for (let q = prose.indexOf('://'); q !== -1; q = prose.indexOf('://', q + 1)) {
     for (let start = q - 5; start <= q - 4; start++) {
-      if (start < end) continue
+      if (start < end)
+        continue
       BARE_URL.lastIndex = start
       const m = BARE_URL.exec(prose)
-      if (!m) continue
+      if (!m)
+        continue
       out.push(m)
       end = start + m[0].length
       break
@@ -457,10 +505,13 @@ function trimAutolink(url: string): string {
       let open = 0
       let close = 0
       for (let i = 0; i < end; i++) {
-        if (url[i] === '(') open++
-        else if (url[i] === ')') close++
+        if (url[i] === '(')
+          open++
+        else if (url[i] === ')')
+          close++
       }
-      if (close > open) end--
+      if (close > open)
+        end--
       else break
     }
     else {
@@ -471,13 +522,14 @@ function trimAutolink(url: string): string {
 }
 
 /** Parses `dest "title")` after `](`; null when it is not an inline link. */
-function inlineDestination(s: string, start: number): { dest: string; offset: number; end: number } | null {
+function inlineDestination(s: string, start: number): { dest: string, offset: number, end: number } | null {
   let p = skipSpace(s, start)
   let dest: string
   let offset: number
   if (s[p] === '<') {
     const close = s.slice(p + 1, p + 1 + MAX_DEST).search(/[<>\n]/)
-    if (close === -1 || s[p + 1 + close] !== '>') return null
+    if (close === -1 || s[p + 1 + close] !== '>')
+      return null
     dest = s.slice(p + 1, p + 1 + close)
     offset = p + 1
     p = p + close + 2
@@ -488,17 +540,24 @@ function inlineDestination(s: string, start: number): { dest: string; offset: nu
     const limit = Math.min(s.length, p + MAX_DEST)
     for (; p < limit; p++) {
       const c = s[p]
-      if (c === '\\' && p + 1 < limit) p++
+      if (c === '\\' && p + 1 < limit) {
+        p++
+      }
       else if (c === '(') {
-        if (++depth > MAX_PAREN_DEPTH) return null
+        if (++depth > MAX_PAREN_DEPTH)
+          return null
       }
       else if (c === ')') {
-        if (depth === 0) break
+        if (depth === 0)
+          break
         depth--
       }
-      else if (c <= ' ') break
+      else if (c <= ' ') {
+        break
+      }
     }
-    if (depth !== 0 || p >= limit) return null
+    if (depth !== 0 || p >= limit)
+      return null
     dest = s.slice(offset, p)
   }
   const afterDest = p
@@ -508,15 +567,21 @@ function inlineDestination(s: string, start: number): { dest: string; offset: nu
     const limit = Math.min(s.length, p + MAX_TITLE)
     let q = p + 1
     for (; q < limit; q++) {
-      if (s[q] === '\\') q++
-      else if (s[q] === close) break
-      else if (close === ')' && s[q] === '(') return null
-      else if (s[q] === '\n' && blankLineAt(s, q + 1)) return null
+      if (s[q] === '\\')
+        q++
+      else if (s[q] === close)
+        break
+      else if (close === ')' && s[q] === '(')
+        return null
+      else if (s[q] === '\n' && blankLineAt(s, q + 1))
+        return null
     }
-    if (q >= limit) return null
+    if (q >= limit)
+      return null
     p = skipSpace(s, q + 1)
   }
-  if (s[p] !== ')') return null
+  if (s[p] !== ')')
+    return null
   return { dest, offset, end: p + 1 }
 }
 
@@ -524,7 +589,8 @@ function inlineDestination(s: string, start: number): { dest: string; offset: nu
 function skipSpace(s: string, p: number): number {
   let newline = false
   for (; p < s.length; p++) {
-    if (s[p] === ' ' || s[p] === '\t') continue
+    if (s[p] === ' ' || s[p] === '\t')
+      continue
     if (s[p] === '\n' && !newline) {
       newline = true
       continue

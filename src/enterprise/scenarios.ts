@@ -1,9 +1,9 @@
 import type { ErrorObject } from 'ajv'
+import type { Diagnostic, Scenario, Severity, SkillSource } from '../core/types'
 import scenarioSchema from '../../schemas/scenario.schema.json'
 import { diagnostic } from '../core/diagnostics'
 import { parseFrontmatter } from '../core/frontmatter'
 import { scenario } from '../generated/validators.js'
-import type { Diagnostic, Scenario, Severity, SkillSource } from '../core/types'
 import { isMarkdown, projectPath, quote } from './text'
 
 export interface ScenarioReport {
@@ -24,7 +24,7 @@ export interface ScenarioDraft {
   /** Findings that stand whatever the skill names are. */
   diagnostics: Diagnostic[]
   /** Each well-formed expected skill and where it is written; the finding is made only if the build lacks it. */
-  names: Array<{ name: string; line: number | null; column: number | null }>
+  names: Array<{ name: string, line: number | null, column: number | null }>
   /** Where and how an unknown name is reported. */
   file: string
   skill: string
@@ -40,7 +40,11 @@ export interface ScenarioDraft {
  * schemas/scenario.schema.json), expected skills that exist in this build, a non-empty reference.
  * `severity` is `error` in the enterprise profile, `warning` in agentskills.
  */
-export function checkScenarios(skill: SkillSource, skillNames: ReadonlySet<string>, severity: Severity): ScenarioReport {
+export function checkScenarios(
+  skill: SkillSource,
+  skillNames: ReadonlySet<string>,
+  severity: Severity,
+): ScenarioReport {
   return settleScenarios(draftScenarios(skill, severity), skillNames)
 }
 
@@ -52,9 +56,11 @@ export function settleScenarios(drafts: readonly ScenarioDraft[], skillNames: Re
     diagnostics.push(...draft.diagnostics)
     const unknown = draft.names.filter(n => !skillNames.has(n.name))
     for (const n of unknown) diagnostics.push(unknownSkill(draft, n))
-    if (unknown.length) continue
+    if (unknown.length)
+      continue
     diagnostics.push(...draft.then)
-    if (draft.scenario) scenarios.push(draft.scenario)
+    if (draft.scenario)
+      scenarios.push(draft.scenario)
   }
   return { diagnostics, scenarios }
 }
@@ -76,13 +82,39 @@ function unknownSkill(draft: ScenarioDraft, at: ScenarioDraft['names'][number]):
 export function draftScenarios(skill: SkillSource, severity: Severity): ScenarioDraft[] {
   const drafts: ScenarioDraft[] = []
   for (const file of skill.files) {
-    if (!file.path.startsWith('scenarios/') || !isMarkdown(file.path)) continue
+    if (!file.path.startsWith('scenarios/') || !isMarkdown(file.path))
+      continue
     const where = projectPath(skill, file.path)
-    const draft: ScenarioDraft = { diagnostics: [], names: [], file: where, skill: skill.name, severity, then: [], scenario: null }
+    const draft: ScenarioDraft = {
+      diagnostics: [],
+      names: [],
+      file: where,
+      skill: skill.name,
+      severity,
+      then: [],
+      scenario: null,
+    }
     drafts.push(draft)
     let out = draft.diagnostics
-    const report = (code: string, message: string, pos: { line: number; column: number } | null, hint: string | null = null, level = severity): void => {
-      out.push(diagnostic({ code, severity: level, message, file: where, line: pos?.line ?? null, column: pos?.column ?? null, skill: skill.name, hint }))
+    const report = (
+      code: string,
+      message: string,
+      pos: { line: number, column: number } | null,
+      hint: string | null = null,
+      level = severity,
+    ): void => {
+      out.push(
+        diagnostic({
+          code,
+          severity: level,
+          message,
+          file: where,
+          line: pos?.line ?? null,
+          column: pos?.column ?? null,
+          skill: skill.name,
+          hint,
+        }),
+      )
     }
     if (file.text === null) {
       report('scenario/encoding', 'scenario is not UTF-8 text', null, 'Save the scenario as UTF-8 markdown.')
@@ -91,46 +123,83 @@ export function draftScenarios(skill: SkillSource, severity: Severity): Scenario
 
     const parsed = parseFrontmatter(file.text)
     for (const issue of parsed.diagnostics) {
-      report(`scenario/${issue.code.replace(/^frontmatter\//, '')}`, issue.message.replace(/SKILL\.md/g, file.path), issue, issue.hint)
+      report(
+        `scenario/${issue.code.replace(/^frontmatter\//, '')}`,
+        issue.message.replace(/SKILL\.md/g, file.path),
+        issue,
+        issue.hint,
+      )
     }
     const data = parsed.data
     if (!data) {
-      if (parsed.diagnostics.length === 0) report('scenario/frontmatter', 'scenario has no frontmatter', { line: 1, column: 1 })
+      if (parsed.diagnostics.length === 0)
+        report('scenario/frontmatter', 'scenario has no frontmatter', { line: 1, column: 1 })
       continue
     }
-    const locate = (key: string): { line: number; column: number } | null => parsed.locate(key) ?? parsed.locate(key.split('.')[0])
+    const locate = (key: string): { line: number, column: number } | null =>
+      parsed.locate(key) ?? parsed.locate(key.split('.')[0])
 
     let valid = true
     for (const error of validate(data)) {
       const { key, path } = errorField(error)
-      report(`scenario/${key.replace(/_/g, '-')}`, schemaMessage(error, path), error.keyword === 'required' ? { line: 1, column: 1 } : locate(path), FIELD_HINTS[key] ?? null)
+      report(
+        `scenario/${key.replace(/_/g, '-')}`,
+        schemaMessage(error, path),
+        error.keyword === 'required' ? { line: 1, column: 1 } : locate(path),
+        FIELD_HINTS[key] ?? null,
+      )
       valid = false
     }
     for (const key of Object.keys(data)) {
-      if (!FIELDS.has(key)) report('scenario/unknown-key', `unknown scenario field ${quote(key)} (kept under metadata)`, locate(key), `Scenario fields: ${[...FIELDS].join(', ')}.`, 'warning')
+      if (!FIELDS.has(key)) {
+        report(
+          'scenario/unknown-key',
+          `unknown scenario field ${quote(key)} (kept under metadata)`,
+          locate(key),
+          `Scenario fields: ${[...FIELDS].join(', ')}.`,
+          'warning',
+        )
+      }
     }
     const listed = Array.isArray(data.expected_skills) ? data.expected_skills : []
     listed.forEach((name, i) => {
       // Malformed names are the schema's finding already.
-      if (typeof name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) return
+      if (typeof name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name))
+        return
       const at = locate(`expected_skills.${i}`)
       draft.names.push({ name, line: at?.line ?? null, column: at?.column ?? null })
     })
-    if (!valid) continue
+    if (!valid)
+      continue
 
     out = draft.then
     const expected = listed as string[]
     const executes = (data.executes as boolean | undefined) ?? false
-    if (executes && expected.length === 0)
-      report('scenario/expected-skills', '`executes: true` but `expected_skills` is empty: no tool call is asserted', locate('executes'), 'List the skills the agent must call.', 'warning')
+    if (executes && expected.length === 0) {
+      report(
+        'scenario/expected-skills',
+        '`executes: true` but `expected_skills` is empty: no tool call is asserted',
+        locate('executes'),
+        'List the skills the agent must call.',
+        'warning',
+      )
+    }
     const reference = parsed.body.trim()
     if (reference === '') {
-      report('scenario/reference', 'scenario has no reference outcome (its markdown body is empty)', { line: parsed.bodyLine, column: 1 }, 'Write the expected answer below the frontmatter: it is what the response is scored against.')
+      report(
+        'scenario/reference',
+        'scenario has no reference outcome (its markdown body is empty)',
+        { line: parsed.bodyLine, column: 1 },
+        'Write the expected answer below the frontmatter: it is what the response is scored against.',
+      )
       continue
     }
 
     const metadata: Record<string, unknown> = { ...(data.metadata as Record<string, unknown> | undefined) }
-    for (const key of Object.keys(data)) if (!FIELDS.has(key) && !(key in metadata)) metadata[key] = data[key]
+    for (const key of Object.keys(data)) {
+      if (!FIELDS.has(key) && !(key in metadata))
+        metadata[key] = data[key]
+    }
     draft.scenario = {
       file: file.path,
       prompt: data.prompt as string,
@@ -153,23 +222,32 @@ const FIELD_HINTS: Record<string, string> = {
 }
 
 /** The top-level field an ajv error is about, and its dotted path. */
-function errorField(error: ErrorObject): { key: string; path: string } {
+function errorField(error: ErrorObject): { key: string, path: string } {
   if (error.keyword === 'required') {
     const key = String((error.params as { missingProperty: string }).missingProperty)
     return { key, path: key }
   }
-  const path = error.instancePath.split('/').slice(1).map(s => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.')
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map(s => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.')
   return { key: path.split('.')[0] || 'frontmatter', path }
 }
 
 function schemaMessage(error: ErrorObject, path: string): string {
   switch (error.keyword) {
-    case 'required': return `scenario is missing \`${path}\``
-    case 'type': return `\`${path}\` must be ${article((error.params as { type: string }).type)}`
+    case 'required':
+      return `scenario is missing \`${path}\``
+    case 'type':
+      return `\`${path}\` must be ${article((error.params as { type: string }).type)}`
     case 'minimum':
-    case 'maximum': return `\`${path}\` must be between 0 and 1`
-    case 'uniqueItems': return `\`${path}\` lists a skill twice`
-    default: return `\`${path}\` ${error.message ?? 'is invalid'}`
+    case 'maximum':
+      return `\`${path}\` must be between 0 and 1`
+    case 'uniqueItems':
+      return `\`${path}\` lists a skill twice`
+    default:
+      return `\`${path}\` ${error.message ?? 'is invalid'}`
   }
 }
 

@@ -1,7 +1,7 @@
 import type { SkillFile, SkillSource } from '../core/types'
 
 /** Offset -> 1-based line/column, built once per file and only when a finding needs it. */
-export function lineIndex(text: string): (offset: number) => { line: number; column: number } {
+export function lineIndex(text: string): (offset: number) => { line: number, column: number } {
   const starts = [0]
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
   return (offset) => {
@@ -9,7 +9,8 @@ export function lineIndex(text: string): (offset: number) => { line: number; col
     let hi = starts.length - 1
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1
-      if (starts[mid] <= offset) lo = mid
+      if (starts[mid] <= offset)
+        lo = mid
       else hi = mid - 1
     }
     return { line: lo + 1, column: offset - starts[lo] + 1 }
@@ -24,7 +25,8 @@ export const searchText = (file: SkillFile): string | null => file.narrow?.scan 
 
 /** `decodeURIComponent` that reports malformed escapes as null instead of throwing. */
 export function safeDecode(value: string): string | null {
-  if (!value.includes('%')) return value
+  if (!value.includes('%'))
+    return value
   try {
     return decodeURIComponent(value)
   }
@@ -43,8 +45,9 @@ export function filesUnder(skill: SkillSource, ...dirs: string[]): SkillFile[] {
 }
 
 /** posix path of a skill file relative to the project root, as diagnostics carry it. */
-export const projectPath = (skill: SkillSource, file: string): string =>
-  skill.relDir ? `${skill.relDir}/${file}` : file
+export function projectPath(skill: SkillSource, file: string): string {
+  return skill.relDir ? `${skill.relDir}/${file}` : file
+}
 
 /** Backquoted, shortened, and with control characters made visible, for messages. */
 export function quote(value: string, max = 120): string {

@@ -1,15 +1,32 @@
+import type { ManifestSkill, SkillsManifest, SkillSummary } from '../core/types'
+import type { DiscoveryIndex } from '../runtime/discovery-index'
 import { summarizeManifest } from '../audit/manifest'
 import { isDiscoveryIndex } from '../runtime/discovery-index'
-import type { DiscoveryIndex } from '../runtime/discovery-index'
-import type { ManifestSkill, SkillsManifest, SkillSummary } from '../core/types'
-import { ALIAS_ID, indexSkillModuleId, INDEX_SUFFIX, LOADERS_SUFFIX, postingsModuleId, RUNTIME_SUFFIX, skillModuleId } from './ids'
+import {
+  ALIAS_ID,
+  INDEX_SUFFIX,
+  indexSkillModuleId,
+  LOADERS_SUFFIX,
+  postingsModuleId,
+  RUNTIME_SUFFIX,
+  skillModuleId,
+} from './ids'
 
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\'': '\\\'', '\n': '\\n', '\r': '\\r', '\u2028': '\\u2028', '\u2029': '\\u2029' }
+const ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\'': '\\\'',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+}
 /**
  * A JSON value as a JS expression: JSON.parse of a string literal is the fastest way to ship
  * object-heavy data, and single quotes leave JSON's many `"` unescaped (fewer bytes to scan).
  */
-const data = (value: unknown): string => `JSON.parse('${JSON.stringify(value).replace(/[\\'\n\r\u2028\u2029]/g, c => ESCAPES[c])}')`
+function data(value: unknown): string {
+  return `JSON.parse('${JSON.stringify(value).replace(/[\\'\n\r\u2028\u2029]/g, c => ESCAPES[c])}')`
+}
 const BUCKET = 8
 
 /**
@@ -24,7 +41,10 @@ const BUCKET = 8
 function loader(name: string, ids: readonly string[]): string {
   const buckets: string[] = []
   for (let b = 0; b * BUCKET < ids.length; b++) {
-    const cases = ids.slice(b * BUCKET, (b + 1) * BUCKET).map((id, j) => `    case ${b * BUCKET + j}: return import(${JSON.stringify(id)})`).join('\n')
+    const cases = ids
+      .slice(b * BUCKET, (b + 1) * BUCKET)
+      .map((id, j) => `    case ${b * BUCKET + j}: return import(${JSON.stringify(id)})`)
+      .join('\n')
     buckets.push(`function ${name}${b}(i) {\n  switch (i) {\n${cases}\n  }\n}`)
   }
   return `${buckets.join('\n')}
@@ -33,7 +53,9 @@ const ${name} = i => ${name}Buckets[Math.floor(i / ${BUCKET})]?.(i) ?? Promise.r
 }
 
 /** The object literal the entry builds a summary with (see isPlainSummary), in summarizeSkill's key order. */
-const plainSummary = (source: string): string => `{ name: N[i], description: D[i], version: V[i], source: ${source}, digest: G[i], capabilities: P[i], workload: 'read', requiresApproval: false, counts: K[i] }`
+function plainSummary(source: string): string {
+  return `{ name: N[i], description: D[i], version: V[i], source: ${source}, digest: G[i], capabilities: P[i], workload: 'read', requiresApproval: false, counts: K[i] }`
+}
 /**
  * The summaries' nested objects (capabilities, counts), one of each per skill, made by JSON.parse
  * from text built at import: module code runs once in the interpreter, without the feedback that
@@ -56,10 +78,16 @@ function isPlainSummary(s: SkillSummary): boolean {
     requiresApproval: false,
     counts: { files: s.counts.files, scenarios: s.counts.scenarios, findings: {} },
   }
-  return typeof s.name === 'string' && typeof s.description === 'string' && (typeof s.version === 'string' || s.version === null)
-    && typeof s.source === 'string' && typeof s.digest === 'string'
-    && Number.isFinite(s.counts.files) && Number.isFinite(s.counts.scenarios)
+  return (
+    typeof s.name === 'string'
+    && typeof s.description === 'string'
+    && (typeof s.version === 'string' || s.version === null)
+    && typeof s.source === 'string'
+    && typeof s.digest === 'string'
+    && Number.isFinite(s.counts.files)
+    && Number.isFinite(s.counts.scenarios)
     && JSON.stringify(plain) === JSON.stringify(s)
+  )
 }
 
 /**
@@ -75,7 +103,8 @@ export function mainModule(manifest: SkillsManifest): string {
   // ships whole.
   const special: Record<number, SkillSummary> = {}
   summaries.forEach((s, i) => {
-    if (!isPlainSummary(s)) special[i] = s
+    if (!isPlainSummary(s))
+      special[i] = s
   })
   // Most skills sit at `<root>/<name>`: their source is the most common such root plus the name (0 in the column).
   const roots = new Map<string, number>()
@@ -107,14 +136,16 @@ export function mainModule(manifest: SkillsManifest): string {
 const R = ${JSON.stringify(root)}
 const [N, D, V, S, G, F, C] = ${data(columns)}
 ${NESTED}
-${specials
-  ? `const special = ${data(special)}
+${
+  specials
+    ? `const special = ${data(special)}
 for (let i = 0; i < N.length; i++) {
   manifest.skills.push(special[i] ?? ${summary})
 }`
-  : `for (let i = 0; i < N.length; i++) {
+    : `for (let i = 0; i < N.length; i++) {
   manifest.skills.push(${summary})
-}`}
+}`
+}
 const loadSkill = i => import(${JSON.stringify(ALIAS_ID + LOADERS_SUFFIX)}).then(m => m.loadSkill(i))
 export default manifest
 export const skills = manifest.skills
@@ -146,7 +177,10 @@ export async function findSkills(query, options) {
 
 /** The skill modules' loaders, by skill index (kept out of the entry module). */
 export function loadersModule(manifest: SkillsManifest): string {
-  return `${loader('loadSkill', manifest.skills.map(s => skillModuleId(s.name)))}
+  return `${loader(
+    'loadSkill',
+    manifest.skills.map(s => skillModuleId(s.name)),
+  )}
 export { loadSkill }
 `
 }
@@ -175,8 +209,14 @@ export async function complete() {
   const head: DiscoveryIndex = { ...index, postings: [], chunks: [], inline: [] }
   const key = manifest.lockDigest.slice(0, 16)
   return `const index = ${data(head)}
-${loader('loadPostings', index.postings.map((_, i) => postingsModuleId(i, key)))}
-${loader('loadRecords', index.skills.map(name => indexSkillModuleId(name, key)))}
+${loader(
+  'loadPostings',
+  index.postings.map((_, i) => postingsModuleId(i, key)),
+)}
+${loader(
+  'loadRecords',
+  index.skills.map(name => indexSkillModuleId(name, key)),
+)}
 export default index
 /** Loads postings shards and skills' chunk records (by skill index) into the index. */
 export async function load(parts) {
@@ -202,6 +242,7 @@ export function postingsModule(manifest: SkillsManifest, shard: number): string 
 export function indexSkillModule(manifest: SkillsManifest, name: string): string {
   const index = manifest.index
   const s = isDiscoveryIndex(index) ? index.skills.indexOf(name) : -1
-  if (!isDiscoveryIndex(index) || s < 0) return `export const chunks = undefined\nexport const inline = undefined\n`
+  if (!isDiscoveryIndex(index) || s < 0)
+    return `export const chunks = undefined\nexport const inline = undefined\n`
   return `export const chunks = ${JSON.stringify(index.chunks[s])}\nexport const inline = ${JSON.stringify(index.inline[s])}\n`
 }

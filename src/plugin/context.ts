@@ -1,13 +1,13 @@
+import type { AuditResult } from '../audit/engine'
+import type { Options } from '../core/options'
+import type { Diagnostic } from '../core/types'
 import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { SkillsEngine } from '../audit/engine'
-import type { AuditResult } from '../audit/engine'
 import { formatDiagnostic, formatReport, PREFIX } from '../core/format'
 import { isInside, writeIfChanged } from '../core/fs'
 import { sha256Hex } from '../core/hash'
-import type { Options } from '../core/options'
-import type { Diagnostic } from '../core/types'
 import { indexModule, indexSkillModule, loadersModule, mainModule, postingsModule, skillModule } from './codegen'
 import { generateDts } from './dts'
 import { parseVirtual, RESOLVED_ID, resolvedSkillId, sharedModuleIds } from './ids'
@@ -24,7 +24,9 @@ export class SkillsAuditError extends Error {
 
 /** The error a failed audit raises: `shown` with code frames, then the summary line. */
 function auditFailure(audit: AuditResult, shown: readonly Diagnostic[]): SkillsAuditError {
-  return new SkillsAuditError(`${PREFIX} skills audit failed\n\n${formatReport(shown, audit.stats.skills, { sources: audit.sources })}`)
+  return new SkillsAuditError(
+    `${PREFIX} skills audit failed\n\n${formatReport(shown, audit.stats.skills, { sources: audit.sources })}`,
+  )
 }
 
 export interface Host {
@@ -56,7 +58,8 @@ export function createSkillsContext(options: Options = {}) {
   // Per audit: each skill's own files and dirs, so a skill module only depends on its skill.
   const depsByAudit = new WeakMap<AuditResult, Map<string, ModuleDeps>>()
 
-  const getEngine = (): SkillsEngine => (engine ??= new SkillsEngine({ ...options, root: root ?? process.cwd() }, { content: true }))
+  const getEngine = (): SkillsEngine =>
+    (engine ??= new SkillsEngine({ ...options, root: root ?? process.cwd() }, { content: true }))
 
   async function run(): Promise<AuditResult> {
     const changed = full || !result ? undefined : pending ? [...pending] : []
@@ -65,13 +68,15 @@ export function createSkillsContext(options: Options = {}) {
     const next = await getEngine().audit({ mode: dev ? 'dev' : 'build', changed })
     result = next
     const { dts } = getEngine().options
-    if (dts) writeIfChanged(dts, generateDts(next.manifest))
+    if (dts)
+      writeIfChanged(dts, generateDts(next.manifest))
     return next
   }
 
   function skillDeps(audit: AuditResult): Map<string, ModuleDeps> {
     let map = depsByAudit.get(audit)
-    if (map) return map
+    if (map)
+      return map
     map = new Map()
     const { root: projectRoot } = getEngine().options
     const dirs = audit.manifest.skills.map(s => path.resolve(projectRoot, s.path))
@@ -80,7 +85,8 @@ export function createSkillsContext(options: Options = {}) {
     const owner = (p: string): ModuleDeps | undefined => {
       for (let dir = p; ; dir = path.dirname(dir)) {
         const deps = map!.get(dir)
-        if (deps || path.dirname(dir) === dir) return deps
+        if (deps || path.dirname(dir) === dir)
+          return deps
       }
     }
     for (const file of audit.watch.files) owner(path.dirname(file))?.files.push(file)
@@ -98,7 +104,8 @@ export function createSkillsContext(options: Options = {}) {
     },
     /** Only before the first audit: the bundler's root, unless the user gave one. */
     setRoot(dir: string | undefined) {
-      if (!engine && !options.root && dir) root = path.resolve(dir)
+      if (!engine && !options.root && dir)
+        root = path.resolve(dir)
     },
     setDev(value: boolean) {
       dev = value
@@ -106,7 +113,8 @@ export function createSkillsContext(options: Options = {}) {
     /** The current audit, re-run first when files changed (serialised: one audit at a time). */
     async audit(): Promise<AuditResult> {
       while (running) await running
-      if (result && !pending && !full) return result
+      if (result && !pending && !full)
+        return result
       running = run()
       try {
         return await running
@@ -118,13 +126,16 @@ export function createSkillsContext(options: Options = {}) {
     /** Records a changed path; returns whether it concerns the skills. */
     markChanged(file: string): boolean {
       const abs = path.resolve(file)
-      if (!getEngine().isRelevant(abs)) return false
+      if (!getEngine().isRelevant(abs)) {
+        return false
+      }
       ;(pending ??= new Set()).add(abs)
       return true
     },
     /** The next audit walks every skill again (stat only for unchanged ones): for hosts that don't say what changed. */
     markAllChanged() {
-      if (result) full = true
+      if (result)
+        full = true
     },
     /**
      * Prints warnings (through the host where it has a channel) and, outside dev, throws on errors.
@@ -134,16 +145,22 @@ export function createSkillsContext(options: Options = {}) {
       const errors = audit.diagnostics.filter(d => d.severity === 'error')
       if (errors.length && !dev) {
         reportedKey = ''
-        throw auditFailure(audit, audit.diagnostics.filter(d => d.severity !== 'info'))
+        throw auditFailure(
+          audit,
+          audit.diagnostics.filter(d => d.severity !== 'info'),
+        )
       }
       const key = sha256Hex(JSON.stringify(audit.diagnostics))
-      if (key === reportedKey) return
+      if (key === reportedKey)
+        return
       reportedKey = key
       const warn = host.warn ?? ((m: string) => console.warn(`${PREFIX} ${m}`))
       const info = host.info ?? ((m: string) => console.info(`${PREFIX} ${m}`))
       for (const d of audit.diagnostics) {
-        if (d.severity === 'warning' || (d.severity === 'error' && dev)) warn(formatDiagnostic(d, { sources: audit.sources }))
-        else if (d.code === 'lock/created' || d.code === 'lock/updated') info(d.message)
+        if (d.severity === 'warning' || (d.severity === 'error' && dev))
+          warn(formatDiagnostic(d, { sources: audit.sources }))
+        else if (d.code === 'lock/created' || d.code === 'lock/updated')
+          info(d.message)
       }
     },
     /** The dev-time error for the virtual module: the overlay shows it; the server keeps running. */
@@ -154,15 +171,19 @@ export function createSkillsContext(options: Options = {}) {
     /** Source of a resolved virtual id, or null when it isn't one of ours. */
     async moduleCode(id: string, audit: AuditResult): Promise<string | null> {
       const mod = parseVirtual(id)
-      if (mod.kind === 'main') return mainModule(audit.manifest)
+      if (mod.kind === 'main')
+        return mainModule(audit.manifest)
       // The discovery index is built on demand (and cached by content): only when a bundle includes it.
-      if (mod.kind === 'index') return indexModule((await audit.complete()).manifest)
-      if (mod.kind === 'loaders') return loadersModule(audit.manifest)
+      if (mod.kind === 'index')
+        return indexModule((await audit.complete()).manifest)
+      if (mod.kind === 'loaders')
+        return loadersModule(audit.manifest)
       if (mod.kind === 'postings') {
         servedShards = Math.max(servedShards, mod.shard + 1)
         return postingsModule((await audit.complete()).manifest, mod.shard)
       }
-      if (mod.kind === 'index-skill') return indexSkillModule((await audit.complete()).manifest, mod.name)
+      if (mod.kind === 'index-skill')
+        return indexSkillModule((await audit.complete()).manifest, mod.name)
       if (mod.kind === 'skill') {
         const skill = audit.manifest.skills.find(s => s.name === mod.name)
         return skill ? skillModule(skill) : `export default undefined\n`
@@ -180,7 +201,8 @@ export function createSkillsContext(options: Options = {}) {
         return own ? { files: [...own.files, lock], dirs: own.dirs } : { files: [lock], dirs: audit.watch.dirs }
       }
       // Content-addressed (see postingsModuleId): the index head, which watches everything, names new parts.
-      if (mod.kind === 'postings' || mod.kind === 'index-skill') return { files: [], dirs: [] }
+      if (mod.kind === 'postings' || mod.kind === 'index-skill')
+        return { files: [], dirs: [] }
       return audit.watch
     },
     /** Resolved ids of the modules to invalidate after `files` changed: the entry, loaders and discovery modules, the touched skills. */
@@ -189,7 +211,8 @@ export function createSkillsContext(options: Options = {}) {
       const { root: projectRoot } = getEngine().options
       for (const skill of result?.manifest.skills ?? []) {
         const dir = path.resolve(projectRoot, skill.path)
-        if (files.some(f => isInside(dir, path.resolve(f)))) ids.push(resolvedSkillId(skill.name))
+        if (files.some(f => isInside(dir, path.resolve(f))))
+          ids.push(resolvedSkillId(skill.name))
       }
       return ids
     },
@@ -204,5 +227,7 @@ export type SkillsContext = ReturnType<typeof createSkillsContext>
 /** Absolute path of the browser runtime next to this build of the plugin (dist/runtime.mjs, or src in tests). */
 export function runtimeEntry(): string {
   const here = path.dirname(fileURLToPath(import.meta.url))
-  return path.basename(here) === 'plugin' ? path.resolve(here, '../runtime/index.ts') : path.resolve(here, 'runtime.mjs')
+  return path.basename(here) === 'plugin'
+    ? path.resolve(here, '../runtime/index.ts')
+    : path.resolve(here, 'runtime.mjs')
 }

@@ -28,18 +28,19 @@ export function resolveVirtual(id: string): string {
   return RESOLVED_ID + rest
 }
 
-export type VirtualModule =
-  | { kind: 'main' }
-  | { kind: 'skill'; name: string }
-  | { kind: 'index' }
-  | { kind: 'loaders' }
-  | { kind: 'postings'; shard: number }
-  | { kind: 'index-skill'; name: string }
-  | { kind: 'unknown' }
+export type VirtualModule
+  = | { kind: 'main' }
+    | { kind: 'skill', name: string }
+    | { kind: 'index' }
+    | { kind: 'loaders' }
+    | { kind: 'postings', shard: number }
+    | { kind: 'index-skill', name: string }
+    | { kind: 'unknown' }
 
 export function parseVirtual(resolved: string): VirtualModule {
   const rest = resolved.slice(RESOLVED_ID.length).replace(/\?.*$/, '')
-  if (rest === '') return { kind: 'main' }
+  if (rest === '')
+    return { kind: 'main' }
   if (rest.startsWith(SKILL_PREFIX)) {
     try {
       return { kind: 'skill', name: decodeURIComponent(rest.slice(SKILL_PREFIX.length)) }
@@ -48,10 +49,14 @@ export function parseVirtual(resolved: string): VirtualModule {
       return { kind: 'unknown' }
     }
   }
-  if (rest === INDEX_SUFFIX) return { kind: 'index' }
-  if (rest === LOADERS_SUFFIX) return { kind: 'loaders' }
-  const shard = rest.startsWith(POSTINGS_PREFIX) && /^(?:[0-9a-f]{1,64}\/)?(\d{1,6})$/.exec(rest.slice(POSTINGS_PREFIX.length))
-  if (shard) return { kind: 'postings', shard: Number(shard[1]) }
+  if (rest === INDEX_SUFFIX)
+    return { kind: 'index' }
+  if (rest === LOADERS_SUFFIX)
+    return { kind: 'loaders' }
+  const shard
+    = rest.startsWith(POSTINGS_PREFIX) && /^(?:[0-9a-f]{1,64}\/)?(\d{1,6})$/.exec(rest.slice(POSTINGS_PREFIX.length))
+  if (shard)
+    return { kind: 'postings', shard: Number(shard[1]) }
   if (rest.startsWith(INDEX_SKILL_PREFIX)) {
     try {
       // An encoded name has no `/`: what precedes one is the content key.
@@ -66,7 +71,9 @@ export function parseVirtual(resolved: string): VirtualModule {
 }
 
 /** Percent-encodes a skill name for an id; also `.` (path segments), `!` (webpack loader syntax) and the rest encodeURIComponent keeps. */
-const encodeName = (name: string): string => encodeURIComponent(name).replace(/[!'()*.~]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+function encodeName(name: string): string {
+  return encodeURIComponent(name).replace(/[!'()*.~]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+}
 export const skillModuleId = (name: string): string => `${ALIAS_ID}${SKILL_PREFIX}${encodeName(name)}`
 export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_PREFIX}${encodeName(name)}`
 /**
@@ -74,7 +81,9 @@ export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_
  * index gets new part ids from its head, so the parts need no watch dependencies of their own (1,000+
  * modules each listing every skill file made Vite builds ~3x slower).
  */
-export const postingsModuleId = (shard: number, key = ''): string => `${ALIAS_ID}${POSTINGS_PREFIX}${key && `${key}/`}${shard}`
+export function postingsModuleId(shard: number, key = ''): string {
+  return `${ALIAS_ID}${POSTINGS_PREFIX}${key && `${key}/`}${shard}`
+}
 /** Resolved ids of the skill loaders and the discovery modules: all change when any skill changes (positions, term ids). */
 export function sharedModuleIds(skills: readonly string[], shards: number): string[] {
   const ids = [RESOLVED_ID + LOADERS_SUFFIX, RESOLVED_ID + INDEX_SUFFIX]
@@ -82,6 +91,8 @@ export function sharedModuleIds(skills: readonly string[], shards: number): stri
   for (const name of skills) ids.push(`${RESOLVED_ID}${INDEX_SKILL_PREFIX}${encodeName(name)}`)
   return ids
 }
-export const indexSkillModuleId = (name: string, key = ''): string => `${ALIAS_ID}${INDEX_SKILL_PREFIX}${key && `${key}/`}${encodeName(name)}`
+export function indexSkillModuleId(name: string, key = ''): string {
+  return `${ALIAS_ID}${INDEX_SKILL_PREFIX}${key && `${key}/`}${encodeName(name)}`
+}
 /** The browser runtime, imported lazily by `findSkills`: a real file, not a virtual module. */
 export const RUNTIME_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})${escape(RUNTIME_SUFFIX)}$`)

@@ -1,21 +1,34 @@
-import fs from 'node:fs'
-import path from 'node:path'
-import { createRequire } from 'node:module'
-import { createUnplugin } from 'unplugin'
 import type { UnpluginFactory, UnpluginOptions } from 'unplugin'
 import type { Options } from '../core/options'
-import { createSkillsContext, runtimeEntry, SkillsAuditError } from './context'
 import type { SkillsContext } from './context'
-import { ALIAS_ID, LOAD_FILTER, PLUGIN_NAME, RESOLVE_FILTER, RESOLVED_ID, resolveVirtual, RUNTIME_FILTER, VIRTUAL_ID } from './ids'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { createUnplugin } from 'unplugin'
+import { createSkillsContext, runtimeEntry, SkillsAuditError } from './context'
+import {
+  ALIAS_ID,
+  LOAD_FILTER,
+  PLUGIN_NAME,
+  RESOLVE_FILTER,
+  RESOLVED_ID,
+  resolveVirtual,
+  RUNTIME_FILTER,
+  VIRTUAL_ID,
+} from './ids'
 
-type NativeContext = { framework: string; compiler?: any; compilation?: any; loaderContext?: any } | undefined
-const nativeOf = (self: unknown): NativeContext => (self as { getNativeBuildContext?: () => NativeContext }).getNativeBuildContext?.()
+type NativeContext = { framework: string, compiler?: any, compilation?: any, loaderContext?: any } | undefined
+function nativeOf(self: unknown): NativeContext {
+  return (self as { getNativeBuildContext?: () => NativeContext }).getNativeBuildContext?.()
+}
 
 /** unplugin's own placeholder files (webpack `_virtual_*`, Rspack `node_modules/.virtual`): they show up as spurious changes. */
-const isPlaceholder = (id: string): boolean => path.basename(id).startsWith('_virtual_') || id.includes(`node_modules${path.sep}.virtual${path.sep}`)
+function isPlaceholder(id: string): boolean {
+  return path.basename(id).startsWith('_virtual_') || id.includes(`node_modules${path.sep}.virtual${path.sep}`)
+}
 
 /** `\0virtual:skills-manifest…` from whatever form the host hands to `load`. */
-const toResolved = (id: string): string => {
+function toResolved(id: string): string {
   const at = id.indexOf(RESOLVED_ID)
   return at === -1 ? id : id.slice(at)
 }
@@ -32,7 +45,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
 
     async buildStart() {
       // esbuild never says what changed: walk again on rebuilds (unchanged skills cost a stat per file).
-      if (meta.framework === 'esbuild' && started) ctx.markAllChanged()
+      if (meta.framework === 'esbuild' && started)
+        ctx.markAllChanged()
       started = true
       let audit
       try {
@@ -40,7 +54,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
       }
       catch (error) {
         // Dev servers must start whatever happens; the virtual module reports the failure when requested.
-        if (!ctx.dev) throw error
+        if (!ctx.dev)
+          throw error
         console.error(`[${PLUGIN_NAME}] the skills audit crashed: ${(error as Error).message}`)
         return
       }
@@ -54,7 +69,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         }
         catch (error) {
           // A throw ends a watcher: in watch mode fail this compilation instead, and recover on the next.
-          if (!native.compiler.watchMode) throw error
+          if (!native.compiler.watchMode)
+            throw error
           const failure = new WebpackError((error as Error).message)
           failure.stack = ''
           compilation.errors.push(failure)
@@ -66,7 +82,11 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         const warnings: Array<{ text: string }> = []
         ctx.report(audit, { warn: text => warnings.push({ text }) })
         const { manifest } = ctx.options
-        if (manifest !== false && !esbuildOutdir) warnings.push({ text: `${manifest} is not written: esbuild emits files only with \`outdir\` (this build has \`outfile\` or none). Set \`outdir\`, or run \`unplugin-skills build\`.` })
+        if (manifest !== false && !esbuildOutdir) {
+          warnings.push({
+            text: `${manifest} is not written: esbuild emits files only with \`outdir\` (this build has \`outfile\` or none). Set \`outdir\`, or run \`unplugin-skills build\`.`,
+          })
+        }
         return { warnings } as unknown as void
       }
       const warn = (this as { warn?: (m: string) => void }).warn
@@ -77,7 +97,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
       filter: { id: RESOLVE_FILTER },
       handler(id) {
         // esbuild would put the runtime in the plugin's namespace, where nothing loads files: see esbuild.setup.
-        if (RUNTIME_FILTER.test(id)) return meta.framework === 'esbuild' ? null : runtimeEntry()
+        if (RUNTIME_FILTER.test(id))
+          return meta.framework === 'esbuild' ? null : runtimeEntry()
         return resolveVirtual(id)
       },
     },
@@ -93,27 +114,35 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
           for (const file of deps.files) this.addWatchFile(file)
           const loaderContext = nativeOf(this)?.loaderContext
           // webpack/Rspack see new skill folders only through context (directory) dependencies; Rollup's watcher takes dirs.
-          if (loaderContext?.addContextDependency) for (const dir of deps.dirs) loaderContext.addContextDependency(dir)
-          else for (const dir of deps.dirs) this.addWatchFile(dir)
+          if (loaderContext?.addContextDependency) {
+            for (const dir of deps.dirs) loaderContext.addContextDependency(dir)
+          }
+          else {
+            for (const dir of deps.dirs) this.addWatchFile(dir)
+          }
         }
         if (ctx.dev) {
           ctx.report(audit, { warn: m => this.warn(m) })
           const error = ctx.devError(audit)
-          if (error) this.error(error)
+          if (error)
+            this.error(error)
         }
         return await ctx.moduleCode(id, audit)
       },
     },
 
     watchChange(id) {
-      if (!isPlaceholder(id)) ctx.markChanged(id)
+      if (!isPlaceholder(id))
+        ctx.markChanged(id)
     },
 
     async buildEnd() {
       const audit = ctx.last
       const { manifest } = ctx.options
-      if (!audit?.ok || manifest === false || viteCommand === 'serve') return
-      if (meta.framework === 'esbuild' && !esbuildOutdir) return
+      if (!audit?.ok || manifest === false || viteCommand === 'serve')
+        return
+      if (meta.framework === 'esbuild' && !esbuildOutdir)
+        return
       // The complete manifest (discovery index included): the bytes `unplugin-skills build` writes.
       this.emitFile({ type: 'asset', fileName: manifest, source: (await audit.complete()).json })
     },
@@ -128,7 +157,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         serveManifest(server, ctx)
       },
       hotUpdate({ file, modules }) {
-        if (!ctx.markChanged(file)) return
+        if (!ctx.markChanged(file))
+          return
         // Created and deleted files (a whole new skill folder included) have no import edge: invalidate by hand.
         const graph = this.environment.moduleGraph
         const ours = ctx.affectedModules([file]).flatMap(id => graph.getModuleById(id) ?? [])
@@ -139,7 +169,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         // SSR builds drop emitted assets (build.emitAssets is off there): write the manifest ourselves.
         const audit = ctx.last
         const { manifest } = ctx.options
-        if (!audit?.ok || manifest === false || manifest in bundle || !output.dir) return
+        if (!audit?.ok || manifest === false || manifest in bundle || !output.dir)
+          return
         const file = path.join(output.dir, manifest)
         fs.mkdirSync(path.dirname(file), { recursive: true })
         fs.writeFileSync(file, (await audit.complete()).json)
@@ -175,7 +206,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
           const id = toResolved(args.path)
           const audit = await ctx.audit()
           const contents = await ctx.moduleCode(id, audit)
-          if (contents === null) return undefined
+          if (contents === null)
+            return undefined
           const deps = ctx.moduleDeps(id, audit)
           return { contents, loader: 'js', resolveDir: ctx.options.root, watchFiles: deps.files, watchDirs: deps.dirs }
         })
@@ -195,7 +227,8 @@ function runtimeDependencies(): UnpluginOptions {
     resolveId: {
       filter: { id: /^[^./\0~][^:]*$/ },
       handler(id, importer) {
-        if (!importer || path.dirname(importer) !== path.dirname(runtime)) return null
+        if (!importer || path.dirname(importer) !== path.dirname(runtime))
+          return null
         try {
           return require.resolve(id)
         }
@@ -211,25 +244,39 @@ function runtimeDependencies(): UnpluginOptions {
 interface DevServer {
   watcher: { add: (path: string) => unknown }
   config: { base: string }
-  middlewares: { use: (fn: (req: { url?: string }, res: { setHeader: (k: string, v: string) => unknown; end: (body: string) => unknown }, next: (error?: unknown) => void) => void) => unknown }
+  middlewares: {
+    use: (
+      fn: (
+        req: { url?: string },
+        res: { setHeader: (k: string, v: string) => unknown, end: (body: string) => unknown },
+        next: (error?: unknown) => void,
+      ) => void,
+    ) => unknown
+  }
 }
 
 /** Dev: watch the roots (they may sit outside Vite's root) and serve the current manifest JSON. */
 function serveManifest(server: DevServer, ctx: SkillsContext): void {
   for (const root of ctx.options.roots) {
     const dir = path.resolve(ctx.options.root, root)
-    if (fs.existsSync(dir)) server.watcher.add(dir)
+    if (fs.existsSync(dir))
+      server.watcher.add(dir)
   }
   const name = ctx.options.manifest
-  if (name === false) return
+  if (name === false)
+    return
   const url = `${server.config.base.replace(/\/?$/, '/')}${name}`
   server.middlewares.use((req, res, next) => {
-    if (req.url?.split('?')[0] !== url) return next()
-    ctx.audit().then(audit => audit.complete()).then(({ json }) => {
-      res.setHeader('Content-Type', 'application/json; charset=utf-8')
-      res.setHeader('Cache-Control', 'no-store')
-      res.end(json)
-    }, next)
+    if (req.url?.split('?')[0] !== url)
+      return next()
+    ctx
+      .audit()
+      .then(audit => audit.complete())
+      .then(({ json }) => {
+        res.setHeader('Content-Type', 'application/json; charset=utf-8')
+        res.setHeader('Cache-Control', 'no-store')
+        res.end(json)
+      }, next)
   })
 }
 
@@ -238,7 +285,8 @@ function rewriteVirtualScheme(compiler: any): void {
   compiler.hooks.normalModuleFactory.tap(PLUGIN_NAME, (factory: any) => {
     factory.hooks.beforeResolve.tap(PLUGIN_NAME, (data: { request?: string }) => {
       const request = data.request
-      if (request === VIRTUAL_ID || request?.startsWith(`${VIRTUAL_ID}/`)) data.request = ALIAS_ID + request.slice(VIRTUAL_ID.length)
+      if (request === VIRTUAL_ID || request?.startsWith(`${VIRTUAL_ID}/`))
+        data.request = ALIAS_ID + request.slice(VIRTUAL_ID.length)
     })
   })
 }

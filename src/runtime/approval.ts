@@ -15,28 +15,38 @@ export type ApprovalFailure = 'no-approver' | 'denied' | 'approver-failed'
 
 export class ApprovalRequiredError extends Error {
   readonly code = 'SKILL_APPROVAL_REQUIRED'
-  constructor(readonly skill: string, readonly reason: ApprovalFailure, options?: { cause?: unknown }) {
-    super(reason === 'no-approver'
-      ? `skill "${skill}" performs writes and requires human approval, but no approve callback was given`
-      : reason === 'denied'
-        ? `skill "${skill}" was not approved`
-        : `skill "${skill}": the approve callback failed`, options)
+  constructor(
+    readonly skill: string,
+    readonly reason: ApprovalFailure,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      reason === 'no-approver'
+        ? `skill "${skill}" performs writes and requires human approval, but no approve callback was given`
+        : reason === 'denied'
+          ? `skill "${skill}" was not approved`
+          : `skill "${skill}": the approve callback failed`,
+      options,
+    )
     this.name = 'ApprovalRequiredError'
   }
 }
 
 /** Fails closed: a `write` workload needs approval even if `requiresApproval` was stripped. */
-export const needsApproval = (skill: GatedSkill): boolean =>
-  skill.requiresApproval === true || skill.workload === 'write'
+export function needsApproval(skill: GatedSkill): boolean {
+  return skill.requiresApproval === true || skill.workload === 'write'
+}
 
 /**
  * Returns the skill's instructions, asking `approve` first when the skill requires approval.
  * Throws `ApprovalRequiredError` when there is no approver, it does not resolve to `true`, or it throws.
  */
 export async function getInstructions(skill: GatedSkill, options: { approve?: Approver } = {}): Promise<string> {
-  if (!needsApproval(skill)) return skill.body
+  if (!needsApproval(skill))
+    return skill.body
   const approve = options?.approve
-  if (typeof approve !== 'function') throw new ApprovalRequiredError(skill.name, 'no-approver')
+  if (typeof approve !== 'function')
+    throw new ApprovalRequiredError(skill.name, 'no-approver')
   let verdict: unknown
   try {
     verdict = await approve(skill)
@@ -44,6 +54,7 @@ export async function getInstructions(skill: GatedSkill, options: { approve?: Ap
   catch (error) {
     throw new ApprovalRequiredError(skill.name, 'approver-failed', { cause: error })
   }
-  if (verdict !== true) throw new ApprovalRequiredError(skill.name, 'denied')
+  if (verdict !== true)
+    throw new ApprovalRequiredError(skill.name, 'denied')
   return skill.body
 }

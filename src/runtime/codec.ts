@@ -27,7 +27,7 @@ export function toBase64(bytes: Uint8Array): string {
   return out
 }
 
-type NativeDecoders = {
+interface NativeDecoders {
   Uint8Array: { fromBase64?: (text: string) => Uint8Array }
   Buffer?: { from: (text: string, encoding: 'base64') => Uint8Array }
 }
@@ -45,7 +45,8 @@ export function fromBase64(text: string): Uint8Array {
     }
     catch {}
   }
-  if (native.Buffer) return native.Buffer.from(text, 'base64')
+  if (native.Buffer)
+    return native.Buffer.from(text, 'base64')
   return decodeBase64(text)
 }
 
@@ -67,7 +68,8 @@ export function decodeBase64(text: string): Uint8Array {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     const v = c < 128 ? LOOKUP[c] : -1
-    if (v < 0) continue
+    if (v < 0)
+      continue
     value = (value << 6) | v
     bits += 6
     if (bits >= 8) {
@@ -85,12 +87,15 @@ export class VarintWriter {
   constructor(size = 1 << 16) {
     this.bytes = new Uint8Array(size)
   }
+
   private room(extra: number): void {
-    if (this.length + extra <= this.bytes.length) return
+    if (this.length + extra <= this.bytes.length)
+      return
     const grown = new Uint8Array(Math.max(this.length + extra, this.bytes.length * 2))
     grown.set(this.bytes.subarray(0, this.length))
     this.bytes = grown
   }
+
   write(value: number): void {
     this.room(10)
     let v = Math.max(0, Math.floor(value))
@@ -100,11 +105,13 @@ export class VarintWriter {
     }
     this.bytes[this.length++] = v
   }
+
   raw(part: Uint8Array): void {
     this.room(part.length)
     this.bytes.set(part, this.length)
     this.length += part.length
   }
+
   result(): Uint8Array {
     return this.bytes.subarray(0, this.length)
   }
@@ -118,8 +125,10 @@ export function decodeVarints(bytes: Uint8Array): Uint32Array {
   let shift = 0
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]
-    if (shift < 28) v |= (b & 127) << shift
-    else if (shift === 28) v = (v >>> 0) + (b & 15) * 2 ** 28
+    if (shift < 28)
+      v |= (b & 127) << shift
+    else if (shift === 28)
+      v = (v >>> 0) + (b & 15) * 2 ** 28
     if (b < 128) {
       out[n++] = v >>> 0
       v = 0
@@ -137,14 +146,19 @@ export function quantizeInt8(vector: ArrayLike<number>): Uint8Array {
   let max = 0
   for (let i = 0; i < vector.length; i++) max = Math.max(max, Math.abs(vector[i]) || 0)
   const out = new Int8Array(vector.length)
-  if (max > 0) for (let i = 0; i < vector.length; i++) out[i] = Math.round(((vector[i] || 0) / max) * 127)
+  if (max > 0) {
+    for (let i = 0; i < vector.length; i++) out[i] = Math.round(((vector[i] || 0) / max) * 127)
+  }
   return new Uint8Array(out.buffer)
 }
 
 /** Sign bits of a vector, packed 8 per byte (SimHash-style 1-bit quantisation). */
 export function packSigns(vector: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(Math.ceil(vector.length / 8))
-  for (let i = 0; i < vector.length; i++) if (vector[i] > 0) out[i >> 3] |= 1 << (i & 7)
+  for (let i = 0; i < vector.length; i++) {
+    if (vector[i] > 0)
+      out[i >> 3] |= 1 << (i & 7)
+  }
   return out
 }
 

@@ -2,15 +2,20 @@ import type { ManifestSkill, SkillsManifest } from '../core/types'
 
 /** Frontmatter value -> strings (a string or a list of strings); anything else -> []. */
 export function stringListOf(value: unknown): string[] {
-  if (typeof value === 'string') return value.trim() ? [value.trim()] : []
-  if (!Array.isArray(value)) return []
-  return value.filter((v): v is string => typeof v === 'string').map(v => v.trim()).filter(Boolean)
+  if (typeof value === 'string')
+    return value.trim() ? [value.trim()] : []
+  if (!Array.isArray(value))
+    return []
+  return value
+    .filter((v): v is string => typeof v === 'string')
+    .map(v => v.trim())
+    .filter(Boolean)
 }
 
 /** The skills a skill may load (`composed_skills`, top level or under `metadata`), deduplicated, in declared order. */
 export function composedSkillsOf(skill: ManifestSkill): string[] {
   const fm = (skill.frontmatter ?? {}) as Record<string, unknown>
-  const meta = fm.metadata && typeof fm.metadata === 'object' ? fm.metadata as Record<string, unknown> : {}
+  const meta = fm.metadata && typeof fm.metadata === 'object' ? (fm.metadata as Record<string, unknown>) : {}
   return [...new Set(stringListOf(fm.composed_skills ?? meta.composed_skills))]
 }
 
@@ -30,18 +35,43 @@ const names = (s: ManifestSkill) => [s.name, s.uri, s.urn].filter((x): x is stri
  * only if `from` declares it in `composed_skills`. A load with no parent (the agent itself) is
  * allowed for any skill of the manifest; unknown skills are always refused.
  */
-export function checkSkillLoad(manifest: Pick<SkillsManifest, 'skills'>, name: string, from?: string | null): SkillLoadDecision {
+export function checkSkillLoad(
+  manifest: Pick<SkillsManifest, 'skills'>,
+  name: string,
+  from?: string | null,
+): SkillLoadDecision {
   const skills = Array.isArray(manifest?.skills) ? manifest.skills : []
   const find = (id: string) => skills.find(s => names(s).includes(id)) ?? null
   const target = typeof name === 'string' ? find(name) : null
-  if (!target) return { allowed: false, code: 'unknown-skill', reason: `skill "${String(name)}" is not in the manifest`, skill: null }
-  if (from === undefined || from === null) return { allowed: true, code: 'ok', reason: 'loaded by the agent', skill: target }
+  if (!target) {
+    return {
+      allowed: false,
+      code: 'unknown-skill',
+      reason: `skill "${String(name)}" is not in the manifest`,
+      skill: null,
+    }
+  }
+  if (from === undefined || from === null)
+    return { allowed: true, code: 'ok', reason: 'loaded by the agent', skill: target }
   const parent = find(from)
-  if (!parent) return { allowed: false, code: 'unknown-parent', reason: `loading skill "${String(from)}" is not in the manifest`, skill: null }
-  if (parent === target) return { allowed: true, code: 'ok', reason: 'a skill may reload itself', skill: target }
+  if (!parent) {
+    return {
+      allowed: false,
+      code: 'unknown-parent',
+      reason: `loading skill "${String(from)}" is not in the manifest`,
+      skill: null,
+    }
+  }
+  if (parent === target)
+    return { allowed: true, code: 'ok', reason: 'a skill may reload itself', skill: target }
   const declared = composedSkillsOf(parent)
   if (names(target).some(n => declared.includes(n))) {
-    return { allowed: true, code: 'ok', reason: `"${parent.name}" declares "${target.name}" in composed_skills`, skill: target }
+    return {
+      allowed: true,
+      code: 'ok',
+      reason: `"${parent.name}" declares "${target.name}" in composed_skills`,
+      skill: target,
+    }
   }
   return {
     allowed: false,
@@ -73,7 +103,8 @@ export function createSkillLoader(manifest: Pick<SkillsManifest, 'skills'>): Ski
     check: (name, from) => checkSkillLoad(manifest, name, from),
     load: (name, from) => {
       const decision = checkSkillLoad(manifest, name, from)
-      if (!decision.allowed || !decision.skill) throw new SkillLoadRefusedError(decision)
+      if (!decision.allowed || !decision.skill)
+        throw new SkillLoadRefusedError(decision)
       return decision.skill
     },
   }

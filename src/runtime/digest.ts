@@ -6,17 +6,19 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
  * comparing UTF-8 bytes, which is what `LC_ALL=C sort` and the engine use.
  */
 export function compareUtf8(a: string, b: string): number {
-  if (a === b) return 0
+  if (a === b)
+    return 0
   let i = 0
   let j = 0
   while (i < a.length && j < b.length) {
     const x = a.codePointAt(i)!
     const y = b.codePointAt(j)!
-    if (x !== y) return x - y
+    if (x !== y)
+      return x - y
     i += x > 0xFFFF ? 2 : 1
     j += y > 0xFFFF ? 2 : 1
   }
-  return (a.length - i) - (b.length - j)
+  return a.length - i - (b.length - j)
 }
 
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 encoding. */
@@ -29,7 +31,7 @@ export function sha256Hex(data: Uint8Array | string): string {
  * one `<sha256><two spaces><path>\n` line per file, files sorted bytewise by path. Sorts a copy, so
  * callers may pass files in any order.
  */
-export function computeSkillDigest(files: ReadonlyArray<{ path: string; sha256: string }>): string {
+export function computeSkillDigest(files: ReadonlyArray<{ path: string, sha256: string }>): string {
   const sorted = [...files].sort((a, b) => compareUtf8(a.path, b.path))
   let text = ''
   for (const file of sorted) text += `${file.sha256}  ${file.path}\n`

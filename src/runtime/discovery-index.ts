@@ -35,7 +35,7 @@ export interface DiscoveryIndex {
   analyzer: number
   /** Whether terms are stems (the query is analysed the same way). */
   stemming: boolean
-  bm25: { k1: number; b: number; avgChunkLength: number }
+  bm25: { k1: number, b: number, avgChunkLength: number }
   embedding: {
     /** `hash-v1` (the built-in deterministic embedding, computable at query time) or `custom`. */
     model: string
@@ -62,9 +62,19 @@ export interface DiscoveryIndex {
 /** Narrow check for `SkillsManifest.index` (typed `unknown`). */
 export function isDiscoveryIndex(value: unknown): value is DiscoveryIndex {
   const v = value as DiscoveryIndex | null
-  return typeof v === 'object' && v !== null && v.format === DISCOVERY_FORMAT
-    && Array.isArray(v.skills) && typeof v.terms === 'string' && typeof v.termStats === 'string'
-    && Array.isArray(v.postingShards) && Array.isArray(v.postings) && Array.isArray(v.chunks)
-    && Array.isArray(v.sources) && Array.isArray(v.inline)
-    && typeof v.embedding?.dim === 'number' && typeof v.bm25?.k1 === 'number'
+  return (
+    typeof v === 'object'
+    && v !== null
+    && v.format === DISCOVERY_FORMAT
+    && Array.isArray(v.skills)
+    && typeof v.terms === 'string'
+    && typeof v.termStats === 'string'
+    && Array.isArray(v.postingShards)
+    && Array.isArray(v.postings)
+    && Array.isArray(v.chunks)
+    && Array.isArray(v.sources)
+    && Array.isArray(v.inline)
+    && typeof v.embedding?.dim === 'number'
+    && typeof v.bm25?.k1 === 'number'
+  )
 }

@@ -1,7 +1,14 @@
 import type { SkillsManifest } from '../core/types'
 import type { DiscoveryIndex } from './discovery-index'
 import type { FindSkillsOptions, SkillMatch } from './find'
-import { attachChunks, findSkills, missingChunkRecords, missingPostingShards, rankSkills, takeMissingParts } from './find'
+import {
+  attachChunks,
+  findSkills,
+  missingChunkRecords,
+  missingPostingShards,
+  rankSkills,
+  takeMissingParts,
+} from './find'
 
 /** Parts of an index to load: postings shard numbers, and skill indexes whose chunk records are wanted. */
 export interface IndexParts {
@@ -20,25 +27,35 @@ const MAX_ROUNDS = 8
  * touched. Whatever else turns out missing (feedback reads records and shards while ranking, a
  * load that failed) is loaded and the query answered again until nothing is.
  */
-export async function findSkillsLoading(source: SkillsManifest | DiscoveryIndex, query: string, options: FindSkillsOptions | undefined, load: (parts: IndexParts) => Promise<void>): Promise<SkillMatch[]> {
+export async function findSkillsLoading(
+  source: SkillsManifest | DiscoveryIndex,
+  query: string,
+  options: FindSkillsOptions | undefined,
+  load: (parts: IndexParts) => Promise<void>,
+): Promise<SkillMatch[]> {
   const shards = missingPostingShards(source, query)
-  if (shards.length) await load({ postings: shards, chunks: [] })
+  if (shards.length)
+    await load({ postings: shards, chunks: [] })
   takeMissingParts(source)
   const ranking = rankSkills(source, query, options)
-  if (!ranking) return []
+  if (!ranking)
+    return []
   let missing = takeMissingParts(source)
   if (missing.postings.length === 0 && missing.chunks.length === 0) {
     const records = missingChunkRecords(ranking)
-    if (records.length) await load({ postings: [], chunks: records })
+    if (records.length)
+      await load({ postings: [], chunks: records })
     const result = attachChunks(ranking)
     missing = takeMissingParts(source)
-    if (missing.postings.length === 0 && missing.chunks.length === 0) return result
+    if (missing.postings.length === 0 && missing.chunks.length === 0)
+      return result
   }
   for (let round = 0; ; round++) {
     await load(missing)
     takeMissingParts(source)
     const result = findSkills(source, query, options)
     missing = takeMissingParts(source)
-    if ((missing.postings.length === 0 && missing.chunks.length === 0) || round === MAX_ROUNDS) return result
+    if ((missing.postings.length === 0 && missing.chunks.length === 0) || round === MAX_ROUNDS)
+      return result
   }
 }

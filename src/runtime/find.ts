@@ -1,9 +1,9 @@
 import type { ManifestSkill, SkillsManifest } from '../core/types'
-import { decodeVarints, fromBase64, fromBase64Range } from './codec'
 import type { ChunkKind, DiscoveryIndex } from './discovery-index'
+import { decodeVarints, fromBase64, fromBase64Range } from './codec'
 import { CHUNK_KINDS, isDiscoveryIndex } from './discovery-index'
 import { HASH_EMBEDDING_MODEL, hashEmbed, normalize } from './hash-embed'
-import { ANALYZER_VERSION, analyze } from './text'
+import { analyze, ANALYZER_VERSION } from './text'
 
 export interface FindSkillsOptions {
   /** How many skills to return. @default 5 */
@@ -87,7 +87,7 @@ interface Prepared {
   offsets: Array<Uint32Array | undefined>
   lists: Array<PostingList | undefined>
   /** Parts of a lazily loaded index that queries needed and did not find (see takeMissingParts). */
-  missing: { postings: Set<number>; chunks: Set<number> }
+  missing: { postings: Set<number>, chunks: Set<number> }
   /** Per term IDF, computed on first use (0: not yet; see idfOf). */
   idf: Float64Array
   dim: number
@@ -115,9 +115,10 @@ interface Prepared {
  * vector): cosine is the int8 dot product times that factor, so no float copy of the vectors is
  * made. Short (damaged) data reads as zeros.
  */
-function skillVectors(raw: Uint8Array, n: number, dim: number): { vectors: Int8Array; scales: Float64Array } {
+function skillVectors(raw: Uint8Array, n: number, dim: number): { vectors: Int8Array, scales: Float64Array } {
   // None in the head (they end the chunk records): nothing to allocate or normalise.
-  if (raw.length === 0) return { vectors: new Int8Array(0), scales: new Float64Array(0) }
+  if (raw.length === 0)
+    return { vectors: new Int8Array(0), scales: new Float64Array(0) }
   let vectors = new Int8Array(raw.buffer, raw.byteOffset, raw.length)
   if (vectors.length < n * dim) {
     vectors = new Int8Array(n * dim)
@@ -190,7 +191,8 @@ function before(a: string, b: string): boolean {
   for (let i = 0; i < len; i++) {
     const x = a.charCodeAt(i)
     const y = b.charCodeAt(i)
-    if (x !== y) return unit(x) < unit(y)
+    if (x !== y)
+      return unit(x) < unit(y)
   }
   return a.length < b.length
 }
@@ -204,15 +206,18 @@ function termId(terms: string[], term: string): number | undefined {
   let hi = terms.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (before(terms[mid], term)) lo = mid + 1
+    if (before(terms[mid], term))
+      lo = mid + 1
     else hi = mid
   }
   return terms[lo] === term ? lo : undefined
 }
 
 function getPrepared(source: SkillsManifest | DiscoveryIndex): Prepared | null {
-  if (typeof source !== 'object' || source === null) return null
-  if (cache.has(source)) return cache.get(source)!
+  if (typeof source !== 'object' || source === null)
+    return null
+  if (cache.has(source))
+    return cache.get(source)!
   const index = isDiscoveryIndex(source) ? source : (source as SkillsManifest).index
   let prepared: Prepared | null = null
   try {
@@ -236,10 +241,11 @@ export function warmDiscovery(source: SkillsManifest | DiscoveryIndex): boolean 
 /** Term t's IDF over the skills (document frequency from termStats), computed once. */
 function idfOf(p: Prepared, t: number): number {
   const cached = p.idf[t]
-  if (cached > 0) return cached
+  if (cached > 0)
+    return cached
   const n = p.index.skills.length
   const df = Math.min(p.stats[2 * t] ?? 0, n)
-  return p.idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5))
+  return (p.idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5)))
 }
 
 /** The postings shard holding term t: the last whose first term is <= t. */
@@ -249,7 +255,8 @@ function shardOf(p: Prepared, t: number): number {
   let hi = starts.length - 1
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1
-    if (starts[mid] <= t) lo = mid
+    if (starts[mid] <= t)
+      lo = mid
     else hi = mid - 1
   }
   return lo
@@ -271,7 +278,8 @@ function listRange(p: Prepared, shard: number, t: number): [number, number] {
 /** Term t's postings, decoded once; empty while its shard is not loaded (noted in `missing`, not cached). */
 function postingsOf(p: Prepared, t: number): PostingList {
   const cached = p.lists[t]
-  if (cached) return cached
+  if (cached)
+    return cached
   const at = shardOf(p, t)
   const shard = p.index.postings[at]
   if (typeof shard !== 'string') {
@@ -287,11 +295,12 @@ function postingsOf(p: Prepared, t: number): PostingList {
   // Damaged data ends the list.
   for (let i = 0, skill = 0; i + 1 < flat.length; i += 2) {
     skill += flat[i]
-    if (skill >= n) break
+    if (skill >= n)
+      break
     skills[count] = skill
     weights[count++] = flat[i + 1]
   }
-  return p.lists[t] = { skills: skills.subarray(0, count), weights: weights.subarray(0, count) }
+  return (p.lists[t] = { skills: skills.subarray(0, count), weights: weights.subarray(0, count) })
 }
 
 /**
@@ -299,9 +308,10 @@ function postingsOf(p: Prepared, t: number): PostingList {
  * over `source` needed and did not have (postings shards, skill indexes of chunk records), which
  * are then forgotten. Empty lists mean that answer was complete. See findSkillsLoading.
  */
-export function takeMissingParts(source: SkillsManifest | DiscoveryIndex): { postings: number[]; chunks: number[] } {
+export function takeMissingParts(source: SkillsManifest | DiscoveryIndex): { postings: number[], chunks: number[] } {
   const p = getPrepared(source)
-  if (!p) return { postings: [], chunks: [] }
+  if (!p)
+    return { postings: [], chunks: [] }
   const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b)
   const parts = { postings: sorted(p.missing.postings), chunks: sorted(p.missing.chunks) }
   p.missing.postings.clear()
@@ -312,21 +322,36 @@ export function takeMissingParts(source: SkillsManifest | DiscoveryIndex): { pos
 /** The postings shards a query's own terms fall in that are not loaded yet (loaded before a first pass). */
 export function missingPostingShards(source: SkillsManifest | DiscoveryIndex, query: string): number[] {
   const p = getPrepared(source)
-  if (!p || typeof query !== 'string') return []
+  if (!p || typeof query !== 'string')
+    return []
   const missing = new Set<number>()
-  for (const t of analyze(query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query, p.index.stemming !== false)) {
+  for (const t of analyze(
+    query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query,
+    p.index.stemming !== false,
+  )) {
     const id = termId(p.terms, t)
-    if (id !== undefined && typeof p.index.postings[shardOf(p, id)] !== 'string') missing.add(shardOf(p, id))
+    if (id !== undefined && typeof p.index.postings[shardOf(p, id)] !== 'string')
+      missing.add(shardOf(p, id))
   }
   return [...missing].sort((a, b) => a - b)
 }
 
-function queryVector(p: Prepared, terms: Map<number, number>, unknown: string[], query: string, options: FindSkillsOptions): Float32Array | null {
-  if (p.dim === 0) return null
+function queryVector(
+  p: Prepared,
+  terms: Map<number, number>,
+  unknown: string[],
+  query: string,
+  options: FindSkillsOptions,
+): Float32Array | null {
+  if (p.dim === 0)
+    return null
   let raw: ArrayLike<number> | undefined = options.queryVector
-  if (!raw && options.embed) raw = options.embed(query)
-  if (raw) return raw.length === p.dim ? normalize(Float32Array.from(raw)) : null
-  if (p.index.embedding.model !== HASH_EMBEDDING_MODEL) return null
+  if (!raw && options.embed)
+    raw = options.embed(query)
+  if (raw)
+    return raw.length === p.dim ? normalize(Float32Array.from(raw)) : null
+  if (p.index.embedding.model !== HASH_EMBEDDING_MODEL)
+    return null
   const maxIdf = Math.log(1 + (p.index.skills.length + 0.5) / 0.5)
   const weighted: Array<[string, number]> = [...terms].map(([id, k]) => [p.terms[id], k * idfOf(p, id)])
   for (const t of unknown) weighted.push([t, maxIdf])
@@ -336,7 +361,8 @@ function queryVector(p: Prepared, terms: Map<number, number>, unknown: string[],
 /** A skill's chunk record as bytes, decoded once (the skill's vector is read from it before its chunks). */
 function recordBytes(p: Prepared, s: number, record: string): Uint8Array {
   let bytes = p.records.get(s)
-  if (!bytes) p.records.set(s, bytes = fromBase64(record))
+  if (!bytes)
+    p.records.set(s, (bytes = fromBase64(record)))
   return bytes
 }
 
@@ -349,7 +375,8 @@ function recordCosine(p: Prepared, s: number, qv: Float32Array): number {
   }
   const bytes = recordBytes(p, s, record)
   const dim = p.dim
-  if (bytes.length < dim) return 0
+  if (bytes.length < dim)
+    return 0
   const v = new Int8Array(bytes.buffer, bytes.byteOffset + bytes.length - dim, dim)
   let dot = 0
   let sum = 0
@@ -363,7 +390,8 @@ function recordCosine(p: Prepared, s: number, qv: Float32Array): number {
 /** A skill's chunk terms, decoded when first needed; none while its record is not loaded (noted in `missing`, not cached). */
 function decodeChunks(p: Prepared, s: number): SkillChunks {
   const cached = p.chunks.get(s)
-  if (cached) return cached
+  if (cached)
+    return cached
   const record = p.index.chunks[s]
   if (typeof record !== 'string') {
     p.missing.chunks.add(s)
@@ -399,16 +427,20 @@ function decodeChunks(p: Prepared, s: number): SkillChunks {
 }
 
 function chunkText(p: Prepared, s: number, source: string, start: number, end: number, inline?: string): string | null {
-  if (typeof inline === 'string') return inline
-  if (!p.skills) return null
+  if (typeof inline === 'string')
+    return inline
+  if (!p.skills)
+    return null
   const name = p.index.skills[s]
   let skill: ManifestSkill | undefined = p.skills[s]
   if (skill?.name !== name) {
     p.skillsByName ??= new Map(p.skills.map(k => [k.name, k]))
     skill = p.skillsByName.get(name)
   }
-  if (!skill) return null
-  if (source === 'SKILL.md') return typeof skill.body === 'string' ? skill.body.slice(start, end) : null
+  if (!skill)
+    return null
+  if (source === 'SKILL.md')
+    return typeof skill.body === 'string' ? skill.body.slice(start, end) : null
   const doc = [...(skill.tree?.references ?? []), ...(skill.tree?.examples ?? [])].find(d => d.path === source)
   return typeof doc?.text === 'string' ? doc.text.slice(start, end) : null
 }
@@ -445,9 +477,12 @@ function readVarint(bytes: Uint8Array, end: number): number {
   let v = 0
   for (let shift = 0; cursor < end; shift += 7) {
     const b = bytes[cursor++]
-    if (shift < 28) v |= (b & 127) << shift
-    else if (shift === 28) v = (v >>> 0) + (b & 15) * 2 ** 28
-    if (b < 128) return v >>> 0
+    if (shift < 28)
+      v |= (b & 127) << shift
+    else if (shift === 28)
+      v = (v >>> 0) + (b & 15) * 2 ** 28
+    if (b < 128)
+      return v >>> 0
   }
   return -1
 }
@@ -457,8 +492,15 @@ function readVarint(bytes: Uint8Array, end: number): number {
  * first answer reads a handful of records once, so no per-chunk objects or term arrays are built
  * (decodeChunks does that for pseudo-relevance feedback). Damaged data ends the chunks.
  */
-function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semantic: number, limit: number): ChunkMatch[] {
-  if (limit <= 0) return []
+function matchChunks(
+  p: Prepared,
+  s: number,
+  signs: Float64Array | null,
+  semantic: number,
+  limit: number,
+): ChunkMatch[] {
+  if (limit <= 0)
+    return []
   const record = p.index.chunks[s]
   if (typeof record !== 'string') {
     p.missing.chunks.add(s)
@@ -472,9 +514,10 @@ function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semanti
   cursor = 0
   const count = Math.max(0, readVarint(bytes, Math.min(5, bytes.length)))
   const signsAt = Math.max(0, bytes.length - (p.rerank ? p.dim : 0) - count * signBytes)
-  if (cursor > signsAt) return []
+  if (cursor > signsAt)
+    return []
   // The best chunks so far, by descending score, earlier chunk first on ties.
-  const top: Array<{ c: number; score: number; kind: number; source: number; start: number; end: number }> = []
+  const top: Array<{ c: number, score: number, kind: number, source: number, start: number, end: number }> = []
   for (let c = 0; c < count; c++) {
     const kind = readVarint(bytes, signsAt)
     const source = readVarint(bytes, signsAt)
@@ -482,7 +525,8 @@ function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semanti
     const end = readVarint(bytes, signsAt)
     const length = readVarint(bytes, signsAt)
     const nTerms = readVarint(bytes, signsAt)
-    if (nTerms < 0) break
+    if (nTerms < 0)
+      break
     const norm1 = k1 * (1 - b + (b * length) / (avgChunkLength || 1))
     let lex = 0
     let complete = true
@@ -495,7 +539,8 @@ function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semanti
       }
       id = (id + delta) >>> 0
       const qtf = p.qtf[id]
-      if (qtf) lex += qtf * idfOf(p, id) * (tf * (k1 + 1)) / (tf + norm1)
+      if (qtf)
+        lex += (qtf * idfOf(p, id) * (tf * (k1 + 1))) / (tf + norm1)
     }
     let sem = 0
     // Dot product with the ±1/sqrt(dim) vector the sign bits stand for (unpackSigns), without unpacking it.
@@ -509,15 +554,17 @@ function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semanti
       let i = Math.min(top.length, limit - 1)
       while (i > 0 && top[i - 1].score < score) i--
       top.splice(i, 0, { c, score, kind, source, start, end })
-      if (top.length > limit) top.pop()
+      if (top.length > limit)
+        top.pop()
     }
-    if (!complete) break
+    if (!complete)
+      break
   }
   const inline = Array.isArray(p.index.inline[s]) ? p.index.inline[s] : []
   return top.map(({ score, kind, source, start, end }) => {
     const fromFrontmatter = source === 0
-    const text = fromFrontmatter ? inline[end] ?? '' : undefined
-    const path = fromFrontmatter ? 'frontmatter' : p.index.sources[source] ?? ''
+    const text = fromFrontmatter ? (inline[end] ?? '') : undefined
+    const path = fromFrontmatter ? 'frontmatter' : (p.index.sources[source] ?? '')
     return {
       kind: CHUNK_KINDS[kind] ?? 'instructions',
       source: path,
@@ -535,16 +582,25 @@ function matchChunks(p: Prepared, s: number, signs: Float64Array | null, semanti
  * in a user's words often hits the right skill weakly; that skill's own vocabulary then lifts it
  * (and its near neighbours) above skills matched only by a common word.
  */
-function feedback(p: Prepared, lex: Float64Array, terms: Map<number, number>, skills: number, count: number, weight: number): void {
+function feedback(
+  p: Prepared,
+  lex: Float64Array,
+  terms: Map<number, number>,
+  skills: number,
+  count: number,
+  weight: number,
+): void {
   const n = lex.length
   const top: number[] = []
   for (let s = 0; s < n; s++) {
-    if (!(lex[s] > 0) || (top.length === skills && lex[s] <= lex[top[skills - 1]])) continue
+    if (!(lex[s] > 0) || (top.length === skills && lex[s] <= lex[top[skills - 1]]))
+      continue
     let i = top.length === skills ? skills - 1 : top.length
     while (i > 0 && lex[top[i - 1]] < lex[s]) top[i] = top[--i]
     top[i] = s
   }
-  if (top.length === 0) return
+  if (top.length === 0)
+    return
   const best = lex[top[0]]
   const mass = new Map<number, number>()
   for (const s of top) {
@@ -556,14 +612,18 @@ function feedback(p: Prepared, lex: Float64Array, terms: Map<number, number>, sk
       for (let j = c.from; j < c.to; j++) tf.set(ids[j], (tf.get(ids[j]) ?? 0) + tfs[j])
     }
     const share = lex[s] / best / (length || 1)
-    for (const [id, f] of tf) if (!terms.has(id) && id < p.terms.length) mass.set(id, (mass.get(id) ?? 0) + share * f * idfOf(p, id))
+    for (const [id, f] of tf) {
+      if (!terms.has(id) && id < p.terms.length)
+        mass.set(id, (mass.get(id) ?? 0) + share * f * idfOf(p, id))
+    }
   }
   const picked = [...mass].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, count)
-  if (picked.length === 0) return
+  if (picked.length === 0)
+    return
   const scale = weight / picked[0][1]
   const { k1 } = p.index.bm25
   for (const [id, m] of picked) {
-    const w = m * scale * idfOf(p, id) * (k1 + 1) / 255
+    const w = (m * scale * idfOf(p, id) * (k1 + 1)) / 255
     const list = postingsOf(p, id)
     for (let i = 0; i < list.skills.length; i++) lex[list.skills[i]] += w * list.weights[i]
   }
@@ -575,7 +635,11 @@ function feedback(p: Prepared, lex: Float64Array, terms: Map<number, number>, sk
  * weighted, stemmed, with build-time bridging vocabulary) fused with embedding similarity.
  * Returns [] when the manifest has no (compatible) discovery index. Never throws on bad input.
  */
-export function findSkills(manifest: SkillsManifest | DiscoveryIndex, query: string, options: FindSkillsOptions = {}): SkillMatch[] {
+export function findSkills(
+  manifest: SkillsManifest | DiscoveryIndex,
+  query: string,
+  options: FindSkillsOptions = {},
+): SkillMatch[] {
   const ranking = rankSkills(manifest, query, options)
   return ranking ? attachChunks(ranking) : []
 }
@@ -597,7 +661,8 @@ export interface SkillRanking {
 
 /** Inserts s into a small list sorted by descending score, at most `k` long; ties keep index order. */
 function insertTop(top: number[], scores: number[], k: number, s: number, score: number): void {
-  if (!(score > 0) || (top.length === k && score <= scores[k - 1])) return
+  if (!(score > 0) || (top.length === k && score <= scores[k - 1]))
+    return
   let i = top.length === k ? k - 1 : top.length
   while (i > 0 && scores[i - 1] < score) {
     top[i] = top[i - 1]
@@ -618,12 +683,18 @@ const fused = (lex: number, cos: number, semantic: number) => lex + semantic * (
  * pseudo-relevance feedback is on), so an index loaded in parts loads exactly the records
  * attachChunks reads (findSkillsLoading).
  */
-export function rankSkills(manifest: SkillsManifest | DiscoveryIndex, query: string, options: FindSkillsOptions = {}): SkillRanking | null {
+export function rankSkills(
+  manifest: SkillsManifest | DiscoveryIndex,
+  query: string,
+  options: FindSkillsOptions = {},
+): SkillRanking | null {
   const p = getPrepared(manifest)
-  if (!p || typeof query !== 'string') return null
+  if (!p || typeof query !== 'string')
+    return null
   const k = Math.max(0, Math.floor(options.k ?? 5))
   const n = p.index.skills.length
-  if (k === 0 || n === 0) return null
+  if (k === 0 || n === 0)
+    return null
   const semantic = options.semanticWeight ?? DEFAULT_SEMANTIC_WEIGHT
   const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query
 
@@ -631,21 +702,34 @@ export function rankSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
   const unknown: string[] = []
   for (const t of analyze(text, p.index.stemming !== false)) {
     const id = termId(p.terms, t)
-    if (id === undefined) unknown.push(t)
+    if (id === undefined)
+      unknown.push(t)
     else terms.set(id, (terms.get(id) ?? 0) + 1)
   }
 
   const lex = p.lex.fill(0)
   const { k1 } = p.index.bm25
   for (const [id, qtf] of terms) {
-    const w = idfOf(p, id) * (k1 + 1) * (1 + Math.log(qtf)) / 255
+    const w = (idfOf(p, id) * (k1 + 1) * (1 + Math.log(qtf))) / 255
     const list = postingsOf(p, id)
     for (let i = 0; i < list.skills.length; i++) lex[list.skills[i]] += w * list.weights[i]
   }
   const feedbackSkills = Math.max(0, Math.floor(options.feedbackSkills ?? DEFAULT_FEEDBACK_SKILLS))
-  if (feedbackSkills > 0 && terms.size > 0) feedback(p, lex, terms, feedbackSkills, options.feedbackTerms ?? DEFAULT_FEEDBACK_TERMS, options.feedbackWeight ?? DEFAULT_FEEDBACK_WEIGHT)
+  if (feedbackSkills > 0 && terms.size > 0) {
+    feedback(
+      p,
+      lex,
+      terms,
+      feedbackSkills,
+      options.feedbackTerms ?? DEFAULT_FEEDBACK_TERMS,
+      options.feedbackWeight ?? DEFAULT_FEEDBACK_WEIGHT,
+    )
+  }
   let maxLex = 0
-  for (let s = 0; s < n; s++) if (lex[s] > maxLex) maxLex = lex[s]
+  for (let s = 0; s < n; s++) {
+    if (lex[s] > maxLex)
+      maxLex = lex[s]
+  }
   for (let s = 0; s < n; s++) lex[s] = maxLex > 0 ? lex[s] / maxLex : 0
 
   // Top-k by insertion into a small sorted list: O(n k), no full sort, ties by index order.
@@ -676,7 +760,8 @@ export function rankSkills(manifest: SkillsManifest | DiscoveryIndex, query: str
 /** Skill indexes of a ranking whose chunk records attachChunks will read and the index does not hold yet. */
 export function missingChunkRecords(ranking: SkillRanking): number[] {
   const { p, top, limit, rerank } = ranking
-  if (limit <= 0 && !rerank) return []
+  if (limit <= 0 && !rerank)
+    return []
   return top.filter(s => !p.chunks.has(s) && typeof p.index.chunks[s] !== 'string').sort((a, b) => a - b)
 }
 
@@ -689,7 +774,9 @@ export function attachChunks(ranking: SkillRanking): SkillMatch[] {
     const lexical = topScores
     top = []
     topScores = []
-    candidates.forEach((s, i) => insertTop(top, topScores, ranking.k, s, fused(lexical[i], recordCosine(p, s, qv), semantic)))
+    candidates.forEach((s, i) =>
+      insertTop(top, topScores, ranking.k, s, fused(lexical[i], recordCosine(p, s, qv), semantic)),
+    )
   }
   const signs = qv && limit > 0 && top.length > 0 ? signTable(qv, p.dim) : null
   for (const [id, qtf] of terms) p.qtf[id] = qtf

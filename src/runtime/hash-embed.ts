@@ -32,7 +32,10 @@ export function normalize(vector: Float32Array): Float32Array {
 }
 
 /** A term's hashed features for one dimension: coordinates and signed unit weights (term + trigrams). */
-export interface Features { at: Uint32Array; w: Float32Array }
+export interface Features {
+  at: Uint32Array
+  w: Float32Array
+}
 
 /** Features per term, per dimension: the same terms recur in every chunk. Bounded like the stem memo. */
 const featureMemo = new Map<number, Map<string, Features>>()
@@ -40,9 +43,11 @@ const FEATURE_MEMO_MAX = 100_000
 
 export function features(term: string, dim: number): Features {
   let memo = featureMemo.get(dim)
-  if (!memo) featureMemo.set(dim, memo = new Map())
+  if (!memo)
+    featureMemo.set(dim, (memo = new Map()))
   let f = memo.get(term)
-  if (f) return f
+  if (f)
+    return f
   const grams = term.length < 4 ? 0 : term.length
   const at = new Uint32Array(1 + grams)
   const w = new Float32Array(1 + grams)
@@ -57,24 +62,30 @@ export function features(term: string, dim: number): Features {
     const gw = TRIGRAM_WEIGHT / Math.sqrt(grams)
     for (let i = 0; i < grams; i++) put(1 + i, padded.slice(i, i + 3), gw, 0x01000193)
   }
-  if (memo.size >= FEATURE_MEMO_MAX) memo.clear()
-  memo.set(term, f = { at, w })
+  if (memo.size >= FEATURE_MEMO_MAX)
+    memo.clear()
+  memo.set(term, (f = { at, w }))
   return f
 }
 
 /** Adds one weighted term into an unnormalised vector (see hashEmbed). */
 export function addHashed(vector: Float32Array, term: string, weight: number): void {
-  if (weight > 0) addFeatures(vector, features(term, vector.length), weight)
+  if (weight > 0)
+    addFeatures(vector, features(term, vector.length), weight)
 }
 
 /** addHashed with the term's features already looked up (hot loops over the same terms). */
 export function addFeatures(vector: Float32Array, { at, w }: Features, weight: number): void {
-  if (!(weight > 0)) return
+  if (!(weight > 0))
+    return
   for (let i = 0; i < at.length; i++) vector[at[i]] += weight * w[i]
 }
 
 /** Embeds weighted terms (already analysed: stems) into a unit vector of `dim` dimensions. */
-export function hashEmbed(terms: Iterable<readonly [term: string, weight: number]>, dim = HASH_EMBEDDING_DIM): Float32Array {
+export function hashEmbed(
+  terms: Iterable<readonly [term: string, weight: number]>,
+  dim = HASH_EMBEDDING_DIM,
+): Float32Array {
   const vector = new Float32Array(dim)
   for (const [term, weight] of terms) addHashed(vector, term, weight)
   return normalize(vector)

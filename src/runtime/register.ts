@@ -1,9 +1,10 @@
 import type { ManifestSkill } from '../core/types'
-import { sha256Hex } from './digest'
 import { composedSkillsOf, stringListOf } from './compose'
+import { sha256Hex } from './digest'
 
 /** `registration_provenance.origin` values of acs-provenance.schema.json. */
-export type ProvenanceOrigin = 'user_input' | 'system' | 'tool_output' | 'retrieved' | 'agent_generated' | 'a2a_inbound' | 'external'
+export type ProvenanceOrigin
+  = 'user_input' | 'system' | 'tool_output' | 'retrieved' | 'agent_generated' | 'a2a_inbound' | 'external'
 
 export interface SkillRegisterOptions {
   /** AgBOM id of the skill. @default `sk-` + 8 hex of SHA-256(source + name): stable across versions */
@@ -28,10 +29,10 @@ export interface SkillRegisterOptions {
 /** The `steps/skillRegister` payload of the Agent Control Standard (acs-skill-register.schema.json). */
 export interface SkillRegisterPayload {
   skill_id: string
-  skill: { name: string; version?: string; provider: string }
+  skill: { name: string, version?: string, provider: string }
   definition: {
     ref: string
-    digest: { algorithm: 'sha-256'; value: string }
+    digest: { algorithm: 'sha-256', value: string }
     body?: string
   }
   declared_capabilities: string[]
@@ -51,11 +52,13 @@ export interface SkillRegisterPayload {
 
 function frontmatterString(skill: ManifestSkill, keys: string[]): string | null {
   const fm = (skill.frontmatter ?? {}) as Record<string, unknown>
-  const meta = fm.metadata && typeof fm.metadata === 'object' ? fm.metadata as Record<string, unknown> : {}
+  const meta = fm.metadata && typeof fm.metadata === 'object' ? (fm.metadata as Record<string, unknown>) : {}
   for (const key of keys) {
     for (const v of [fm[key], meta[key]]) {
-      if (typeof v === 'string' && v.trim()) return v.trim()
-      if (v && typeof v === 'object' && typeof (v as { name?: unknown }).name === 'string') return (v as { name: string }).name
+      if (typeof v === 'string' && v.trim())
+        return v.trim()
+      if (v && typeof v === 'object' && typeof (v as { name?: unknown }).name === 'string')
+        return (v as { name: string }).name
     }
   }
   return null
@@ -64,12 +67,19 @@ function frontmatterString(skill: ManifestSkill, keys: string[]): string | null 
 /** `allowed-tools` is a space-separated string (`Read Bash(git:*)`) or, in the wild, a list. */
 function allowedTools(skill: ManifestSkill): string[] {
   const v = (skill.frontmatter ?? {})['allowed-tools']
-  if (typeof v === 'string') return v.split(/\s+(?![^()]*\))/).map(s => s.trim()).filter(Boolean)
+  if (typeof v === 'string') {
+    return v
+      .split(/\s+(?![^()]*\))/)
+      .map(s => s.trim())
+      .filter(Boolean)
+  }
   return stringListOf(v)
 }
 
 /** A URN segment: anything outside unreserved characters percent-encoded, so the ref is always a valid URI. */
-const urnPart = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+function urnPart(s: string) {
+  return encodeURIComponent(s).replace(/[!'()*]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+}
 
 /**
  * The ACS `steps/skillRegister` payload for a manifest skill: identity, the whole-artifact digest
@@ -78,16 +88,23 @@ const urnPart = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, c => `%
  */
 export function toSkillRegister(skill: ManifestSkill, options: SkillRegisterOptions = {}): SkillRegisterPayload {
   const version = typeof skill.version === 'string' && skill.version ? skill.version : null
-  const source = typeof skill.source === 'string' && skill.source ? skill.source : skill.path ?? skill.name
-  const ref = options.ref ?? skill.uri ?? skill.urn
-    ?? `urn:unplugin-skills:skill:${urnPart(skill.name)}:${urnPart(version ?? '0.0.0')}`
+  const source = typeof skill.source === 'string' && skill.source ? skill.source : (skill.path ?? skill.name)
+  const ref
+    = options.ref
+      ?? skill.uri
+      ?? skill.urn
+      ?? `urn:unplugin-skills:skill:${urnPart(skill.name)}:${urnPart(version ?? '0.0.0')}`
   const digest = skill.integrity?.value ?? skill.digest
   const composition: SkillRegisterPayload['composition'] = { composed_skills: composedSkillsOf(skill) }
   const tools = options.tools ?? allowedTools(skill)
-  if (tools.length) composition.tools = [...tools]
-  if (options.mcpServers) composition.mcp_servers = [...options.mcpServers]
-  if (options.a2aPeers) composition.a2a_peers = [...options.a2aPeers]
-  if (options.models) composition.models = [...options.models]
+  if (tools.length)
+    composition.tools = [...tools]
+  if (options.mcpServers)
+    composition.mcp_servers = [...options.mcpServers]
+  if (options.a2aPeers)
+    composition.a2a_peers = [...options.a2aPeers]
+  if (options.models)
+    composition.models = [...options.models]
 
   const payload: SkillRegisterPayload = {
     skill_id: options.skillId ?? `sk-${sha256Hex(`${source}\n${skill.name}`).slice(0, 8)}`,
@@ -106,6 +123,7 @@ export function toSkillRegister(skill: ManifestSkill, options: SkillRegisterOpti
     },
   }
   const body = options.body === undefined ? skill.body : options.body
-  if (typeof body === 'string') payload.definition.body = body
+  if (typeof body === 'string')
+    payload.definition.body = body
   return payload
 }

@@ -20,7 +20,7 @@ export type ScoredScenario = Pick<Scenario, 'executes' | 'expected_skills' | 'th
 
 /** Tokens `[a-zA-Z0-9_]+`, lowercased (spec §scenarios). */
 export function scenarioTokens(text: string): string[] {
-  return (typeof text === 'string' ? text.match(/[a-zA-Z0-9_]+/g) ?? [] : []).map(t => t.toLowerCase())
+  return (typeof text === 'string' ? (text.match(/[a-zA-Z0-9_]+/g) ?? []) : []).map(t => t.toLowerCase())
 }
 
 function frequencies(text: string): Map<string, number> {
@@ -41,7 +41,8 @@ export function cosineSimilarity(a: string, b: string): number {
     dot += n * (v.get(token) ?? 0)
   }
   for (const n of v.values()) vv += n * n
-  if (uu === 0 || vv === 0) return 0
+  if (uu === 0 || vv === 0)
+    return 0
   // One square root of the product: sqrt(5) * sqrt(5) would give 5.000000000000001.
   return Math.min(1, dot / Math.sqrt(uu * vv))
 }

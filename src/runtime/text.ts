@@ -7,16 +7,18 @@ import { stem } from './stem'
 export const ANALYZER_VERSION = 1
 
 // Function words and skill boilerplate that carry no intent ("use this skill when ...").
-const STOPWORDS = new Set((
-  'a about above after again against all also am an and any are as at be because been before being below '
-  + 'between both but by can could did do does doing done down during each either etc few for from further '
-  + 'get gets got had has have having he her here hers herself him himself his how i if in into is it its '
-  + 'itself just let lets like may me might more most must my myself need needs no nor not now of off on '
-  + 'once one only or other our ours ourselves out over own please same shall she should so some such than '
-  + 'that the their theirs them themselves then there these they this those through to too under until up '
-  + 'upon us use used uses using very via want was we were what when where whether which while who whom '
-  + 'why will with within without would yes yet you your yours yourself yourselves skill skills'
-).split(' '))
+const STOPWORDS = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before being below '
+    + 'between both but by can could did do does doing done down during each either etc few for from further '
+    + 'get gets got had has have having he her here hers herself him himself his how i if in into is it its '
+    + 'itself just let lets like may me might more most must my myself need needs no nor not now of off on '
+    + 'once one only or other our ours ourselves out over own please same shall she should so some such than '
+    + 'that the their theirs them themselves then there these they this those through to too under until up '
+    + 'upon us use used uses using very via want was we were what when where whether which while who whom '
+    + 'why will with within without would yes yet you your yours yourself yourselves skill skills'
+  ).split(' '),
+)
 
 export const isStopword = (word: string): boolean => STOPWORDS.has(word)
 
@@ -29,15 +31,18 @@ const MAX_TOKEN = 40
  */
 export function tokenize(text: string): string[] {
   // Most skill text is ASCII: a char-code scan gives the same tokens as the Unicode path, 3-4x faster.
-  if (ASCII.test(text)) return tokenizeAscii(text)
+  if (ASCII.test(text))
+    return tokenizeAscii(text)
   const out: string[] = []
   // Split camelCase before lowercasing: `getUserId` -> `get User Id`.
   const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
   for (const m of spaced.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = m[0]
-    if (word.length > MAX_TOKEN || STOPWORDS.has(word)) continue
+    if (word.length > MAX_TOKEN || STOPWORDS.has(word))
+      continue
     // One-character tokens carry no meaning except digits (`v2`, `s3` are split as letters + digits).
-    if (word.length === 1 && !/[0-9]/.test(word)) continue
+    if (word.length === 1 && !/[0-9]/.test(word))
+      continue
     out.push(word)
   }
   return out
@@ -53,7 +58,8 @@ const STEM_MEMO_MAX = 200_000
 export function memoStem(word: string): string {
   let s = stemMemo.get(word)
   if (s === undefined) {
-    if (stemMemo.size >= STEM_MEMO_MAX) stemMemo.clear()
+    if (stemMemo.size >= STEM_MEMO_MAX)
+      stemMemo.clear()
     s = stem(word)
     stemMemo.set(word, s)
   }
@@ -72,10 +78,12 @@ const isDigit = (c: number) => c >= 48 && c <= 57
  * index builder looks ranges up without making a string per token. False for non-ASCII text.
  */
 export function scanAsciiTokens(text: string, visit: (start: number, end: number) => void): boolean {
-  if (!ASCII.test(text)) return false
+  if (!ASCII.test(text))
+    return false
   const emit = (start: number, end: number) => {
     const length = end - start
-    if (length > MAX_TOKEN || (length === 1 && !isDigit(text.charCodeAt(start)))) return
+    if (length > MAX_TOKEN || (length === 1 && !isDigit(text.charCodeAt(start))))
+      return
     visit(start, end)
   }
   let start = -1
@@ -83,7 +91,9 @@ export function scanAsciiTokens(text: string, visit: (start: number, end: number
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (isLower(c) || isUpper(c) || isDigit(c)) {
-      if (start < 0) start = i
+      if (start < 0) {
+        start = i
+      }
       else if (isUpper(c) && (isLower(prev) || isDigit(prev))) {
         emit(start, i)
         start = i
@@ -95,7 +105,8 @@ export function scanAsciiTokens(text: string, visit: (start: number, end: number
     }
     prev = c
   }
-  if (start >= 0) emit(start, text.length)
+  if (start >= 0)
+    emit(start, text.length)
   return true
 }
 
@@ -105,7 +116,8 @@ function tokenizeAscii(text: string): string[] {
   const lower = text.toLowerCase()
   scanAsciiTokens(text, (start, end) => {
     const word = lower.slice(start, end)
-    if (!STOPWORDS.has(word)) out.push(word)
+    if (!STOPWORDS.has(word))
+      out.push(word)
   })
   return out
 }
@@ -113,6 +125,8 @@ function tokenizeAscii(text: string): string[] {
 /** Tokens reduced to their stems: the terms of the lexical index. */
 export function analyze(text: string, stemming = true): string[] {
   const tokens = tokenize(text)
-  if (stemming) for (let i = 0; i < tokens.length; i++) tokens[i] = memoStem(tokens[i])
+  if (stemming) {
+    for (let i = 0; i < tokens.length; i++) tokens[i] = memoStem(tokens[i])
+  }
   return tokens
 }

@@ -1,11 +1,11 @@
 import type { ManifestSkill } from '../core/types'
-import { computeSkillDigest, compareUtf8, sha256Hex } from './digest'
+import { compareUtf8, computeSkillDigest, sha256Hex } from './digest'
 
 /** Files fetched at runtime, by posix path relative to the skill root. Strings are hashed as UTF-8. */
-export type FetchedFiles =
-  | ReadonlyMap<string, Uint8Array | string>
-  | Readonly<Record<string, Uint8Array | string>>
-  | ReadonlyArray<{ path: string; bytes: Uint8Array | string }>
+export type FetchedFiles
+  = | ReadonlyMap<string, Uint8Array | string>
+    | Readonly<Record<string, Uint8Array | string>>
+    | ReadonlyArray<{ path: string, bytes: Uint8Array | string }>
 
 export interface VerifyOptions {
   /** Only some files were fetched: don't report the others as missing, and skip the digest check. */
@@ -32,12 +32,18 @@ export interface SkillVerification {
 
 /** `./a/b` and `a//b` name the same file as `a/b`; anything escaping the root stays as given (and never matches). */
 function normalisePath(p: string): string {
-  return p.replace(/\\/g, '/').split('/').filter(s => s !== '' && s !== '.').join('/')
+  return p
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter(s => s !== '' && s !== '.')
+    .join('/')
 }
 
 function entries(files: FetchedFiles): Array<[string, Uint8Array | string]> {
-  if (Array.isArray(files)) return (files as ReadonlyArray<{ path: string; bytes: Uint8Array | string }>).map(f => [f.path, f.bytes])
-  if (files instanceof Map) return [...files.entries()]
+  if (Array.isArray(files))
+    return (files as ReadonlyArray<{ path: string, bytes: Uint8Array | string }>).map(f => [f.path, f.bytes])
+  if (files instanceof Map)
+    return [...files.entries()]
   return Object.entries(files as Record<string, Uint8Array | string>)
 }
 
@@ -62,8 +68,10 @@ export function verifySkill(skill: ManifestSkill, files: FetchedFiles, options: 
     }
     actual.set(path, hash)
     const want = expected.get(path)
-    if (want === undefined) unexpected.push(path)
-    else if (want !== hash) modified.push(path)
+    if (want === undefined)
+      unexpected.push(path)
+    else if (want !== hash)
+      modified.push(path)
   }
   const missing = options.partial ? [] : [...expected.keys()].filter(p => !actual.has(p))
   const actualDigest = options.partial
@@ -73,7 +81,11 @@ export function verifySkill(skill: ManifestSkill, files: FetchedFiles, options: 
   const sort = (list: string[]) => list.sort(compareUtf8)
   return {
     skill: skill.name,
-    ok: modified.length === 0 && missing.length === 0 && unexpected.length === 0 && manifestConsistent
+    ok:
+      modified.length === 0
+      && missing.length === 0
+      && unexpected.length === 0
+      && manifestConsistent
       && (actualDigest === null || actualDigest === skill.digest),
     modified: sort(modified),
     missing: sort(missing),

@@ -1,7 +1,8 @@
 const MAX = 80
 
 // Invisible or control characters a reviewer must see spelled out (Trojan Source, zero-width, tags).
-const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB]|[\u{E0000}-\u{E0FFF}]|\t/gu
+const INVISIBLE
+  = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB]|[\u{E0000}-\u{E0FFF}]|\t/gu
 
 /** Escapes invisible characters as `\u{...}` and caps the length (with an ellipsis). */
 export function escapeExcerpt(text: string): string {
@@ -10,8 +11,10 @@ export function escapeExcerpt(text: string): string {
     let cut = MAX - 1
     // Do not split a surrogate pair or an escape.
     const esc = out.lastIndexOf('\\u{', cut)
-    if (esc !== -1 && out.indexOf('}', esc) >= cut) cut = esc
-    if (cut > 0 && /[\uD800-\uDBFF]/.test(out[cut - 1]!)) cut--
+    if (esc !== -1 && out.indexOf('}', esc) >= cut)
+      cut = esc
+    if (cut > 0 && /[\uD800-\uDBFF]/.test(out[cut - 1]!))
+      cut--
     out = `${out.slice(0, cut)}…`
   }
   return out
@@ -27,6 +30,7 @@ export function excerptAt(line: string, index: number, length: number): string {
 /** Secrets are never echoed in full: logs, SARIF and the manifest would leak them again. */
 export function redact(secret: string): string {
   const s = secret.trim()
-  if (s.length <= 8) return '*'.repeat(s.length)
+  if (s.length <= 8)
+    return '*'.repeat(s.length)
   return `${s.slice(0, Math.min(6, Math.floor(s.length / 4)))}…${'*'.repeat(4)}`
 }

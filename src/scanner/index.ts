@@ -1,23 +1,23 @@
-import { compareBytewise, diagnostic, sortDiagnostics } from '../core/diagnostics'
-import type { NarrowText } from '../narrow'
 import type { ResolvedOptions } from '../core/options'
 import type { Capability, Diagnostic, ScanResult, Severity, SkillSource, Suppression } from '../core/types'
-import { DETECTABLE, RULE_CAPABILITY, declaredCapabilities, sortCapabilities } from './capabilities'
+import type { NarrowText } from '../narrow'
+import type { JsFlavor } from './js/scan-js'
+import type { Directive } from './suppress'
+import type { Lang, RawFinding, RuleMeta } from './types'
+import { compareBytewise, diagnostic, sortDiagnostics } from '../core/diagnostics'
+import { declaredCapabilities, DETECTABLE, RULE_CAPABILITY, sortCapabilities } from './capabilities'
 import { classify } from './classify'
 import { compileCustom, scanCustom } from './custom'
 import { excerptAt } from './excerpt'
 import { scanJs } from './js/scan-js'
-import type { JsFlavor } from './js/scan-js'
 import { LineIndex } from './lines'
 import { findFences, markCautionary } from './markdown'
 import { META_RULES, RULES } from './rules/index'
 import { findDirectives } from './suppress'
-import type { Directive } from './suppress'
 import { DIRECTIVE, scanSegment } from './text-scan'
-import type { Lang, RawFinding, RuleMeta } from './types'
 
-export { RULES, META_RULES } from './rules/index'
-export { declaredCapabilities, CAPABILITIES } from './capabilities'
+export { CAPABILITIES, declaredCapabilities } from './capabilities'
+export { META_RULES, RULES } from './rules/index'
 export type { RuleMeta } from './types'
 
 export type ScanOptions = ResolvedOptions['scanner'] & { deny?: Capability[] }
@@ -42,7 +42,16 @@ interface Ctx {
 const relFile = (skill: SkillSource, path: string): string => (skill.relDir ? `${skill.relDir}/${path}` : path)
 
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
-function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, lineOffset: number, colOffset: number, isFile: boolean, real?: NarrowText): boolean {
+function scanJsSegment(
+  ctx: Ctx,
+  path: string,
+  text: string,
+  flavor: JsFlavor,
+  lineOffset: number,
+  colOffset: number,
+  isFile: boolean,
+  real?: NarrowText,
+): boolean {
   const res = scanJs(text, flavor, real)
   let index: LineIndex | undefined
   if (res.ok) {
@@ -52,13 +61,37 @@ function scanJsSegment(ctx: Ctx, path: string, text: string, flavor: JsFlavor, l
         const line = index.lineOf(f.start)
         const lineText = index.line(line)
         const col = f.start - index.start(line)
-        ctx.raw.push({ rule: f.rule, path, line: lineOffset + line + 1, column: col + 1 + colOffset, message: f.message, excerpt: excerptAt(lineText, col, Math.min(f.end - f.start, lineText.length - col)) })
+        ctx.raw.push({
+          rule: f.rule,
+          path,
+          line: lineOffset + line + 1,
+          column: col + 1 + colOffset,
+          message: f.message,
+          excerpt: excerptAt(lineText, col, Math.min(f.end - f.start, lineText.length - col)),
+        })
       }
     }
-  } else if (isFile) {
-    ctx.meta.push(res.tooLarge
-      ? metaDiagnostic(ctx, 'analysis-too-large', `${path} needs more than the AST analysis's budget: it was read with token patterns`, path, null, null)
-      : metaDiagnostic(ctx, 'parse-fallback', `${path} was read with token patterns: ${res.reason}`, path, null, null))
+  }
+  else if (isFile) {
+    ctx.meta.push(
+      res.tooLarge
+        ? metaDiagnostic(
+            ctx,
+            'analysis-too-large',
+            `${path} needs more than the AST analysis's budget: it was read with token patterns`,
+            path,
+            null,
+            null,
+          )
+        : metaDiagnostic(
+            ctx,
+            'parse-fallback',
+            `${path} was read with token patterns: ${res.reason}`,
+            path,
+            null,
+            null,
+          ),
+    )
   }
   return scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index, real }, ctx.raw)
 }
@@ -69,7 +102,8 @@ function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
   if (!text.includes('```') && !text.includes('~~~')) {
     // No fence: plain prose, and the line table is only needed if something is found.
     const directive = scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false }, ctx.raw)
-    if (ctx.raw.length > start) markCautionary(ctx.raw.slice(start), new LineIndex(text), [], path)
+    if (ctx.raw.length > start)
+      markCautionary(ctx.raw.slice(start), new LineIndex(text), [], path)
     return directive
   }
   const index = new LineIndex(text)
@@ -77,12 +111,18 @@ function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
   const inFence = new Uint8Array(index.count)
   for (const f of fences) inFence.fill(1, f.open, f.close + 1)
   // Covers the whole text (fenced lines included) for the directive's anchor.
-  const directive = scanSegment({ path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false, skip: l => inFence[l] === 1, index }, ctx.raw)
+  const directive = scanSegment(
+    { path, text, lang: 'prose', lineOffset: 0, colOffset: 0, astDone: false, skip: l => inFence[l] === 1, index },
+    ctx.raw,
+  )
   for (const f of fences) {
-    if (f.close <= f.open + 1 && f.close !== index.count - 1) continue
+    if (f.close <= f.open + 1 && f.close !== index.count - 1)
+      continue
     const first = f.open + 1
-    const last = f.close === index.count - 1 && !/^\s*(?:`{3,}|~{3,})\s*$/.test(index.line(f.close)) ? f.close : f.close - 1
-    if (last < first) continue
+    const last
+      = f.close === index.count - 1 && !/^\s*(?:`{3,}|~{3,})\s*$/.test(index.line(f.close)) ? f.close : f.close - 1
+    if (last < first)
+      continue
     const lines: string[] = []
     for (let i = first; i <= last; i++) {
       const l = index.line(i)
@@ -90,10 +130,16 @@ function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
       lines.push(l.slice(strip))
     }
     const body = lines.join('\n')
-    if (f.lang === 'js' || f.lang === 'ts' || f.lang === 'jsx' || f.lang === 'tsx') scanJsSegment(ctx, path, body, f.lang, first, f.indent, false)
+    if (f.lang === 'js' || f.lang === 'ts' || f.lang === 'jsx' || f.lang === 'tsx') {
+      scanJsSegment(ctx, path, body, f.lang, first, f.indent, false)
+    }
     else {
-      if (f.lang === 'sh') ctx.shellUse = true
-      scanSegment({ path, text: body, lang: f.lang as Lang, lineOffset: first, colOffset: f.indent, astDone: false }, ctx.raw)
+      if (f.lang === 'sh')
+        ctx.shellUse = true
+      scanSegment(
+        { path, text: body, lang: f.lang as Lang, lineOffset: first, colOffset: f.indent, astDone: false },
+        ctx.raw,
+      )
     }
   }
   markCautionary(ctx.raw.slice(start), index, fences, path)
@@ -109,25 +155,49 @@ function scanOversized(ctx: Ctx, path: string, text: string, lang: Lang): void {
     let end = Math.min(text.length, pos + CHUNK)
     if (end < text.length) {
       const nl = text.lastIndexOf('\n', end)
-      if (nl > pos) end = nl + 1
+      if (nl > pos)
+        end = nl + 1
     }
     const chunk = text.slice(pos, end)
-    scanSegment({ path, text: chunk, lang: lang === 'prose' ? 'text' : lang, lineOffset: line, colOffset: col, astDone: false }, ctx.raw)
+    scanSegment(
+      { path, text: chunk, lang: lang === 'prose' ? 'text' : lang, lineOffset: line, colOffset: col, astDone: false },
+      ctx.raw,
+    )
     let nls = 0
     let i = chunk.indexOf('\n')
     let lastNl = -1
-    while (i !== -1) { nls++; lastNl = i; i = chunk.indexOf('\n', i + 1) }
+    while (i !== -1) {
+      nls++
+      lastNl = i
+      i = chunk.indexOf('\n', i + 1)
+    }
     line += nls
     col = lastNl === -1 ? col + chunk.length : chunk.length - lastNl - 1
     pos = end
   }
 }
 
-function metaDiagnostic(ctx: Ctx, id: string, message: string, path: string | null, line: number | null, column: number | null, severity?: Severity): Diagnostic {
+function metaDiagnostic(
+  ctx: Ctx,
+  id: string,
+  message: string,
+  path: string | null,
+  line: number | null,
+  column: number | null,
+  severity?: Severity,
+): Diagnostic {
   const m = META_BY_ID.get(id)!
   return diagnostic({
-    code: `scan/${id}`, severity: severity ?? m.severity, message, file: path === null ? null : relFile(ctx.skill, path), line, column,
-    skill: ctx.skill.name, hint: m.hint, rule: id, cwe: m.cwe,
+    code: `scan/${id}`,
+    severity: severity ?? m.severity,
+    message,
+    file: path === null ? null : relFile(ctx.skill, path),
+    line,
+    column,
+    skill: ctx.skill.name,
+    hint: m.hint,
+    rule: id,
+    cwe: m.cwe,
   })
 }
 
@@ -138,11 +208,23 @@ function metaDiagnostic(ctx: Ctx, id: string, message: string, path: string | nu
 export function scanSkill(skill: SkillSource, options: ScanOptions): ScanResult {
   try {
     return scanSkillUnsafe(skill, options)
-  } catch (error) {
+  }
+  catch (error) {
     // Defensive: a scanner bug must not take the build down with a stack trace, nor pass silently.
     const declared = safeDeclared(skill)
     return {
-      diagnostics: [diagnostic({ code: 'scan/internal-error', severity: 'error', message: `scanner failed on this skill: ${(error as Error)?.message ?? String(error)}`.slice(0, 300), file: null, line: null, column: null, skill: skill?.name ?? null, hint: 'Report this as a bug of unplugin-skills.' })],
+      diagnostics: [
+        diagnostic({
+          code: 'scan/internal-error',
+          severity: 'error',
+          message: `scanner failed on this skill: ${(error as Error)?.message ?? String(error)}`.slice(0, 300),
+          file: null,
+          line: null,
+          column: null,
+          skill: skill?.name ?? null,
+          hint: 'Report this as a bug of unplugin-skills.',
+        }),
+      ],
       capabilities: { declared, detected: [] },
       suppressions: [],
     }
@@ -150,7 +232,12 @@ export function scanSkill(skill: SkillSource, options: ScanOptions): ScanResult 
 }
 
 function safeDeclared(skill: SkillSource): Capability[] {
-  try { return declaredCapabilities(skill.frontmatter ?? {}).capabilities } catch { return [] }
+  try {
+    return declaredCapabilities(skill.frontmatter ?? {}).capabilities
+  }
+  catch {
+    return []
+  }
 }
 
 function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
@@ -161,52 +248,125 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
   const custom = compileCustom(options.custom)
   const customMeta = new Map(custom.map(c => [c.rule.id, c.rule]))
   const skillMdPath = skill.skillMd?.path ?? 'SKILL.md'
-  for (const c of custom) if (c.error) ctx.meta.push(diagnostic({ code: 'scan/custom-rule-invalid', severity: 'error', message: `custom rule ${c.rule.id} has an invalid pattern: ${c.error}`, file: null, line: null, column: null, skill: skill.name, hint: 'Fix the regular expression in scanner.custom.' }))
+  for (const c of custom) {
+    if (c.error) {
+      ctx.meta.push(
+        diagnostic({
+          code: 'scan/custom-rule-invalid',
+          severity: 'error',
+          message: `custom rule ${c.rule.id} has an invalid pattern: ${c.error}`,
+          file: null,
+          line: null,
+          column: null,
+          skill: skill.name,
+          hint: 'Fix the regular expression in scanner.custom.',
+        }),
+      )
+    }
+  }
 
   const { capabilities: declared, unknown } = declaredCapabilities(skill.frontmatter ?? {})
   const capLoc = safeLocate(skill, 'capabilities')
-  for (const word of unknown) ctx.meta.push(metaDiagnostic(ctx, 'unknown-capability', `unknown capability "${word}" (known: network, fs:write, process, env, secrets)`, skillMdPath, capLoc?.line ?? null, capLoc?.column ?? null))
+  for (const word of unknown) {
+    ctx.meta.push(
+      metaDiagnostic(
+        ctx,
+        'unknown-capability',
+        `unknown capability "${word}" (known: network, fs:write, process, env, secrets)`,
+        skillMdPath,
+        capLoc?.line ?? null,
+        capLoc?.column ?? null,
+      ),
+    )
+  }
 
   const known = (rule: string): boolean => META_BY_ID.has(rule) || customMeta.has(rule)
   for (const file of skill.files) {
     // A text with characters above U+00FF is searched through its stand-in (src/narrow.ts); custom patterns may name any.
     const narrow = custom.length ? undefined : file.narrow
     const text = narrow ? narrow.scan : file.text
-    if (text === null || text === undefined) continue
+    if (text === null || text === undefined)
+      continue
     const kind = classify(file.path, text)
     if (file.size > maxText || text.length > maxText) {
-      ctx.meta.push(metaDiagnostic(ctx, 'file-too-large', `${file.path} is ${file.size} bytes (maxTextSize ${maxText}): scanned in windows, without the parser`, file.path, null, null))
+      ctx.meta.push(
+        metaDiagnostic(
+          ctx,
+          'file-too-large',
+          `${file.path} is ${file.size} bytes (maxTextSize ${maxText}): scanned in windows, without the parser`,
+          file.path,
+          null,
+          null,
+        ),
+      )
       scanOversized(ctx, file.path, narrow ? narrow.text : text, kind.lang)
       continue
     }
-    if (kind.lang === 'sh') ctx.shellUse = true
+    if (kind.lang === 'sh')
+      ctx.shellUse = true
     // Each of these scans reads the whole text, and tells whether it met the directive's anchor.
     // Markdown never has a stand-in: walk.ts decides by the same `isMarkdownPath`.
-    const directive = kind.markdown ? scanMarkdown(ctx, file.path, text)
-      : kind.lang === 'js' ? scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true, narrow)
-      : scanSegment({ path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false, real: narrow }, ctx.raw)
+    const directive = kind.markdown
+      ? scanMarkdown(ctx, file.path, text)
+      : kind.lang === 'js'
+        ? scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true, narrow)
+        : scanSegment(
+            { path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false, real: narrow },
+            ctx.raw,
+          )
     // A directive's reason is listed as written: read from the real text.
-    const index = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(narrow ? narrow.text : text) : null
-    if (index && custom.length) scanCustom(custom, file.path, index, ctx.raw)
-    if (index) ctx.directives.push(...findDirectives(index.text, file.path, known, o => index.lineOf(o), l => index.start(l)))
+    const index
+      = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(narrow ? narrow.text : text) : null
+    if (index && custom.length)
+      scanCustom(custom, file.path, index, ctx.raw)
+    if (index) {
+      ctx.directives.push(
+        ...findDirectives(
+          index.text,
+          file.path,
+          known,
+          o => index.lineOf(o),
+          l => index.start(l),
+        ),
+      )
+    }
   }
 
   // First finding per rule per line.
-  ctx.raw.sort((a, b) => compareBytewise(a.path, b.path) || a.line - b.line || a.column - b.column || compareBytewise(a.rule, b.rule))
+  ctx.raw.sort(
+    (a, b) =>
+      compareBytewise(a.path, b.path) || a.line - b.line || a.column - b.column || compareBytewise(a.rule, b.rule),
+  )
   const seen = new Set<string>()
-  const findings = ctx.raw.filter(f => {
+  const findings = ctx.raw.filter((f) => {
     const key = `${f.path}\0${f.line}\0${f.rule}`
-    if (seen.has(key)) return false
+    if (seen.has(key))
+      return false
     seen.add(key)
     return true
   })
 
-  const detected = sortCapabilities(findings.flatMap(f => (RULE_CAPABILITY[f.rule] && !f.cautionary ? [RULE_CAPABILITY[f.rule]!] : [])))
+  const detected = sortCapabilities(
+    findings.flatMap(f => (RULE_CAPABILITY[f.rule] && !f.cautionary ? [RULE_CAPABILITY[f.rule]!] : [])),
+  )
   const declaredSet = new Set(declared)
   const valid = new Map<string, Directive>()
   for (const d of ctx.directives) {
-    if (d.valid) valid.set(`${d.file}\0${d.target}\0${d.rule}`, d)
-    else ctx.meta.push(metaDiagnostic(ctx, 'suppression-invalid', `skills-ignore-next-line ${d.problem}; nothing is suppressed`, d.file, d.line, d.column))
+    if (d.valid) {
+      valid.set(`${d.file}\0${d.target}\0${d.rule}`, d)
+    }
+    else {
+      ctx.meta.push(
+        metaDiagnostic(
+          ctx,
+          'suppression-invalid',
+          `skills-ignore-next-line ${d.problem}; nothing is suppressed`,
+          d.file,
+          d.line,
+          d.column,
+        ),
+      )
+    }
   }
 
   const diagnostics: Diagnostic[] = []
@@ -214,15 +374,23 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     const builtin = META_BY_ID.get(f.rule)
     const cust = customMeta.get(f.rule)
     const override = overrides[f.rule]
-    if (override === 'off') continue
+    if (override === 'off')
+      continue
     let severity: Severity = override ?? f.severity ?? builtin?.severity ?? cust?.severity ?? 'warning'
     let message = f.message
-    if (f.cautionary) { severity = 'info'; message += ' (quoted in a markdown warning; reported for review)' }
+    if (f.cautionary) {
+      severity = 'info'
+      message += ' (quoted in a markdown warning; reported for review)'
+    }
     const cap = RULE_CAPABILITY[f.rule]
     let denied = false
     let hint = builtin?.hint ?? cust?.hint ?? null
     if (cap && !f.cautionary) {
-      if (deny.has(cap)) { severity = 'error'; denied = true; message += ` (capability "${cap}" is denied by the project)` }
+      if (deny.has(cap)) {
+        severity = 'error'
+        denied = true
+        message += ` (capability "${cap}" is denied by the project)`
+      }
       else if (declaredSet.has(cap)) {
         severity = 'info'
         message += ` (declared capability "${cap}")`
@@ -230,32 +398,62 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
         hint = `A declared, reviewed use of "${cap}"; listed so that reviewers see where it happens.`
       }
     }
-    if (!denied && valid.has(`${f.path}\0${f.line}\0${f.rule}`)) continue
-    diagnostics.push(diagnostic({
-      code: `scan/${f.rule}`, severity, message, file: relFile(skill, f.path), line: f.line, column: f.column, skill: skill.name,
-      hint, rule: f.rule, cwe: builtin?.cwe ?? cust?.cwe ?? undefined, excerpt: f.excerpt,
-    }))
+    if (!denied && valid.has(`${f.path}\0${f.line}\0${f.rule}`))
+      continue
+    diagnostics.push(
+      diagnostic({
+        code: `scan/${f.rule}`,
+        severity,
+        message,
+        file: relFile(skill, f.path),
+        line: f.line,
+        column: f.column,
+        skill: skill.name,
+        hint,
+        rule: f.rule,
+        cwe: builtin?.cwe ?? cust?.cwe ?? undefined,
+        excerpt: f.excerpt,
+      }),
+    )
   }
   for (const cap of declared) {
     // Shell scripts and shell blocks run through the agent's shell tool: that is a use of `process`.
-    if (cap === 'process' && ctx.shellUse) continue
-    if (DETECTABLE.includes(cap) && !detected.includes(cap))
-      ctx.meta.push(metaDiagnostic(ctx, 'unused-capability', `capability "${cap}" is declared but the scanner found no use of it (over-broad declaration)`, skillMdPath, capLoc?.line ?? null, capLoc?.column ?? null))
+    if (cap === 'process' && ctx.shellUse)
+      continue
+    if (DETECTABLE.includes(cap) && !detected.includes(cap)) {
+      ctx.meta.push(
+        metaDiagnostic(
+          ctx,
+          'unused-capability',
+          `capability "${cap}" is declared but the scanner found no use of it (over-broad declaration)`,
+          skillMdPath,
+          capLoc?.line ?? null,
+          capLoc?.column ?? null,
+        ),
+      )
+    }
   }
   for (const d of ctx.meta) {
     const override = d.rule ? overrides[d.rule] : undefined
-    if (override === 'off') continue
-    if (override) d.severity = override
+    if (override === 'off')
+      continue
+    if (override)
+      d.severity = override
     diagnostics.push(d)
   }
 
-  const suppressions: Suppression[] = ctx.directives.filter(d => d.valid)
+  const suppressions: Suppression[] = ctx.directives
+    .filter(d => d.valid)
     .map(d => ({ file: relFile(skill, d.file), line: d.line, rule: d.rule, reason: d.reason }))
     .sort((a, b) => compareBytewise(a.file, b.file) || a.line - b.line || compareBytewise(a.rule, b.rule))
   return { diagnostics: sortDiagnostics(diagnostics), capabilities: { declared, detected }, suppressions }
 }
 
-function safeLocate(skill: SkillSource, key: string): { line: number; column: number } | null {
-  try { return skill.locate?.(key) ?? null } catch { return null }
+function safeLocate(skill: SkillSource, key: string): { line: number, column: number } | null {
+  try {
+    return skill.locate?.(key) ?? null
+  }
+  catch {
+    return null
+  }
 }
-

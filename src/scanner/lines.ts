@@ -2,7 +2,10 @@
 export class LineIndex {
   private readonly starts: number[]
   /** `slice` gives `line()` its text: a stand-in's real text (src/narrow.ts), whose line breaks are `text`'s. */
-  constructor(readonly text: string, private readonly slice: (from: number, to: number) => string = (from, to) => text.slice(from, to)) {
+  constructor(
+    readonly text: string,
+    private readonly slice: (from: number, to: number) => string = (from, to) => text.slice(from, to),
+  ) {
     const starts = [0]
     let i = text.indexOf('\n')
     while (i !== -1) {
@@ -12,7 +15,9 @@ export class LineIndex {
     this.starts = starts
   }
 
-  get count(): number { return this.starts.length }
+  get count(): number {
+    return this.starts.length
+  }
 
   /** 0-based line number of an offset (binary search). */
   lineOf(offset: number): number {
@@ -20,19 +25,23 @@ export class LineIndex {
     let hi = this.starts.length - 1
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1
-      if (this.starts[mid]! <= offset) lo = mid
+      if (this.starts[mid]! <= offset)
+        lo = mid
       else hi = mid - 1
     }
     return lo
   }
 
-  start(line: number): number { return this.starts[line]! }
+  start(line: number): number {
+    return this.starts[line]!
+  }
 
   /** Text of a 0-based line without its terminator (CR stripped). */
   line(line: number): string {
     const s = this.starts[line]!
     let e = line + 1 < this.starts.length ? this.starts[line + 1]! - 1 : this.text.length
-    if (e > s && this.text.charCodeAt(e - 1) === 13) e--
+    if (e > s && this.text.charCodeAt(e - 1) === 13)
+      e--
     return this.slice(s, e)
   }
 }

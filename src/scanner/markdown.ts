@@ -14,46 +14,103 @@ export interface Fence {
 const FENCE = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`{]*)[^\n`]*$/
 
 const LANG_OF: Record<string, Fence['lang']> = {
-  js: 'js', javascript: 'js', mjs: 'js', cjs: 'js', node: 'js', jsx: 'jsx',
-  ts: 'ts', typescript: 'ts', mts: 'ts', cts: 'ts', tsx: 'tsx',
-  py: 'py', python: 'py', python3: 'py', py3: 'py', ipython: 'py',
-  sh: 'sh', bash: 'sh', shell: 'sh', zsh: 'sh', console: 'sh', terminal: 'sh', 'shell-session': 'sh', shellsession: 'sh',
-  powershell: 'sh', ps1: 'sh', pwsh: 'sh', ps: 'sh', bat: 'sh', cmd: 'sh', batch: 'sh', fish: 'sh', ksh: 'sh',
-  md: 'prose', markdown: 'prose',
+  'js': 'js',
+  'javascript': 'js',
+  'mjs': 'js',
+  'cjs': 'js',
+  'node': 'js',
+  'jsx': 'jsx',
+  'ts': 'ts',
+  'typescript': 'ts',
+  'mts': 'ts',
+  'cts': 'ts',
+  'tsx': 'tsx',
+  'py': 'py',
+  'python': 'py',
+  'python3': 'py',
+  'py3': 'py',
+  'ipython': 'py',
+  'sh': 'sh',
+  'bash': 'sh',
+  'shell': 'sh',
+  'zsh': 'sh',
+  'console': 'sh',
+  'terminal': 'sh',
+  'shell-session': 'sh',
+  'shellsession': 'sh',
+  'powershell': 'sh',
+  'ps1': 'sh',
+  'pwsh': 'sh',
+  'ps': 'sh',
+  'bat': 'sh',
+  'cmd': 'sh',
+  'batch': 'sh',
+  'fish': 'sh',
+  'ksh': 'sh',
+  'md': 'prose',
+  'markdown': 'prose',
 }
 
 /** Fenced code blocks (CommonMark: same fence char, closing run at least as long). */
 export function findFences(index: LineIndex): Fence[] {
   const fences: Fence[] = []
   const text = index.text
-  if (!text.includes('```') && !text.includes('~~~')) return fences
-  let open: { line: number; ch: string; len: number; info: string; indent: number } | null = null
+  if (!text.includes('```') && !text.includes('~~~'))
+    return fences
+  let open: { line: number, ch: string, len: number, info: string, indent: number } | null = null
   for (let i = 0; i < index.count; i++) {
     const s = index.start(i)
     const c = text.charCodeAt(s + (text.charCodeAt(s) === 32 ? text.slice(s, s + 4).search(/\S/) : 0))
-    if (c !== 96 && c !== 126) continue
+    if (c !== 96 && c !== 126)
+      continue
     const m = FENCE.exec(index.line(i))
-    if (!m) continue
+    if (!m)
+      continue
     const run = m[2]!
     if (!open) {
-      if (run[0] === '`' && m[0].slice(m[1]!.length + run.length).includes('`')) continue
+      if (run[0] === '`' && m[0].slice(m[1]!.length + run.length).includes('`'))
+        continue
       open = { line: i, ch: run[0]!, len: run.length, info: m[3]!.toLowerCase(), indent: m[1]!.length }
-    } else if (run[0] === open.ch && run.length >= open.len && !m[3]) {
-      fences.push({ open: open.line, close: i, info: open.info, lang: LANG_OF[open.info] ?? 'text', indent: open.indent })
+    }
+    else if (run[0] === open.ch && run.length >= open.len && !m[3]) {
+      fences.push({
+        open: open.line,
+        close: i,
+        info: open.info,
+        lang: LANG_OF[open.info] ?? 'text',
+        indent: open.indent,
+      })
       open = null
     }
   }
-  if (open) fences.push({ open: open.line, close: index.count - 1, info: open.info, lang: LANG_OF[open.info] ?? 'text', indent: open.indent })
+  if (open) {
+    fences.push({
+      open: open.line,
+      close: index.count - 1,
+      info: open.info,
+      lang: LANG_OF[open.info] ?? 'text',
+      indent: open.indent,
+    })
+  }
   return fences
 }
 
 // A warning that *mentions* an attack is documentation. The marker must govern the match:
 // before it in the same sentence, or leading the line right above a fenced block.
-const LEAD_SAME_LINE = /(?:\bnever\b(?!\s+mind)|\bdo\s+not\b|\bdon['’]t\b|\bmust\s+not\b|\bshould\s+not\b|\bnot\s+safe\b|❌|🚫|⛔)/gi
-const LEAD_ABOVE_BLOCK = /^[\s>*_#\-:|]*(?:never\b(?!\s+mind)|do\s+not\b|don['’]t\b|bad\b|unsafe\b|insecure\b|dangerous\b|wrong\b|anti-?pattern\b|avoid\b|malicious\b|examples?\s+of\s+(?:\w+\s+){0,3}?(?:attacks?|malicious|injections?|phishing|payloads?)|❌|🚫|⛔|⚠️?\s*(?:never|do\s+not|don['’]t|dangerous|insecure|unsafe))/i
-const QUOTED_ATTACK = /\b(?:detect\w*|flag\w*|block\w*|reject\w*|filter\w*|attack\w*|inject\w*|malicious|adversar\w*|exploit\w*|phrases?\s+(?:like|such\s+as)|such\s+as|e\.g\.|for\s+example|jailbreak\w*)\b/i
+const LEAD_SAME_LINE
+  = /(?:\bnever\b(?!\s+mind)|\bdo\s+not\b|\bdon['’]t\b|\bmust\s+not\b|\bshould\s+not\b|\bnot\s+safe\b|❌|🚫|⛔)/gi
+const LEAD_ABOVE_BLOCK
+  = /^[\s>*_#\-:|]*(?:never\b(?!\s+mind)|do\s+not\b|don['’]t\b|bad\b|unsafe\b|insecure\b|dangerous\b|wrong\b|anti-?pattern\b|avoid\b|malicious\b|examples?\s+of\s+(?:\w+\s+){0,3}?(?:attacks?|malicious|injections?|phishing|payloads?)|❌|🚫|⛔|⚠️?\s*(?:never|do\s+not|don['’]t|dangerous|insecure|unsafe))/i
+const QUOTED_ATTACK
+  = /\b(?:detect\w*|flag\w*|block\w*|reject\w*|filter\w*|attack\w*|inject\w*|malicious|adversar\w*|exploit\w*|phrases?\s+(?:like|such\s+as)|such\s+as|e\.g\.|for\s+example|jailbreak\w*)\b/i
 
-export const CAUTION_RULES = new Set(['remote_exec', 'dangerous_shell', 'prompt_injection', 'exfiltration', 'obfuscation'])
+export const CAUTION_RULES = new Set([
+  'remote_exec',
+  'dangerous_shell',
+  'prompt_injection',
+  'exfiltration',
+  'obfuscation',
+])
 
 function governedOnLine(line: string, column: number): boolean {
   const before = line.slice(0, column - 1)
@@ -61,7 +118,8 @@ function governedOnLine(line: string, column: number): boolean {
   let m: RegExpExecArray | null
   let last = -1
   while ((m = LEAD_SAME_LINE.exec(before))) last = m.index + m[0].length
-  if (last === -1) return false
+  if (last === -1)
+    return false
   // Same sentence: no sentence end between the marker and the match.
   return !/[.!?;:]\s|\s-\s/.test(before.slice(last))
 }
@@ -76,22 +134,30 @@ function isQuoted(line: string, column: number): boolean {
 /** Marks findings that a markdown warning only quotes ("never run `curl | sh`"): they are reported as info. */
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
   for (const f of findings) {
-    if (f.path !== path || !CAUTION_RULES.has(f.rule)) continue
-    if (f.rule === 'exfiltration' && /image|link/.test(f.message)) continue
+    if (f.path !== path || !CAUTION_RULES.has(f.rule))
+      continue
+    if (f.rule === 'exfiltration' && /image|link/.test(f.message))
+      continue
     const line0 = f.line - 1
     const text = index.line(line0)
     let cautious = governedOnLine(text, f.column)
-    if (!cautious && f.rule === 'prompt_injection') cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(text)
+    if (!cautious && f.rule === 'prompt_injection')
+      cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(text)
     const fence = fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
     if (!cautious && fence) {
       let seen = 0
       for (let i = fence.open - 1; i >= 0 && seen < 2; i--) {
         const above = index.line(i)
-        if (!above.trim()) continue
+        if (!above.trim())
+          continue
         seen++
-        if (LEAD_ABOVE_BLOCK.test(above)) { cautious = true; break }
+        if (LEAD_ABOVE_BLOCK.test(above)) {
+          cautious = true
+          break
+        }
       }
     }
-    if (cautious) f.cautionary = true
+    if (cautious)
+      f.cautionary = true
   }
 }

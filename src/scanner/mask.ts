@@ -1,7 +1,10 @@
 import type { Lang } from './types'
 
 /** Comment and string ranges of a code text, found by one linear pass (no regex backtracking). */
-interface Ranges { comments: number[]; strings: number[] }
+interface Ranges {
+  comments: number[]
+  strings: number[]
+}
 
 function jsRanges(t: string): Ranges {
   const comments: number[] = []
@@ -15,9 +18,20 @@ function jsRanges(t: string): Ranges {
     let j = from
     while (j < n) {
       const c = t.charCodeAt(j)
-      if (c === 92) { j += 2; continue }
-      if (c === 96) { strings.push(from, j); return j + 1 }
-      if (c === 36 && t.charCodeAt(j + 1) === 123) { strings.push(from, j); tpl.push(depth); depth++; return j + 2 }
+      if (c === 92) {
+        j += 2
+        continue
+      }
+      if (c === 96) {
+        strings.push(from, j)
+        return j + 1
+      }
+      if (c === 36 && t.charCodeAt(j + 1) === 123) {
+        strings.push(from, j)
+        tpl.push(depth)
+        depth++
+        return j + 2
+      }
       j++
     }
     strings.push(from, n)
@@ -27,8 +41,20 @@ function jsRanges(t: string): Ranges {
     const c = t.charCodeAt(i)
     if (c === 47) {
       const d = t.charCodeAt(i + 1)
-      if (d === 47) { const e = t.indexOf('\n', i); const end = e === -1 ? n : e; comments.push(i, end); i = end; continue }
-      if (d === 42) { const e = t.indexOf('*/', i + 2); const end = e === -1 ? n : e + 2; comments.push(i, end); i = end; continue }
+      if (d === 47) {
+        const e = t.indexOf('\n', i)
+        const end = e === -1 ? n : e
+        comments.push(i, end)
+        i = end
+        continue
+      }
+      if (d === 42) {
+        const e = t.indexOf('*/', i + 2)
+        const end = e === -1 ? n : e + 2
+        comments.push(i, end)
+        i = end
+        continue
+      }
       i++
       continue
     }
@@ -36,19 +62,32 @@ function jsRanges(t: string): Ranges {
       let j = i + 1
       while (j < n) {
         const x = t.charCodeAt(j)
-        if (x === 92) { j += 2; continue }
-        if (x === c || x === 10) break
+        if (x === 92) {
+          j += 2
+          continue
+        }
+        if (x === c || x === 10)
+          break
         j++
       }
       strings.push(i + 1, Math.min(j, n))
       i = j + 1
       continue
     }
-    if (c === 96) { i = scanTemplate(i + 1); continue }
-    if (c === 123) depth++
+    if (c === 96) {
+      i = scanTemplate(i + 1)
+      continue
+    }
+    if (c === 123) {
+      depth++
+    }
     else if (c === 125) {
       depth--
-      if (tpl.length && tpl[tpl.length - 1] === depth) { tpl.pop(); i = scanTemplate(i + 1); continue }
+      if (tpl.length && tpl[tpl.length - 1] === depth) {
+        tpl.pop()
+        i = scanTemplate(i + 1)
+        continue
+      }
     }
     i++
   }
@@ -87,12 +126,17 @@ function hashRanges(t: string, lang: 'py' | 'sh'): Ranges {
       const escapes = !(lang === 'sh' && c === 39)
       while (j < n) {
         const x = t.charCodeAt(j)
-        if (x === 92 && escapes) { j += 2; continue }
-        if (x === c || (x === 10 && lang === 'py')) break
+        if (x === 92 && escapes) {
+          j += 2
+          continue
+        }
+        if (x === c || (x === 10 && lang === 'py'))
+          break
         j++
       }
       // Shell double quotes still expand `$(...)` and backticks: their content stays code.
-      if (!(lang === 'sh' && c === 34)) strings.push(i + 1, Math.min(j, n))
+      if (!(lang === 'sh' && c === 34))
+        strings.push(i + 1, Math.min(j, n))
       i = j + 1
       continue
     }
@@ -105,13 +149,20 @@ const blank = (s: string): string => (s.includes('\n') ? s.replace(/[^\n]/g, ' '
 
 function apply(t: string, ranges: number[][]): string {
   const all: Array<[number, number]> = []
-  for (const r of ranges) for (let k = 0; k < r.length; k += 2) if (r[k + 1]! > r[k]!) all.push([r[k]!, r[k + 1]!])
-  if (!all.length) return t
+  for (const r of ranges) {
+    for (let k = 0; k < r.length; k += 2) {
+      if (r[k + 1]! > r[k]!)
+        all.push([r[k]!, r[k + 1]!])
+    }
+  }
+  if (!all.length)
+    return t
   all.sort((a, b) => a[0] - b[0])
   let out = ''
   let pos = 0
   for (const [s, e] of all) {
-    if (s < pos) continue
+    if (s < pos)
+      continue
     out += t.slice(pos, s) + blank(t.slice(s, e))
     pos = e
   }
@@ -119,17 +170,26 @@ function apply(t: string, ranges: number[][]): string {
 }
 
 /** Blanked intervals (flat, sorted, disjoint [start, end) pairs) of each masked view of a text. */
-export interface MaskRanges { noComments: number[]; code: number[] }
+export interface MaskRanges {
+  noComments: number[]
+  code: number[]
+}
 
 /** The intervals `apply` blanks: sorted by start, a range starting inside an earlier one is dropped whole. */
 function effective(ranges: number[][]): number[] {
   const all: Array<[number, number]> = []
-  for (const r of ranges) for (let k = 0; k < r.length; k += 2) if (r[k + 1]! > r[k]!) all.push([r[k]!, r[k + 1]!])
+  for (const r of ranges) {
+    for (let k = 0; k < r.length; k += 2) {
+      if (r[k + 1]! > r[k]!)
+        all.push([r[k]!, r[k + 1]!])
+    }
+  }
   all.sort((a, b) => a[0] - b[0])
   const out: number[] = []
   let pos = 0
   for (const [s, e] of all) {
-    if (s < pos) continue
+    if (s < pos)
+      continue
     out.push(s, e)
     pos = e
   }
@@ -137,19 +197,26 @@ function effective(ranges: number[][]): number[] {
 }
 
 export function maskRanges(text: string, lang: Lang): MaskRanges {
-  if (lang !== 'js' && lang !== 'py' && lang !== 'sh') return { noComments: [], code: [] }
+  if (lang !== 'js' && lang !== 'py' && lang !== 'sh')
+    return { noComments: [], code: [] }
   const r = lang === 'js' ? jsRanges(text) : hashRanges(text, lang)
   return { noComments: effective([r.comments]), code: effective([r.comments, r.strings]) }
 }
 
 /** `maskViews(text)[view].slice(from, to)` without building the whole masked copy; `slice` reads the text. */
-export function maskedSlice(slice: (from: number, to: number) => string, iv: number[], from: number, to: number): string {
+export function maskedSlice(
+  slice: (from: number, to: number) => string,
+  iv: number[],
+  from: number,
+  to: number,
+): string {
   // First interval ending after `from` (binary search over the pairs).
   let lo = 0
   let hi = iv.length >> 1
   while (lo < hi) {
     const mid = (lo + hi) >> 1
-    if (iv[2 * mid + 1]! <= from) lo = mid + 1
+    if (iv[2 * mid + 1]! <= from)
+      lo = mid + 1
     else hi = mid
   }
   let out = ''
@@ -164,8 +231,9 @@ export function maskedSlice(slice: (from: number, to: number) => string, iv: num
 }
 
 /** Same-length copies of a code text: without comments, and without comments nor string contents. */
-export function maskViews(text: string, lang: Lang): { noComments: string; code: string } {
-  if (lang !== 'js' && lang !== 'py' && lang !== 'sh') return { noComments: text, code: text }
+export function maskViews(text: string, lang: Lang): { noComments: string, code: string } {
+  if (lang !== 'js' && lang !== 'py' && lang !== 'sh')
+    return { noComments: text, code: text }
   const r = lang === 'js' ? jsRanges(text) : hashRanges(text, lang)
   return { noComments: apply(text, [r.comments]), code: apply(text, [r.comments, r.strings]) }
 }

@@ -1,15 +1,25 @@
 import type { NarrowText } from '../narrow'
-import { excerptAt, redact } from './excerpt'
-import { LineIndex } from './lines'
-import { maskRanges, maskedSlice } from './mask'
-import type { MaskRanges } from './mask'
-import { buildFinder, compileGate, lazyFinder, literalGate, requiredClasses, splitAlternatives } from './finder/prefilter'
 import type { Finder } from './finder/prefilter'
-import { RULE_MODULES } from './rules/index'
+import type { MaskRanges } from './mask'
 import type { Lang, LinePattern, RawFinding, View } from './types'
+import { excerptAt, redact } from './excerpt'
+import {
+  buildFinder,
+  compileGate,
+  lazyFinder,
+  literalGate,
+  requiredClasses,
+  splitAlternatives,
+} from './finder/prefilter'
+import { LineIndex } from './lines'
+import { maskedSlice, maskRanges } from './mask'
+import { RULE_MODULES } from './rules/index'
 
 /** Required classes and literal gate of a line pattern. */
-interface Derived { requires: RegExp[]; gate: ((lower: string) => boolean) | null }
+interface Derived {
+  requires: RegExp[]
+  gate: ((lower: string) => boolean) | null
+}
 
 /**
  * A line pattern of one language.
@@ -21,21 +31,57 @@ class Compiled {
   readonly re: RegExp
   readonly anchor: RegExp
   private derived: Derived | null = null
-  constructor(readonly rule: string, readonly p: LinePattern, readonly tokens: readonly string[]) {
+  constructor(
+    readonly rule: string,
+    readonly p: LinePattern,
+    readonly tokens: readonly string[],
+  ) {
     this.re = new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`)
     this.anchor = new RegExp(tokens.join('|'), 'i')
   }
 
-  get requires(): RegExp[] { return (this.derived ??= derive(this.p, this.anchor)).requires }
-  get gate(): Derived['gate'] { return (this.derived ??= derive(this.p, this.anchor)).gate }
+  get requires(): RegExp[] {
+    return (this.derived ??= derive(this.p, this.anchor)).requires
+  }
+
+  get gate(): Derived['gate'] {
+    return (this.derived ??= derive(this.p, this.anchor)).gate
+  }
 }
 
 // Short tokens that must be whole words to be worth a look (`rm`, not `rmdir`... nor `format`).
-const WHOLE = new Set(['rm', 'dd', 'nc', 'DAN', 'iex', 'iwr', 'irm', 'ssh', 'scp', 'ftp', 'net', 'got', 'ws', 'tls', 'ufw', 'pwd', 'env', 'cat', 'tar', 'zip', 'os', 'xxd', 'sftp', 'ncat'])
+const WHOLE = new Set([
+  'rm',
+  'dd',
+  'nc',
+  'DAN',
+  'iex',
+  'iwr',
+  'irm',
+  'ssh',
+  'scp',
+  'ftp',
+  'net',
+  'got',
+  'ws',
+  'tls',
+  'ufw',
+  'pwd',
+  'env',
+  'cat',
+  'tar',
+  'zip',
+  'os',
+  'xxd',
+  'sftp',
+  'ncat',
+])
 
 /** Top-level alternatives of an anchor fragment, each with a leading word boundary when it starts with a word character. */
 export function anchorTokens(anchor: string): string[] {
-  return splitAlternatives(anchor).filter(Boolean).map(a => (/^\w/.test(a) ? '\\b' : '') + a + (WHOLE.has(a) ? '\\b' : ''))
+  return splitAlternatives(anchor)
+    .filter(Boolean)
+    .map(a => (/^\w/.test(a) ? '\\b' : '') + a + (WHOLE.has(a) ? '\\b' : ''))
 }
 
 /**
@@ -43,9 +89,15 @@ export function anchorTokens(anchor: string): string[] {
  * patterns. The finders produce exactly the hits of the combined anchors, at literal-search speed.
  */
 interface LangTable {
-  patterns: Compiled[]; anchor: RegExp; anchorAst: RegExp; finder: Finder; finderAst: Finder; memo: Map<string, number[]>
+  patterns: Compiled[]
+  anchor: RegExp
+  anchorAst: RegExp
+  finder: Finder
+  finderAst: Finder
+  memo: Map<string, number[]>
   /** Per pattern: the line (`gateLineId`) its gate was last tested on, and the answer (trigger words repeat on a line). */
-  gateOn: Float64Array; gateAnswer: Uint8Array
+  gateOn: Float64Array
+  gateAnswer: Uint8Array
 }
 
 const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
@@ -65,7 +117,7 @@ const OVERLAP = 512
 
 function derive(p: LinePattern, anchor: RegExp): Derived {
   const parts = [literalGate(p.re), p.lineGate ? literalGate(p.lineGate) : null].filter(g => g !== null)
-  const g = parts.length > 1 ? { all: parts } : parts[0] ?? null
+  const g = parts.length > 1 ? { all: parts } : (parts[0] ?? null)
   return { requires: requiredClasses(p.re), gate: g === null ? null : compileGate(g, anchor) }
 }
 
@@ -77,7 +129,8 @@ const finders = new Map<string, Finder>()
 function finderOf(tokens: string[]): Finder {
   const key = tokens.join('\n')
   let f = finders.get(key)
-  if (!f) finders.set(key, f = lazyFinder(() => buildFinder(tokens, true)))
+  if (!f)
+    finders.set(key, (f = lazyFinder(() => buildFinder(tokens, true))))
   return f
 }
 
@@ -85,18 +138,21 @@ function finderOf(tokens: string[]): Finder {
 const shared = new WeakMap<LinePattern, Compiled>()
 
 /** A language's patterns and the tokens of its two finders (every pattern's; those not covered by the AST). */
-function langPatterns(lang: Lang): { patterns: Compiled[]; all: string[]; noAst: string[] } {
+function langPatterns(lang: Lang): { patterns: Compiled[], all: string[], noAst: string[] } {
   const patterns: Compiled[] = []
   const all: string[] = []
   const noAst: string[] = []
   for (const mod of RULE_MODULES) {
     for (const p of mod.patterns) {
-      if (!p.langs.includes(lang)) continue
+      if (!p.langs.includes(lang))
+        continue
       let c = shared.get(p)
-      if (!c) shared.set(p, c = new Compiled(mod.meta.id, p, anchorTokens(p.anchor)))
+      if (!c)
+        shared.set(p, (c = new Compiled(mod.meta.id, p, anchorTokens(p.anchor))))
       patterns.push(c)
       all.push(...c.tokens)
-      if (!p.astCovered) noAst.push(...c.tokens)
+      if (!p.astCovered)
+        noAst.push(...c.tokens)
     }
   }
   all.push(DIRECTIVE_TOKEN)
@@ -121,12 +177,17 @@ function compile(lang: Lang): LangTable {
   let anchorAst: RegExp | null = null
   return {
     patterns,
-    get anchor() { return (anchor ??= combine(all)) },
-    get anchorAst() { return (anchorAst ??= combine(noAst)) },
+    get anchor() {
+      return (anchor ??= combine(all))
+    },
+    get anchorAst() {
+      return (anchorAst ??= combine(noAst))
+    },
     finder: finderOf(order(all)),
     finderAst: finderOf(order(noAst)),
     memo: new Map(),
-    gateOn: new Float64Array(patterns.length).fill(-1), gateAnswer: new Uint8Array(patterns.length),
+    gateOn: new Float64Array(patterns.length).fill(-1),
+    gateAnswer: new Uint8Array(patterns.length),
   }
 }
 
@@ -150,14 +211,19 @@ for (const lang of LANGS) {
  */
 function patternsFor(table: LangTable, hit: string): number[] {
   let list = table.memo.get(hit)
-  if (list) return list
+  if (list)
+    return list
   const key = hit.toLowerCase()
   list = table.memo.get(key)
   if (!list) {
     list = []
-    for (let i = 0; i < table.patterns.length; i++) if (table.patterns[i]!.anchor.test(hit)) list.push(i)
+    for (let i = 0; i < table.patterns.length; i++) {
+      if (table.patterns[i]!.anchor.test(hit))
+        list.push(i)
+    }
   }
-  if (table.memo.size > 20_000) table.memo.clear()
+  if (table.memo.size > 20_000)
+    table.memo.clear()
   table.memo.set(key, list)
   table.memo.set(hit, list)
   return list
@@ -165,13 +231,19 @@ function patternsFor(table: LangTable, hit: string): number[] {
 
 /** Whether every pattern of a hit has a literal gate (only then can a line without them skip the hit). */
 function gatesFail(patterns: Compiled[], list: number[]): boolean {
-  for (const i of list) if (patterns[i]!.gate === null) return false
+  for (const i of list) {
+    if (patterns[i]!.gate === null)
+      return false
+  }
   return list.length > 0
 }
 
 /** Whether `DIRECTIVE` starts in [from, to) of the text. */
 function startsIn(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 115 && text.startsWith(DIRECTIVE, k)) return true
+  for (let k = from; k < to; k++) {
+    if (text.charCodeAt(k) === 115 && text.startsWith(DIRECTIVE, k))
+      return true
+  }
   return false
 }
 
@@ -184,7 +256,8 @@ function passesAny(table: LangTable, list: number[], lower: string, line: number
       table.gateOn[i] = line
       table.gateAnswer[i] = table.patterns[i]!.gate!(lower) ? 1 : 0
     }
-    if (table.gateAnswer[i]) return true
+    if (table.gateAnswer[i])
+      return true
   }
   return false
 }
@@ -210,7 +283,14 @@ export interface Segment {
   real?: NarrowText
 }
 
-interface Window { line: number; lineStart: number; lineEnd: number; from: number; to: number; pats: Set<number> }
+interface Window {
+  line: number
+  lineStart: number
+  lineEnd: number
+  from: number
+  to: number
+  pats: Set<number>
+}
 
 /**
  * Runs the line patterns of a segment: one anchor pass over the text, full patterns only where their anchor hit.
@@ -218,17 +298,21 @@ interface Window { line: number; lineStart: number; lineEnd: number; from: numbe
  */
 export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   const table = COMPILED[seg.lang]
-  if (!table.patterns.length) return true
+  if (!table.patterns.length)
+    return true
   const finder = seg.astDone ? table.finderAst : table.finder
   const text = seg.text
   const real = seg.real
-  const slice = real ? (from: number, to: number): string => real.slice(from, to) : (from: number, to: number): string => text.slice(from, to)
+  const slice = real
+    ? (from: number, to: number): string => real.slice(from, to)
+    : (from: number, to: number): string => text.slice(from, to)
   // The line table is built on the first hit: most segments have none.
   let lines = seg.index ?? null
   // Comment and string ranges are found once, and only when a pattern reads a masked view.
   let ranges: MaskRanges | null = null
   const viewSlice = (view: View, from: number, to: number): string => {
-    if (view === 'raw') return slice(from, to)
+    if (view === 'raw')
+      return slice(from, to)
     ranges ??= maskRanges(text, seg.lang)
     return maskedSlice(slice, ranges[view], from, to)
   }
@@ -237,11 +321,14 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   let doneLine = -1
   let cur: Window | null = null
   const flush = (w: Window): void => {
-    if (w.line !== doneLine) { done.clear(); doneLine = w.line }
+    if (w.line !== doneLine) {
+      done.clear()
+      doneLine = w.line
+    }
     scanLine(seg, table.patterns, w, viewSlice, lines!, out, done)
   }
   let next = 0
-  let hit: { index: number; text: string } | null
+  let hit: { index: number, text: string } | null
   // The line of the last gated hit (trigger words repeat on a line): bounds, and lower-cased text when short.
   let gateStart = -1
   let gateEnd = -1
@@ -251,34 +338,44 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     const pos = hit.index
     next = pos + (hit.text.length || 1)
     // A directive starts at its own anchor's hit or inside a hit that covered it.
-    if (!directive) directive = startsIn(text, pos, next)
+    if (!directive)
+      directive = startsIn(text, pos, next)
     const list = patternsFor(table, hit.text)
     // No pattern: the directive's anchor (a hit for nothing else, as if it were not there).
-    if (list.length === 0) continue
+    if (list.length === 0)
+      continue
     // A hit on a line (read whole, not in windows) that lacks the literals of every pattern it could
     // start cannot lead to a finding: skip it before any line bookkeeping.
     if (gatesFail(table.patterns, list)) {
       if (pos < gateStart || pos > gateEnd) {
         gateStart = pos === 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1
         gateEnd = text.indexOf('\n', pos)
-        if (gateEnd === -1) gateEnd = text.length
+        if (gateEnd === -1)
+          gateEnd = text.length
         gateLine = gateEnd - gateStart <= WINDOW ? slice(gateStart, gateEnd).toLowerCase() : null
         gateLineId++
       }
-      if (gateLine !== null && !passesAny(table, list, gateLine, gateLineId)) continue
+      if (gateLine !== null && !passesAny(table, list, gateLine, gateLineId))
+        continue
     }
-    if (cur && pos < cur.lineStart + cur.to && (cur.to === cur.lineEnd - cur.lineStart || pos < cur.lineStart + cur.to - OVERLAP)) {
+    if (
+      cur
+      && pos < cur.lineStart + cur.to
+      && (cur.to === cur.lineEnd - cur.lineStart || pos < cur.lineStart + cur.to - OVERLAP)
+    ) {
       for (const i of list) cur.pats.add(i)
       continue
     }
-    if (cur) flush(cur)
-    const index = lines ??= new LineIndex(text, slice)
+    if (cur)
+      flush(cur)
+    const index = (lines ??= new LineIndex(text, slice))
     const line: number = cur && pos < cur.lineEnd ? cur.line : index.lineOf(pos)
     const lineStart = index.start(line)
     const lineEnd = line + 1 < index.count ? index.start(line + 1) - 1 : text.length
     if (seg.skip?.(line)) {
       // The rest of a skipped line is not searched: it may hold the directive.
-      if (!directive) directive = startsIn(text, lineStart, lineEnd)
+      if (!directive)
+        directive = startsIn(text, lineStart, lineEnd)
       cur = null
       next = lineEnd + 1
       continue
@@ -291,33 +388,51 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     }
     cur = { line, lineStart, lineEnd, from, to, pats: new Set(list) }
   }
-  if (cur) flush(cur)
+  if (cur)
+    flush(cur)
   return directive
 }
 
-function scanLine(seg: Segment, patterns: Compiled[], w: Window, viewSlice: (v: View, from: number, to: number) => string, index: LineIndex, out: RawFinding[], done: Set<string>): void {
+function scanLine(
+  seg: Segment,
+  patterns: Compiled[],
+  w: Window,
+  viewSlice: (v: View, from: number, to: number) => string,
+  index: LineIndex,
+  out: RawFinding[],
+  done: Set<string>,
+): void {
   const { line, lineStart, from } = w
   let to = w.to
   // CRLF: keep the CR out of the line.
-  if (lineStart + to === w.lineEnd && seg.text.charCodeAt(w.lineEnd - 1) === 13) to--
+  if (lineStart + to === w.lineEnd && seg.text.charCodeAt(w.lineEnd - 1) === 13)
+    to--
   const best = new Map<string, RawFinding>()
   const raw = viewSlice('raw', lineStart + from, lineStart + to)
   let nextLine: string | null = null
   const next = (): string => (nextLine ??= line + 1 < index.count ? index.line(line + 1) : '')
   for (const i of [...w.pats].sort((a, b) => a - b)) {
     const c = patterns[i]!
-    if ((seg.astDone && c.p.astCovered) || done.has(c.rule)) continue
+    if ((seg.astDone && c.p.astCovered) || done.has(c.rule))
+      continue
     const already = best.get(c.rule)
     const view = c.p.view ?? 'raw'
     const subject = view === 'raw' ? raw : viewSlice(view, lineStart + from, lineStart + to)
-    if (c.requires.length && !c.requires.every(r => r.test(subject))) continue
-    if (c.p.lineGate && !c.p.lineGate.test(subject)) continue
+    if (c.requires.length && !c.requires.every(r => r.test(subject)))
+      continue
+    if (c.p.lineGate && !c.p.lineGate.test(subject))
+      continue
     c.re.lastIndex = 0
     let m: RegExpExecArray | null
     while ((m = c.re.exec(subject))) {
-      if (m[0] === '') { c.re.lastIndex++; continue }
-      if (already && already.column <= m.index + from + 1 + seg.colOffset) break
-      if (c.p.accept && !c.p.accept(m, subject, next)) continue
+      if (m[0] === '') {
+        c.re.lastIndex++
+        continue
+      }
+      if (already && already.column <= m.index + from + 1 + seg.colOffset)
+        break
+      if (c.p.accept && !c.p.accept(m, subject, next))
+        continue
       const column = from + m.index + 1 + seg.colOffset
       const matched = raw.slice(m.index, m.index + m[0].length)
       best.set(c.rule, {

@@ -1,13 +1,16 @@
 import type { Options } from '../core/options'
 import type { ManifestSkill } from '../core/types'
+import type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'
+import type { Features } from '../runtime/hash-embed'
+import type { SkillChunk } from './chunk'
+import type { SynonymTable } from './synonyms'
 import { compareBytewise } from '../core/diagnostics'
 import { packSigns, quantizeInt8, toBase64, VarintWriter } from '../runtime/codec'
-import type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'
 import { CHUNK_KINDS, DISCOVERY_FORMAT } from '../runtime/discovery-index'
-import { addFeatures, features, type Features, HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, normalize } from '../runtime/hash-embed'
-import { ANALYZER_VERSION, analyze, isStopword, memoStem, scanAsciiTokens } from '../runtime/text'
-import { chunkSkill, type SkillChunk } from './chunk'
-import { bridgingTable, DEFAULT_TIER_WEIGHTS, type SynonymTable } from './synonyms'
+import { addFeatures, features, HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, normalize } from '../runtime/hash-embed'
+import { analyze, ANALYZER_VERSION, isStopword, memoStem, scanAsciiTokens } from '../runtime/text'
+import { chunkSkill } from './chunk'
+import { bridgingTable, DEFAULT_TIER_WEIGHTS } from './synonyms'
 
 /** Knobs of the build-time ranking model; the defaults were tuned (coordinate search) on the tuning half of bench/discovery.ts only. */
 export interface DiscoveryTuning {
@@ -102,7 +105,10 @@ class TokenTerms {
   private readonly buckets = new Map<number, number[]>()
   private readonly raw: string[] = []
   private readonly term: number[] = []
-  constructor(private readonly vocab: Vocabulary, private readonly stemming: boolean) {}
+  constructor(
+    private readonly vocab: Vocabulary,
+    private readonly stemming: boolean,
+  ) {}
 
   lookup(text: string, start: number, end: number): number {
     let h = 0x811C9DC5
@@ -114,22 +120,28 @@ class TokenTerms {
     h &= 0x3FFFFFFF
     const bucket = this.buckets.get(h)
     if (bucket) {
-      for (const e of bucket) if (this.same(this.raw[e], text, start, end)) return this.term[e]
+      for (const e of bucket) {
+        if (this.same(this.raw[e], text, start, end))
+          return this.term[e]
+      }
     }
     const word = text.slice(start, end).toLowerCase()
     const id = isStopword(word) ? -1 : this.vocab.id(this.stemming ? memoStem(word) : word)
     this.raw.push(word)
     this.term.push(id)
-    if (bucket) bucket.push(this.raw.length - 1)
+    if (bucket)
+      bucket.push(this.raw.length - 1)
     else this.buckets.set(h, [this.raw.length - 1])
     return id
   }
 
   private same(word: string, text: string, start: number, end: number): boolean {
-    if (word.length !== end - start) return false
+    if (word.length !== end - start)
+      return false
     for (let i = 0; i < word.length; i++) {
       const c = text.charCodeAt(start + i)
-      if (word.charCodeAt(i) !== (c >= 65 && c <= 90 ? c + 32 : c)) return false
+      if (word.charCodeAt(i) !== (c >= 65 && c <= 90 ? c + 32 : c))
+        return false
     }
     return true
   }
@@ -156,9 +168,11 @@ class Accumulator {
     }
     this.values[id] += value
   }
+
   get(id: number): number {
     return id < this.values.length ? this.values[id] : 0
   }
+
   reset(): void {
     for (const id of this.touched) {
       this.values[id] = 0
@@ -174,16 +188,21 @@ class Accumulator {
  */
 function topExpansions(added: Accumulator, terms: string[], limit: number): Array<[number, number]> {
   const ids = added.touched
-  if (ids.length === 0 || limit <= 0) return []
+  if (ids.length === 0 || limit <= 0)
+    return []
   let threshold = -Infinity
   if (ids.length > limit) {
     const weights = Float64Array.from(ids, id => added.values[id]).sort()
     threshold = weights[weights.length - limit]
   }
   const out: Array<[number, number]> = []
-  for (const id of ids) if (added.values[id] >= threshold) out.push([id, added.values[id]])
+  for (const id of ids) {
+    if (added.values[id] >= threshold)
+      out.push([id, added.values[id]])
+  }
   out.sort((a, b) => b[1] - a[1] || compareBytewise(terms[a[0]], terms[b[0]]))
-  if (out.length > limit) out.length = limit
+  if (out.length > limit)
+    out.length = limit
   return out
 }
 
@@ -193,14 +212,18 @@ async function embedAll(embed: NonNullable<Options['embed']>, texts: string[]): 
     const batch = texts.slice(i, i + EMBED_BATCH)
     const vectors = await embed(batch)
     if (!Array.isArray(vectors) || vectors.length !== batch.length) {
-      throw new Error(`discovery: options.embed returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${batch.length} texts`)
+      throw new Error(
+        `discovery: options.embed returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${batch.length} texts`,
+      )
     }
     out.push(...vectors)
   }
   const dim = out[0]?.length ?? 0
   for (const v of out) {
     if (!Array.isArray(v) || v.length !== dim || dim === 0 || v.some(x => !Number.isFinite(x))) {
-      throw new Error(`discovery: options.embed must return finite vectors of one constant dimension (got ${Array.isArray(v) ? v.length : typeof v} and ${dim})`)
+      throw new Error(
+        `discovery: options.embed must return finite vectors of one constant dimension (got ${Array.isArray(v) ? v.length : typeof v} and ${dim})`,
+      )
     }
   }
   return out
@@ -211,38 +234,43 @@ async function embedAll(embed: NonNullable<Options['embed']>, texts: string[]): 
  * a skill-level BM25F index with bridging vocabulary, and quantised embeddings. Deterministic for
  * the same skills and options. Throws only when a user-supplied `embed` misbehaves.
  */
-export async function buildDiscoveryIndex(skills: ManifestSkill[], options: BuildDiscoveryOptions = {}): Promise<DiscoveryIndex> {
+export async function buildDiscoveryIndex(
+  skills: ManifestSkill[],
+  options: BuildDiscoveryOptions = {},
+): Promise<DiscoveryIndex> {
   const tuning: DiscoveryTuning = { ...DEFAULT_TUNING, ...options.tuning }
   const analyse = (text: string) => analyze(text, tuning.stemming)
   const expand = (tuning.tierWeights.some(w => w > 0) || tuning.neighbourWeight > 0) && tuning.expansionWeight > 0
   const synonyms = !expand
-    ? new Map() as SynonymTable
-    : options.synonyms ?? await bridgingTable(tuning.tierWeights, tuning.neighbourWeight, tuning.neighbourMinCos)
+    ? (new Map() as SynonymTable)
+    : (options.synonyms ?? (await bridgingTable(tuning.tierWeights, tuning.neighbourWeight, tuning.neighbourMinCos)))
 
   // 1. Chunk and analyse every skill; terms become integer ids at once (no per-chunk maps kept).
   const vocab = new Vocabulary()
   const counts = new Accumulator()
   const tokenTerms = new TokenTerms(vocab, tuning.stemming)
-  const prepared: PreparedChunk[][] = skills.map(skill => chunkSkill(skill).map((chunk) => {
-    let length = 0
-    const ascii = scanAsciiTokens(chunk.text, (start, end) => {
-      const id = tokenTerms.lookup(chunk.text, start, end)
-      if (id >= 0) {
-        counts.add(id, 1)
-        length++
+  const prepared: PreparedChunk[][] = skills.map(skill =>
+    chunkSkill(skill).map((chunk) => {
+      let length = 0
+      const ascii = scanAsciiTokens(chunk.text, (start, end) => {
+        const id = tokenTerms.lookup(chunk.text, start, end)
+        if (id >= 0) {
+          counts.add(id, 1)
+          length++
+        }
+      })
+      if (!ascii) {
+        const tokens = analyse(chunk.text)
+        for (const t of tokens) counts.add(vocab.id(t), 1)
+        length = tokens.length
       }
-    })
-    if (!ascii) {
-      const tokens = analyse(chunk.text)
-      for (const t of tokens) counts.add(vocab.id(t), 1)
-      length = tokens.length
-    }
-    const ids = Uint32Array.from(counts.touched)
-    const tfs = new Uint32Array(ids.length)
-    for (let i = 0; i < ids.length; i++) tfs[i] = counts.values[ids[i]]
-    counts.reset()
-    return { chunk, ids, tfs, length }
-  }))
+      const ids = Uint32Array.from(counts.touched)
+      const tfs = new Uint32Array(ids.length)
+      for (let i = 0; i < ids.length; i++) tfs[i] = counts.values[ids[i]]
+      counts.reset()
+      return { chunk, ids, tfs, length }
+    }),
+  )
 
   // 2. Per-skill, per-kind lengths, and their averages over the skills that have the kind.
   const kinds = Object.keys(tuning.fieldWeights) as ChunkKind[]
@@ -263,11 +291,11 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
   const sourceOf = new Accumulator()
   const added = new Accumulator()
   // A term's bridges resolved to ids once per build, not once per skill that uses the term.
-  const bridges = new Map<number, { ids: Uint32Array; weights: Float64Array }>()
+  const bridges = new Map<number, { ids: Uint32Array, weights: Float64Array }>()
   const bridgesOf = (t: number) => {
     let b = bridges.get(t)
     if (!b) {
-      const related = [...synonyms.get(vocab.terms[t]) ?? []]
+      const related = [...(synonyms.get(vocab.terms[t]) ?? [])]
       b = { ids: Uint32Array.from(related, ([r]) => vocab.id(r)), weights: Float64Array.from(related, ([, w]) => w) }
       bridges.set(t, b)
     }
@@ -283,7 +311,8 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
       for (let j = 0; j < c.ids.length; j++) {
         acc.add(c.ids[j], w * c.tfs[j])
         // Max over kinds: the accumulator only adds, so add the difference.
-        if (source > sourceOf.get(c.ids[j])) sourceOf.add(c.ids[j], source - sourceOf.get(c.ids[j]))
+        if (source > sourceOf.get(c.ids[j]))
+          sourceOf.add(c.ids[j], source - sourceOf.get(c.ids[j]))
       }
     }
     // Terms with weight 0 (a kind weighted 0) still count as present, as they did with maps.
@@ -295,48 +324,64 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     return { ids, weights, sources }
   })
   const directDf = new Uint32Array(vocab.terms.length)
-  for (const { ids } of direct) for (const t of ids) directDf[t]++
+  for (const { ids } of direct) {
+    for (const t of ids) directDf[t]++
+  }
   const maxIdf = Math.log(1 + (skills.length + 0.5) / 0.5)
-  const skillTerms: Array<{ ids: Uint32Array; weights: Float64Array }> = direct.map(({ ids: directIds, weights: directWeights, sources }) => {
-    const present = new Set(directIds)
-    const ranked: Array<[number, number]> = []
-    if (expand) {
-      for (let i = 0; i < directIds.length; i++) {
-        const t = directIds[i]
-        let source = sources[i]
-        if (tuning.expansionByTerm > 0) {
-          // Translation-model weighting: a bridge to a word counts as much as the skill's own use of the term it comes from.
-          const idf = Math.log(1 + (skills.length - directDf[t] + 0.5) / (directDf[t] + 0.5)) / maxIdf
-          const sat = directWeights[i] / (tuning.k1 + directWeights[i])
-          source = (1 - tuning.expansionByTerm) * source + tuning.expansionByTerm * sat * idf ** tuning.expansionIdfPower
+  const skillTerms: Array<{ ids: Uint32Array, weights: Float64Array }> = direct.map(
+    ({ ids: directIds, weights: directWeights, sources }) => {
+      const present = new Set(directIds)
+      const ranked: Array<[number, number]> = []
+      if (expand) {
+        for (let i = 0; i < directIds.length; i++) {
+          const t = directIds[i]
+          let source = sources[i]
+          if (tuning.expansionByTerm > 0) {
+            // Translation-model weighting: a bridge to a word counts as much as the skill's own use of the term it comes from.
+            const idf = Math.log(1 + (skills.length - directDf[t] + 0.5) / (directDf[t] + 0.5)) / maxIdf
+            const sat = directWeights[i] / (tuning.k1 + directWeights[i])
+            source
+              = (1 - tuning.expansionByTerm) * source + tuning.expansionByTerm * sat * idf ** tuning.expansionIdfPower
+          }
+          if (!(source > 0))
+            continue
+          const { ids, weights } = bridgesOf(t)
+          for (let j = 0; j < ids.length; j++) {
+            if (!present.has(ids[j]))
+              added.add(ids[j], source * weights[j])
+          }
         }
-        if (!(source > 0)) continue
-        const { ids, weights } = bridgesOf(t)
-        for (let j = 0; j < ids.length; j++) if (!present.has(ids[j])) added.add(ids[j], source * weights[j])
+        ranked.push(...topExpansions(added, vocab.terms, tuning.maxExpansion))
+        added.reset()
       }
-      ranked.push(...topExpansions(added, vocab.terms, tuning.maxExpansion))
-      added.reset()
-    }
-    const ids = new Uint32Array(directIds.length + ranked.length)
-    const weights = new Float64Array(ids.length)
-    ids.set(directIds)
-    weights.set(directWeights)
-    ranked.forEach(([t, w], j) => {
-      ids[directIds.length + j] = t
-      weights[directIds.length + j] = tuning.expansionWeight * Math.min(w, tuning.expansionCap)
-    })
-    return { ids, weights }
-  })
+      const ids = new Uint32Array(directIds.length + ranked.length)
+      const weights = new Float64Array(ids.length)
+      ids.set(directIds)
+      weights.set(directWeights)
+      ranked.forEach(([t, w], j) => {
+        ids[directIds.length + j] = t
+        weights[directIds.length + j] = tuning.expansionWeight * Math.min(w, tuning.expansionCap)
+      })
+      return { ids, weights }
+    },
+  )
 
   // 4. Index ids are the bytewise order of terms; document frequencies over skills.
   const nVocab = vocab.terms.length
   const df = new Uint32Array(nVocab)
-  for (const { ids } of skillTerms) for (const t of ids) df[t]++
+  for (const { ids } of skillTerms) {
+    for (const t of ids) df[t]++
+  }
   const used: number[] = []
-  for (let t = 0; t < nVocab; t++) if (df[t] > 0) used.push(t)
+  for (let t = 0; t < nVocab; t++) {
+    if (df[t] > 0)
+      used.push(t)
+  }
   used.sort((a, b) => compareBytewise(vocab.terms[a], vocab.terms[b]))
   const rank = new Int32Array(nVocab).fill(-1)
-  used.forEach((t, i) => { rank[t] = i })
+  used.forEach((t, i) => {
+    rank[t] = i
+  })
   const terms = used.map(t => vocab.terms[t])
   const n = skills.length
   const idf = new Float64Array(nVocab)
@@ -349,7 +394,10 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
   let skillVectors: Float32Array[]
   if (options.embed) {
     const flat = prepared.flat()
-    const vectors = await embedAll(options.embed, flat.map(c => c.chunk.text))
+    const vectors = await embedAll(
+      options.embed,
+      flat.map(c => c.chunk.text),
+    )
     dim = vectors[0]?.length ?? 0
     let at = 0
     const chunkVectors = prepared.map(chunks => chunks.map(() => normalize(Float32Array.from(vectors[at++]))))
@@ -367,24 +415,30 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
   else {
     // Features per term id, looked up once per build rather than once per chunk.
     const feats: Array<Features | undefined> = []
-    const featuresOf = (t: number) => feats[t] ??= features(vocab.terms[t], dim)
+    const featuresOf = (t: number) => (feats[t] ??= features(vocab.terms[t], dim))
     // One scratch vector for every chunk: only its signs are kept, and scaling does not change them.
     const scratch = new Float32Array(dim)
-    chunkSigns = prepared.map(chunks => chunks.map((c) => {
-      scratch.fill(0)
-      for (let j = 0; j < c.ids.length; j++) addFeatures(scratch, featuresOf(c.ids[j]), (1 + Math.log(c.tfs[j])) * idf[c.ids[j]])
-      return packSigns(scratch)
-    }))
+    chunkSigns = prepared.map(chunks =>
+      chunks.map((c) => {
+        scratch.fill(0)
+        for (let j = 0; j < c.ids.length; j++)
+          addFeatures(scratch, featuresOf(c.ids[j]), (1 + Math.log(c.tfs[j])) * idf[c.ids[j]])
+        return packSigns(scratch)
+      }),
+    )
     skillVectors = skillTerms.map(({ ids, weights }) => {
       const v = new Float32Array(dim)
-      for (let j = 0; j < ids.length; j++) addFeatures(v, featuresOf(ids[j]), (weights[j] / (tuning.k1 + weights[j])) * idf[ids[j]])
+      for (let j = 0; j < ids.length; j++)
+        addFeatures(v, featuresOf(ids[j]), (weights[j] / (tuning.k1 + weights[j])) * idf[ids[j]])
       return normalize(v)
     })
   }
 
   // 6. Encode: base64 strings (see DiscoveryIndex). Postings in CSR form, skills ascending.
   const start = new Uint32Array(terms.length + 1)
-  for (const { ids } of skillTerms) for (const t of ids) start[rank[t] + 1]++
+  for (const { ids } of skillTerms) {
+    for (const t of ids) start[rank[t] + 1]++
+  }
   for (let i = 0; i < terms.length; i++) start[i + 1] += start[i]
   const fill = start.slice(0, terms.length)
   const postSkill = new Uint32Array(start[terms.length])
@@ -403,7 +457,8 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
   let shard = new VarintWriter()
   for (let t = 0; t < terms.length; t++) {
     if (t === 0 || shard.length >= POSTING_SHARD_BYTES) {
-      if (t > 0) postings.push(toBase64(shard.result()))
+      if (t > 0)
+        postings.push(toBase64(shard.result()))
       shard = new VarintWriter()
       postingShards.push(t)
     }
@@ -416,12 +471,14 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     termStats.write(start[t + 1] - start[t])
     termStats.write(shard.length - before)
   }
-  if (terms.length) postings.push(toBase64(shard.result()))
+  if (terms.length)
+    postings.push(toBase64(shard.result()))
   // A custom model's skill vectors stay in the head: a query may match skills by meaning alone. The
   // hashing embedding only reorders lexical candidates, so each skill's vector ends its chunk record.
   const vectorsInRecords = !options.embed
   const vectorBytes = new Uint8Array(vectorsInRecords ? 0 : n * dim)
-  if (!vectorsInRecords) skillVectors.forEach((v, s) => vectorBytes.set(quantizeInt8(v), s * dim))
+  if (!vectorsInRecords)
+    skillVectors.forEach((v, s) => vectorBytes.set(quantizeInt8(v), s * dim))
 
   const sources: string[] = ['']
   const sourceId = new Map<string, number>([['', 0]])
@@ -467,7 +524,8 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     })
     // Sign bits after every chunk's varints, so the varints decode in one pass.
     for (const signs of chunkSigns[s]) chunkOut.raw(signs)
-    if (vectorsInRecords) chunkOut.raw(quantizeInt8(skillVectors[s]))
+    if (vectorsInRecords)
+      chunkOut.raw(quantizeInt8(skillVectors[s]))
     chunkRecords.push(toBase64(chunkOut.result()))
     inline.push(texts)
   })
@@ -476,7 +534,11 @@ export async function buildDiscoveryIndex(skills: ManifestSkill[], options: Buil
     format: DISCOVERY_FORMAT,
     analyzer: ANALYZER_VERSION,
     stemming: tuning.stemming,
-    bm25: { k1: tuning.k1, b: 0.75, avgChunkLength: Math.round((chunkCount ? chunkTerms / chunkCount : 1) * 1000) / 1000 },
+    bm25: {
+      k1: tuning.k1,
+      b: 0.75,
+      avgChunkLength: Math.round((chunkCount ? chunkTerms / chunkCount : 1) * 1000) / 1000,
+    },
     embedding: { model: options.embed ? 'custom' : HASH_EMBEDDING_MODEL, dim },
     skills: skills.map(s => s.name),
     terms: terms.join('\n'),

@@ -22,13 +22,15 @@ export interface SkillChunk {
 
 /** [start, end) windows of at most `max` characters, consecutive windows sharing `overlap` characters. */
 export function slidingWindows(length: number, max = CHUNK_MAX, overlap = CHUNK_OVERLAP): Array<[number, number]> {
-  if (length <= 0) return []
+  if (length <= 0)
+    return []
   const out: Array<[number, number]> = []
   const step = Math.max(1, max - overlap)
   for (let start = 0; ; start += step) {
     const end = Math.min(length, start + max)
     out.push([start, end])
-    if (end >= length) return out
+    if (end >= length)
+      return out
   }
 }
 
@@ -43,18 +45,24 @@ export function markdownBlocks(text: string, max = CHUNK_MAX, overlap = CHUNK_OV
   // Line by line without splitting the text into an array of lines (sources run to 16k characters).
   for (let nl = 0; offset <= text.length; offset = nl + 1) {
     nl = text.indexOf('\n', offset)
-    if (nl < 0) nl = text.length
+    if (nl < 0)
+      nl = text.length
     const line = text.slice(offset, nl)
     const fenceMatch = /^ {0,3}(`{3,}|~{3,})/.exec(line)
     if (fenceMatch) {
-      if (fence === null) fence = fenceMatch[1][0]
-      else if (fenceMatch[1][0] === fence) fence = null
+      if (fence === null)
+        fence = fenceMatch[1][0]
+      else if (fenceMatch[1][0] === fence)
+        fence = null
     }
     else if (fence === null && offset > 0 && /^ {0,3}#{1,6}(\s|$)/.test(line)) {
       starts.push(offset)
     }
   }
-  const sections: Array<[number, number]> = starts.map((s, i) => [s, i + 1 < starts.length ? starts[i + 1] : text.length])
+  const sections: Array<[number, number]> = starts.map((s, i) => [
+    s,
+    i + 1 < starts.length ? starts[i + 1] : text.length,
+  ])
   const out: Array<[number, number]> = []
   let current: [number, number] | null = null
   for (const [s, e] of sections) {
@@ -62,7 +70,8 @@ export function markdownBlocks(text: string, max = CHUNK_MAX, overlap = CHUNK_OV
       current[1] = e
       continue
     }
-    if (current) out.push(current)
+    if (current)
+      out.push(current)
     if (e - s <= max) {
       current = [s, e]
     }
@@ -71,22 +80,29 @@ export function markdownBlocks(text: string, max = CHUNK_MAX, overlap = CHUNK_OV
       current = null
     }
   }
-  if (current) out.push(current)
+  if (current)
+    out.push(current)
   // Blocks that are only whitespace carry nothing to search.
   return out.filter(([s, e]) => text.slice(s, e).trim() !== '')
 }
 
 /** Frontmatter value -> list of strings (a string, or a list of strings/numbers); anything else -> []. */
 export function stringList(value: unknown): string[] {
-  if (typeof value === 'string') return value.trim() ? [value.trim()] : []
-  if (!Array.isArray(value)) return []
-  return value.filter(v => typeof v === 'string' || typeof v === 'number').map(v => String(v).trim()).filter(Boolean)
+  if (typeof value === 'string')
+    return value.trim() ? [value.trim()] : []
+  if (!Array.isArray(value))
+    return []
+  return value
+    .filter(v => typeof v === 'string' || typeof v === 'number')
+    .map(v => String(v).trim())
+    .filter(Boolean)
 }
 
 /** A frontmatter key, at the top level or (when the engine moved an unrecognised key) under `metadata`. */
 export function frontmatterValue(skill: ManifestSkill, key: string): unknown {
   const fm = (skill.frontmatter ?? {}) as Record<string, unknown>
-  if (fm[key] !== undefined) return fm[key]
+  if (fm[key] !== undefined)
+    return fm[key]
   const meta = fm.metadata
   return meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>)[key] : undefined
 }
@@ -101,17 +117,20 @@ function tagList(value: unknown): string[] {
 export function chunkSkill(skill: ManifestSkill): SkillChunk[] {
   const chunks: SkillChunk[] = []
   const inline = (kind: ChunkKind, text: string) => {
-    if (chunks.length >= MAX_CHUNKS_PER_SKILL) return
+    if (chunks.length >= MAX_CHUNKS_PER_SKILL)
+      return
     for (const [s, e] of slidingWindows(Math.min(text.length, MAX_SOURCE_CHARS))) {
       chunks.push({ kind, source: 'frontmatter', start: s, end: e, text: text.slice(s, e), inline: true })
     }
   }
   const fromText = (kind: ChunkKind, source: string, text: string, markdown: boolean) => {
     // Chunks past the budget are dropped anyway: do not cut (and slice) the rest of the sources.
-    if (chunks.length >= MAX_CHUNKS_PER_SKILL) return
+    if (chunks.length >= MAX_CHUNKS_PER_SKILL)
+      return
     const bounded = text.length > MAX_SOURCE_CHARS ? text.slice(0, MAX_SOURCE_CHARS) : text
     const ranges = markdown ? markdownBlocks(bounded) : slidingWindows(bounded.length)
-    for (const [s, e] of ranges) chunks.push({ kind, source, start: s, end: e, text: bounded.slice(s, e), inline: false })
+    for (const [s, e] of ranges)
+      chunks.push({ kind, source, start: s, end: e, text: bounded.slice(s, e), inline: false })
   }
 
   const summary = [
@@ -119,15 +138,20 @@ export function chunkSkill(skill: ManifestSkill): SkillChunk[] {
     typeof skill.description === 'string' ? skill.description : '',
     ...['tags', 'keywords'].map(k => tagList(frontmatterValue(skill, k)).join(', ')),
     ...['category', 'domain'].map(k => stringList(frontmatterValue(skill, k)).join(', ')),
-  ].filter(Boolean).join('\n')
+  ]
+    .filter(Boolean)
+    .join('\n')
   inline('summary', summary)
-  if (typeof skill.body === 'string') fromText('instructions', 'SKILL.md', skill.body, true)
+  if (typeof skill.body === 'string')
+    fromText('instructions', 'SKILL.md', skill.body, true)
   for (const trigger of stringList(frontmatterValue(skill, 'triggers'))) inline('trigger', trigger)
   for (const doc of skill.tree?.references ?? []) {
-    if (typeof doc.text === 'string') fromText('reference', doc.path, doc.text, /\.(md|markdown|mdx|txt)$/i.test(doc.path))
+    if (typeof doc.text === 'string')
+      fromText('reference', doc.path, doc.text, /\.(md|markdown|mdx|txt)$/i.test(doc.path))
   }
   for (const doc of skill.tree?.examples ?? []) {
-    if (typeof doc.text === 'string') fromText('example', doc.path, doc.text, /\.(md|markdown|mdx)$/i.test(doc.path))
+    if (typeof doc.text === 'string')
+      fromText('example', doc.path, doc.text, /\.(md|markdown|mdx)$/i.test(doc.path))
   }
   return chunks.slice(0, MAX_CHUNKS_PER_SKILL)
 }

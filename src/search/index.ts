@@ -1,5 +1,5 @@
+export type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'
 export { buildDiscoveryIndex, DEFAULT_TUNING } from './build'
 export type { BuildDiscoveryOptions, DiscoveryTuning } from './build'
-export { chunkSkill, CHUNK_MAX, CHUNK_OVERLAP, markdownBlocks, slidingWindows } from './chunk'
+export { CHUNK_MAX, CHUNK_OVERLAP, chunkSkill, markdownBlocks, slidingWindows } from './chunk'
 export type { SkillChunk } from './chunk'
-export type { ChunkKind, DiscoveryIndex } from '../runtime/discovery-index'

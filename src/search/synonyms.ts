@@ -1,5 +1,5 @@
-import fs from 'node:fs/promises'
 import { existsSync } from 'node:fs'
+import fs from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { stem } from '../runtime/stem'
@@ -14,7 +14,17 @@ export interface SynonymTable {
  * SHIPPED_TIERS are data/discovery-synonyms.json (shipped); the rest are data/discovery-relations.json,
  * a development file the bench measures them with (they measured as noise on held-out queries).
  */
-export const SYNONYM_TIERS = ['synonym', 'related', 'gloss', 'hyponym', 'sibling', 'definedBy', 'also', 'part', 'domain'] as const
+export const SYNONYM_TIERS = [
+  'synonym',
+  'related',
+  'gloss',
+  'hyponym',
+  'sibling',
+  'definedBy',
+  'also',
+  'part',
+  'domain',
+] as const
 export const SHIPPED_TIERS = 3
 
 /** Weight of each tier, in SYNONYM_TIERS order (missing entries weigh 0). */
@@ -43,20 +53,29 @@ export function loadNeighbourData(): Promise<Record<string, string>> {
 }
 
 /** Lemma table -> stem table (lemmas sharing a stem are merged, keeping the strongest weight). */
-export function stemSynonyms(words: Record<string, string>, tierWeights: readonly number[] = DEFAULT_TIER_WEIGHTS, into: Map<string, Map<string, number>> = new Map()): Map<string, Map<string, number>> {
+export function stemSynonyms(
+  words: Record<string, string>,
+  tierWeights: readonly number[] = DEFAULT_TIER_WEIGHTS,
+  into: Map<string, Map<string, number>> = new Map(),
+): Map<string, Map<string, number>> {
   const table = into
   for (const lemma of Object.keys(words)) {
     const key = stem(lemma)
     let related = table.get(key)
     words[lemma].split('|').forEach((tier, i) => {
       const weight = tierWeights[i] ?? 0
-      if (!(weight > 0)) return
+      if (!(weight > 0))
+        return
       for (const word of tier.split(' ')) {
-        if (!word) continue
+        if (!word)
+          continue
         const s = stem(word)
-        if (s === key) continue
-        if (!related) table.set(key, related = new Map())
-        if ((related.get(s) ?? 0) < weight) related.set(s, weight)
+        if (s === key)
+          continue
+        if (!related)
+          table.set(key, (related = new Map()))
+        if ((related.get(s) ?? 0) < weight)
+          related.set(s, weight)
       }
     })
   }
@@ -64,38 +83,60 @@ export function stemSynonyms(words: Record<string, string>, tierWeights: readonl
 }
 
 /** Adds the neighbour table (weight `scale * cosine`, cosines below `minCos` dropped) into `table`. */
-export function addNeighbours(words: Record<string, string>, scale: number, minCos: number, table: Map<string, Map<string, number>> = new Map()): Map<string, Map<string, number>> {
+export function addNeighbours(
+  words: Record<string, string>,
+  scale: number,
+  minCos: number,
+  table: Map<string, Map<string, number>> = new Map(),
+): Map<string, Map<string, number>> {
   for (const key of Object.keys(words)) {
     const related = neighboursOf(words[key], key, scale, minCos, table.get(key))
-    if (related) table.set(key, related)
+    if (related)
+      table.set(key, related)
   }
   return table
 }
 
 /** One entry of the neighbour table, parsed into `into` (strongest weight per stem). */
-function neighboursOf(entry: string, key: string, scale: number, minCos: number, into?: Map<string, number>): Map<string, number> | undefined {
+function neighboursOf(
+  entry: string,
+  key: string,
+  scale: number,
+  minCos: number,
+  into?: Map<string, number>,
+): Map<string, number> | undefined {
   const parts = entry.split(' ')
   let related = into
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const cos = Number(parts[i + 1]) / 100
-    if (!(cos >= minCos) || parts[i] === key) continue
+    if (!(cos >= minCos) || parts[i] === key)
+      continue
     const weight = scale * cos
     related ??= new Map()
-    if ((related.get(parts[i]) ?? 0) < weight) related.set(parts[i], weight)
+    if ((related.get(parts[i]) ?? 0) < weight)
+      related.set(parts[i], weight)
   }
   return related
 }
 
 /** One entry of the pre-stemmed WordNet table, parsed into `into` (strongest weight per stem over tiers). */
-function wordnetOf(entry: string, key: string, tierWeights: readonly number[], into?: Map<string, number>): Map<string, number> | undefined {
+function wordnetOf(
+  entry: string,
+  key: string,
+  tierWeights: readonly number[],
+  into?: Map<string, number>,
+): Map<string, number> | undefined {
   let related = into
   entry.split('|').forEach((tier, i) => {
     const weight = tierWeights[i] ?? 0
-    if (!(weight > 0)) return
+    if (!(weight > 0))
+      return
     for (const s of tier.split(' ')) {
-      if (!s || s === key) continue
+      if (!s || s === key)
+        continue
       related ??= new Map()
-      if ((related.get(s) ?? 0) < weight) related.set(s, weight)
+      if ((related.get(s) ?? 0) < weight)
+        related.set(s, weight)
     }
   })
   return related
@@ -106,7 +147,11 @@ function wordnetOf(entry: string, key: string, tierWeights: readonly number[], i
  * few thousand stems, not the 56k of WordNet, so parsing the whole table would cost more than the index.
  */
 const tables = new Map<string, Promise<SynonymTable>>()
-export function bridgingTable(tierWeights: readonly number[], neighbourWeight: number, neighbourMinCos: number): Promise<SynonymTable> {
+export function bridgingTable(
+  tierWeights: readonly number[],
+  neighbourWeight: number,
+  neighbourMinCos: number,
+): Promise<SynonymTable> {
   const key = `${tierWeights.join(',')}/${neighbourWeight}/${neighbourMinCos}`
   let table = tables.get(key)
   if (!table) {
@@ -120,11 +165,15 @@ export function bridgingTable(tierWeights: readonly number[], neighbourWeight: n
       const own = Object.prototype.hasOwnProperty
       return {
         get(stem: string) {
-          if (parsed.has(stem)) return parsed.get(stem)
+          if (parsed.has(stem))
+            return parsed.get(stem)
           let related: Map<string, number> | undefined
-          if (own.call(wn, stem)) related = wordnetOf(wn[stem], stem, shipped, related)
-          if (own.call(rel, stem)) related = wordnetOf(rel[stem], stem, extra, related)
-          if (own.call(nb, stem)) related = neighboursOf(nb[stem], stem, neighbourWeight, neighbourMinCos, related)
+          if (own.call(wn, stem))
+            related = wordnetOf(wn[stem], stem, shipped, related)
+          if (own.call(rel, stem))
+            related = wordnetOf(rel[stem], stem, extra, related)
+          if (own.call(nb, stem))
+            related = neighboursOf(nb[stem], stem, neighbourWeight, neighbourMinCos, related)
           parsed.set(stem, related)
           return related
         },
@@ -139,7 +188,9 @@ export function bridgingTable(tierWeights: readonly number[], neighbourWeight: n
 async function readDataFile(name: string): Promise<Record<string, string>> {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     const file = path.join(dir, 'data', name)
-    if (existsSync(file)) return (JSON.parse(await fs.readFile(file, 'utf8')) as { words?: Record<string, string> }).words ?? {}
-    if (path.dirname(dir) === dir) throw new Error(`unplugin-skills: data/${name} is missing from the package`)
+    if (existsSync(file))
+      return (JSON.parse(await fs.readFile(file, 'utf8')) as { words?: Record<string, string> }).words ?? {}
+    if (path.dirname(dir) === dir)
+      throw new Error(`unplugin-skills: data/${name} is missing from the package`)
   }
 }

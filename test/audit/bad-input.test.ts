@@ -1,15 +1,17 @@
+import type { AuditResult } from '../../src/audit/engine'
+import type { FileEntry } from '../../src/audit/read'
+import type { Diagnostic } from '../../src/core/types'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { audit } from '../../src/audit/engine'
-import type { AuditResult } from '../../src/audit/engine'
-import type { Diagnostic } from '../../src/core/types'
-import { makeTree, skill } from '../helpers'
 import { readEntry } from '../../src/audit/read'
-import type { FileEntry } from '../../src/audit/read'
+import { makeTree, skill } from '../helpers'
 
-const run = (root: string, extra: Parameters<typeof audit>[0] = {}): Promise<AuditResult> => audit({ root, lock: false, ...extra })
+function run(root: string, extra: Parameters<typeof audit>[0] = {}): Promise<AuditResult> {
+  return audit({ root, lock: false, ...extra })
+}
 const find = (r: AuditResult, code: string): Diagnostic | undefined => r.diagnostics.find(d => d.code === code)
 const errors = (r: AuditResult): Diagnostic[] => r.diagnostics.filter(d => d.severity === 'error')
 
@@ -19,20 +21,39 @@ describe('frontmatter', () => {
     fs.writeFileSync(path.join(root, 'skills/plain/SKILL.md'), '# Just markdown\n')
     const r = await run(root)
     expect(r.ok).toBe(false)
-    expect(find(r, 'frontmatter/missing')).toMatchObject({ file: 'skills/plain/SKILL.md', line: 1, column: 1, skill: 'plain', severity: 'error' })
+    expect(find(r, 'frontmatter/missing')).toMatchObject({
+      file: 'skills/plain/SKILL.md',
+      line: 1,
+      column: 1,
+      skill: 'plain',
+      severity: 'error',
+    })
   })
 
   it('reports an unterminated block', async () => {
-    const root = makeTree({ 'skills/open/SKILL.md': '---\nname: open\ndescription: never closed\n', 'skills/open/references/a.md': '# a\n', 'skills/open/examples/a.md': '# a\n' })
+    const root = makeTree({
+      'skills/open/SKILL.md': '---\nname: open\ndescription: never closed\n',
+      'skills/open/references/a.md': '# a\n',
+      'skills/open/examples/a.md': '# a\n',
+    })
     const r = await run(root)
     expect(find(r, 'frontmatter/unterminated')).toMatchObject({ file: 'skills/open/SKILL.md', line: 1 })
   })
 
   it('positions a YAML error in SKILL.md and suggests quoting', async () => {
-    const root = makeTree(skill('colon', { frontmatter: 'name: colon\ndescription: Use when: things happen\nversion: 1.0.0\ndomain: a\ncategory: b' }))
+    const root = makeTree(
+      skill('colon', {
+        frontmatter: 'name: colon\ndescription: Use when: things happen\nversion: 1.0.0\ndomain: a\ncategory: b',
+      }),
+    )
     const r = await run(root)
     const d = find(r, 'frontmatter/yaml')!
-    expect(d).toMatchObject({ file: 'skills/colon/SKILL.md', line: 3, column: 22, message: 'YAML syntax error: bad indentation of a mapping entry' })
+    expect(d).toMatchObject({
+      file: 'skills/colon/SKILL.md',
+      line: 3,
+      column: 22,
+      message: 'YAML syntax error: bad indentation of a mapping entry',
+    })
     expect(d.hint).toMatch(/quoted/)
   })
 
@@ -44,9 +65,18 @@ describe('frontmatter', () => {
       ...skill('javascript-fm'),
       ...skill('coffee-fm'),
     })
-    fs.writeFileSync(path.join(root, 'skills/js-fm/SKILL.md'), '---js\n{ name: (globalThis.__skillsPwned = 1, "js-fm") }\n---\nbody\n')
-    fs.writeFileSync(path.join(root, 'skills/javascript-fm/SKILL.md'), '---javascript\nglobalThis.__skillsPwned = 2; module.exports = {}\n---\nbody\n')
-    fs.writeFileSync(path.join(root, 'skills/coffee-fm/SKILL.md'), '---coffee\nglobalThis.__skillsPwned = 3\n---\nbody\n')
+    fs.writeFileSync(
+      path.join(root, 'skills/js-fm/SKILL.md'),
+      '---js\n{ name: (globalThis.__skillsPwned = 1, "js-fm") }\n---\nbody\n',
+    )
+    fs.writeFileSync(
+      path.join(root, 'skills/javascript-fm/SKILL.md'),
+      '---javascript\nglobalThis.__skillsPwned = 2; module.exports = {}\n---\nbody\n',
+    )
+    fs.writeFileSync(
+      path.join(root, 'skills/coffee-fm/SKILL.md'),
+      '---coffee\nglobalThis.__skillsPwned = 3\n---\nbody\n',
+    )
     const r = await run(root)
     expect(g.__skillsPwned).toBeUndefined()
     const executable = r.diagnostics.filter(d => d.code === 'frontmatter/executable')
@@ -58,7 +88,15 @@ describe('frontmatter', () => {
   })
 
   it('bounds YAML alias expansion (billion laughs) and returns', async () => {
-    const bomb = ['name: bomb', 'a: &a ["x","x","x","x","x","x","x","x","x"]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]', 'f: [*e,*e,*e,*e,*e,*e,*e,*e,*e]'].join('\n')
+    const bomb = [
+      'name: bomb',
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+      'f: [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
+    ].join('\n')
     const root = makeTree(skill('bomb', { frontmatter: bomb }))
     const r = await run(root)
     expect(find(r, 'frontmatter/alias-limit')).toMatchObject({ file: 'skills/bomb/SKILL.md', severity: 'error' })
@@ -71,7 +109,11 @@ describe('frontmatter', () => {
   })
 
   it('reports duplicate keys', async () => {
-    const root = makeTree(skill('dupkey', { frontmatter: 'name: dupkey\ndescription: a\ndescription: b\nversion: 1.0.0\ndomain: a\ncategory: b' }))
+    const root = makeTree(
+      skill('dupkey', {
+        frontmatter: 'name: dupkey\ndescription: a\ndescription: b\nversion: 1.0.0\ndomain: a\ncategory: b',
+      }),
+    )
     const r = await run(root)
     expect(find(r, 'frontmatter/duplicate-key')).toMatchObject({ line: 4, column: 1 })
   })
@@ -89,7 +131,9 @@ describe('frontmatter', () => {
   })
 
   it('accepts `---` inside a quoted value', async () => {
-    const root = makeTree(skill('dashes', { frontmatter: 'name: dashes\ndescription: "a --- b"\nversion: 1.0.0\ndomain: a\ncategory: b' }))
+    const root = makeTree(
+      skill('dashes', { frontmatter: 'name: dashes\ndescription: "a --- b"\nversion: 1.0.0\ndomain: a\ncategory: b' }),
+    )
     const r = await run(root)
     expect(errors(r)).toEqual([])
     expect(r.manifest.skills[0].description).toBe('a --- b')
@@ -98,9 +142,23 @@ describe('frontmatter', () => {
 
 describe('files', () => {
   it('reports invalid UTF-8 in a text file with its position', async () => {
-    const root = makeTree(skill('badutf', { files: { 'references/bad.md': Buffer.concat([Buffer.from('# ok\nline two \xC3'), Buffer.from([0xC3, 0x28]), Buffer.from(' end\n')]) } }))
+    const root = makeTree(
+      skill('badutf', {
+        files: {
+          'references/bad.md': Buffer.concat([
+            Buffer.from('# ok\nline two \xC3'),
+            Buffer.from([0xC3, 0x28]),
+            Buffer.from(' end\n'),
+          ]),
+        },
+      }),
+    )
     const r = await run(root)
-    expect(find(r, 'fs/invalid-utf8')).toMatchObject({ file: 'skills/badutf/references/bad.md', line: 2, severity: 'error' })
+    expect(find(r, 'fs/invalid-utf8')).toMatchObject({
+      file: 'skills/badutf/references/bad.md',
+      line: 2,
+      severity: 'error',
+    })
   })
 
   it('hashes binary files without decoding them, and warns on empty files', async () => {
@@ -110,7 +168,11 @@ describe('files', () => {
     expect(errors(r)).toEqual([])
     expect(find(r, 'fs/empty-file')).toMatchObject({ file: 'skills/bin/resources/empty.txt', severity: 'warning' })
     const logo = r.manifest.skills[0].tree.resources.find(f => f.path === 'resources/logo.png')
-    expect(logo).toEqual({ path: 'resources/logo.png', size: 14, sha256: createHash('sha256').update(png).digest('hex') })
+    expect(logo).toEqual({
+      path: 'resources/logo.png',
+      size: 14,
+      sha256: createHash('sha256').update(png).digest('hex'),
+    })
   })
 
   it('treats an empty SKILL.md as missing frontmatter', async () => {
@@ -122,14 +184,25 @@ describe('files', () => {
 
   it('never reads the target of a symlink that leaves the skill', async () => {
     // The target is a FIFO: reading it would block forever, so a passing test proves it was never opened.
-    const root = makeTree({ ...skill('escape', { files: { 'references/secret.md': { symlink: '../../../outside' } } }), outside: { fifo: true } })
+    const root = makeTree({
+      ...skill('escape', { files: { 'references/secret.md': { symlink: '../../../outside' } } }),
+      outside: { fifo: true },
+    })
     const r = await run(root)
-    expect(find(r, 'fs/symlink-escape')).toMatchObject({ file: 'skills/escape/references/secret.md', severity: 'error', skill: 'escape' })
+    expect(find(r, 'fs/symlink-escape')).toMatchObject({
+      file: 'skills/escape/references/secret.md',
+      severity: 'error',
+      skill: 'escape',
+    })
     expect(r.manifest.skills[0].files.map(f => f.path)).not.toContain('references/secret.md')
   })
 
   it('reports symlink loops and dangling links', async () => {
-    const root = makeTree({ ...skill('loop', { files: { 'a.md': { symlink: 'b.md' }, 'b.md': { symlink: 'a.md' }, 'gone.md': { symlink: 'nowhere.md' } } }) })
+    const root = makeTree({
+      ...skill('loop', {
+        files: { 'a.md': { symlink: 'b.md' }, 'b.md': { symlink: 'a.md' }, 'gone.md': { symlink: 'nowhere.md' } },
+      }),
+    })
     const r = await run(root)
     expect(find(r, 'fs/symlink-loop')).toMatchObject({ file: 'skills/loop/a.md' })
     expect(r.diagnostics.filter(d => d.code === 'fs/symlink-loop')).toHaveLength(2)
@@ -141,7 +214,9 @@ describe('files', () => {
     const r = await run(root)
     expect(errors(r)).toEqual([])
     const files = r.manifest.skills[0].files
-    expect(files.find(f => f.path === 'references/alias.md')!.sha256).toBe(files.find(f => f.path === 'references/guide.md')!.sha256)
+    expect(files.find(f => f.path === 'references/alias.md')!.sha256).toBe(
+      files.find(f => f.path === 'references/guide.md')!.sha256,
+    )
   })
 
   it('does not read FIFOs or other special files', async () => {
@@ -151,7 +226,9 @@ describe('files', () => {
   })
 
   it('rejects file names that would make the file list ambiguous', async () => {
-    const root = makeTree(skill('names', { files: { 'references/two\nlines.md': 'x\n', 'references/back\\slash.md': 'y\n' } }))
+    const root = makeTree(
+      skill('names', { files: { 'references/two\nlines.md': 'x\n', 'references/back\\slash.md': 'y\n' } }),
+    )
     const r = await run(root)
     expect(r.diagnostics.filter(d => d.code === 'fs/bad-filename').map(d => d.message)).toEqual([
       'file name "references/back\\\\slash.md" contains a control character or a backslash',
@@ -169,12 +246,21 @@ describe('names', () => {
     const r = await run(root)
     const pattern = r.diagnostics.find(d => d.code === 'schema/pattern' && d.skill === 'Bad--Name')!
     expect(pattern).toMatchObject({ file: 'skills/Bad--Name/SKILL.md', line: 2, column: 1 })
-    expect(pattern.message).toBe('`name` must be 1-64 characters of a-z, 0-9 and -, with no leading, trailing or double hyphen (the enterprise profile)')
-    expect(find(r, 'skill/name-mismatch')).toMatchObject({ file: 'skills/folder/SKILL.md', line: 2, message: 'name `other-name` differs from its folder `folder`' })
+    expect(pattern.message).toBe(
+      '`name` must be 1-64 characters of a-z, 0-9 and -, with no leading, trailing or double hyphen (the enterprise profile)',
+    )
+    expect(find(r, 'skill/name-mismatch')).toMatchObject({
+      file: 'skills/folder/SKILL.md',
+      line: 2,
+      message: 'name `other-name` differs from its folder `folder`',
+    })
   })
 
   it('reports duplicate names across roots', async () => {
-    const root = makeTree({ ...skill('twin'), ...Object.fromEntries(Object.entries(skill('twin')).map(([k, v]) => [k.replace(/^skills\//, 'more/'), v])) })
+    const root = makeTree({
+      ...skill('twin'),
+      ...Object.fromEntries(Object.entries(skill('twin')).map(([k, v]) => [k.replace(/^skills\//, 'more/'), v])),
+    })
     const r = await run(root, { roots: ['skills', 'more'] })
     const d = find(r, 'skill/duplicate-name')!
     expect(d.message).toBe('skill name `twin` is used by 2 skills: more/twin, skills/twin')
@@ -193,10 +279,19 @@ describe('one pass', () => {
     const r = await run(root)
     expect(r.stats.skills).toBe(4)
     const byCode = errors(r).map(d => `${d.skill}:${d.code}`)
-    expect(byCode).toEqual(expect.arrayContaining(['no-version:schema/required', 'no-fm:frontmatter/missing', 'bad-yaml:frontmatter/yaml', 'no-fm:structure/references']))
+    expect(byCode).toEqual(
+      expect.arrayContaining([
+        'no-version:schema/required',
+        'no-fm:frontmatter/missing',
+        'bad-yaml:frontmatter/yaml',
+        'no-fm:structure/references',
+      ]),
+    )
     const missing = find(r, 'schema/required')!
     expect(missing.message).toBe('missing required field `version` (the enterprise profile)')
-    expect(missing.hint).toBe('Add `version: 1.0.0`, or set `profile: \'agentskills\'` to validate against the agentskills.io baseline instead.')
+    expect(missing.hint).toBe(
+      'Add `version: 1.0.0`, or set `profile: \'agentskills\'` to validate against the agentskills.io baseline instead.',
+    )
   })
 })
 
@@ -210,14 +305,18 @@ describe('a file swapped for a symlink between the walk and the read', () => {
     fs.symlinkSync(path.join(root, 'outside/secret.txt'), file)
     const diagnostics: Diagnostic[] = []
     expect(readEntry(entry, 'skills/skill', 'skill', diagnostics)).toBeNull()
-    expect(diagnostics.map(d => [d.code, d.message])).toEqual([['fs/unreadable', 'skills/skill/notes.md could not be read (ELOOP)']])
+    expect(diagnostics.map(d => [d.code, d.message])).toEqual([
+      ['fs/unreadable', 'skills/skill/notes.md could not be read (ELOOP)'],
+    ])
   })
 })
 
 describe('reading a file whole', () => {
   it('reads every byte of files around the read buffer\'s size, in one read each', () => {
     const sizes = [1, 1000, 256 * 1024 - 1, 256 * 1024, 256 * 1024 + 1, 700_000, 3]
-    const root = makeTree(Object.fromEntries(sizes.map(n => [`skill/f${n}.txt`, 'abcdefghij'.repeat(Math.ceil(n / 10)).slice(0, n)])))
+    const root = makeTree(
+      Object.fromEntries(sizes.map(n => [`skill/f${n}.txt`, 'abcdefghij'.repeat(Math.ceil(n / 10)).slice(0, n)])),
+    )
     for (const n of sizes) {
       const file = path.join(root, `skill/f${n}.txt`)
       const entry: FileEntry = { path: `f${n}.txt`, absPath: file, size: -1, mtimeMs: -1 }

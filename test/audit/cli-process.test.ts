@@ -10,8 +10,18 @@ import { makeTree, skill } from '../helpers'
 const CLI = fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url))
 const NOBODY = 65534
 
-function run(args: string[], options: { cwd?: string; uid?: number; env?: NodeJS.ProcessEnv } = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env }, cwd: options.cwd, uid: options.uid, gid: options.uid })
+function run(
+  args: string[],
+  options: { cwd?: string, uid?: number, env?: NodeJS.ProcessEnv } = {},
+): { status: number | null, stdout: string, stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env },
+    cwd: options.cwd,
+    uid: options.uid,
+    gid: options.uid,
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -33,7 +43,8 @@ describe('the built CLI, as a real process', () => {
   })
 
   it('reports an unreadable file as a diagnostic, not a crash', () => {
-    if (process.getuid?.() !== 0) throw new Error('this test drops privileges to uid 65534 and must run as root (it does in CI)')
+    if (process.getuid?.() !== 0)
+      throw new Error('this test drops privileges to uid 65534 and must run as root (it does in CI)')
     // The project must be reachable by `nobody`: a world-readable temp tree.
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-eacces-'))
     try {
@@ -48,7 +59,12 @@ describe('the built CLI, as a real process', () => {
       expect(result.stderr).toBe('')
       expect(result.status).toBe(1)
       const unreadable = JSON.parse(result.stdout).diagnostics.find((d: { code: string }) => d.code === 'fs/unreadable')
-      expect(unreadable).toMatchObject({ severity: 'error', file: 'skills/locked/references/guide.md', message: 'skills/locked/references/guide.md could not be read (EACCES)', hint: 'Check the file permissions.' })
+      expect(unreadable).toMatchObject({
+        severity: 'error',
+        file: 'skills/locked/references/guide.md',
+        message: 'skills/locked/references/guide.md could not be read (EACCES)',
+        hint: 'Check the file permissions.',
+      })
     }
     finally {
       fs.rmSync(root, { recursive: true, force: true })
@@ -56,12 +72,17 @@ describe('the built CLI, as a real process', () => {
   })
 
   it('writes SARIF 2.1.0 for code scanning', () => {
-    const root = makeTree({ ...skill('sarif', { files: { 'scripts/run.js': 'const cp = require("child_process")\ncp.execSync("ls")\n' } }) })
+    const root = makeTree({
+      ...skill('sarif', { files: { 'scripts/run.js': 'const cp = require("child_process")\ncp.execSync("ls")\n' } }),
+    })
     const result = run(['check', '--cwd', root, '--format', 'sarif'], { env: { CI: '' } })
     expect(result.status).toBe(1)
     const sarif = JSON.parse(result.stdout)
     expect(sarif.version).toBe('2.1.0')
-    const results = sarif.runs[0].results as Array<{ ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }>
+    const results = sarif.runs[0].results as Array<{
+      ruleId: string
+      locations: Array<{ physicalLocation: { artifactLocation: { uri: string }, region: { startLine: number } } }>
+    }>
     const spawn = results.find(r => r.ruleId === 'scan/child_process')!
     expect(spawn.locations[0].physicalLocation.artifactLocation.uri).toBe('skills/sarif/scripts/run.js')
     expect(spawn.locations[0].physicalLocation.region.startLine).toBe(1)
@@ -74,14 +95,22 @@ describe('the built CLI, as a real process', () => {
     const register = `import { register } from 'node:module'\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})`
     const clean = makeTree({ ...skill('clean') })
     expect(run(['lock', '--cwd', clean]).status).toBe(0)
-    const result = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI, 'check', '--cwd', clean], { encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } })
+    const result = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI, 'check', '--cwd', clean],
+      { encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } },
+    )
     expect(result.status).toBe(0)
     const resolved = fs.readFileSync(log, 'utf8').split('\n')
     expect(resolved).toContain('gray-matter')
     expect(resolved.filter(s => /^(?:acorn|oxc-parser|@babel\/code-frame|picomatch)$/.test(s))).toEqual([])
 
     // Loaded on first use, they work from the built package: JSX goes to oxc, a finding gets its code frame.
-    const jsx = makeTree({ ...skill('jsx', { files: { 'examples/view.jsx': 'export const View = () => <div onClick={() => eval(input)} />\n' } }) })
+    const jsx = makeTree({
+      ...skill('jsx', {
+        files: { 'examples/view.jsx': 'export const View = () => <div onClick={() => eval(input)} />\n' },
+      }),
+    })
     const report = run(['check', '--cwd', jsx], { env: { CI: '' } })
     expect(report.status).toBe(1)
     expect(report.stdout).toContain('scan/dynamic_eval')

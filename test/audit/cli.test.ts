@@ -2,16 +2,25 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { main } from '../../src/cli'
 import { audit } from '../../src/audit/engine'
+import { main } from '../../src/cli'
 import { makeTree, read, skill } from '../helpers'
 
 /** Runs the CLI in-process with captured stdout/stderr. `ci: false` comes from a config file, as a user would set it. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(args: string[]): Promise<{ code: number, stdout: string, stderr: string }> {
   let stdout = ''
   let stderr = ''
-  const sink = (append: (s: string) => void): Writable => new Writable({ write(chunk, _enc, done) { append(String(chunk)); done() } })
-  const code = await main(args, { stdout: sink(s => (stdout += s)) as never, stderr: sink(s => (stderr += s)) as never })
+  const sink = (append: (s: string) => void): Writable =>
+    new Writable({
+      write(chunk, _enc, done) {
+        append(String(chunk))
+        done()
+      },
+    })
+  const code = await main(args, {
+    stdout: sink(s => (stdout += s)) as never,
+    stderr: sink(s => (stderr += s)) as never,
+  })
   return { code, stdout, stderr }
 }
 
@@ -23,7 +32,9 @@ describe('unplugin-skills CLI', () => {
     expect((await cli(['frobnicate'])).code).toBe(2)
     expect((await cli(['check', '--bogus'])).code).toBe(2)
     const root = project(skill('a'))
-    expect((await cli(['check', '--cwd', root, '--format', 'xml'])).stderr).toContain('--format must be text, json or sarif, not xml')
+    expect((await cli(['check', '--cwd', root, '--format', 'xml'])).stderr).toContain(
+      '--format must be text, json or sarif, not xml',
+    )
     expect((await cli(['check', '--cwd', root, '--profile', 'strict'])).code).toBe(2)
     for (const command of ['check', 'lock', 'build']) {
       const help = await cli([command, '--help'])
@@ -41,10 +52,16 @@ describe('unplugin-skills CLI', () => {
   })
 
   it('check: exit 1, each diagnostic with file:line:col, a code frame and a hint', async () => {
-    const root = project(skill('colon', { frontmatter: 'name: colon\ndescription: Use when: it rains\nversion: 1.0.0\ndomain: a\ncategory: b' }))
+    const root = project(
+      skill('colon', {
+        frontmatter: 'name: colon\ndescription: Use when: it rains\nversion: 1.0.0\ndomain: a\ncategory: b',
+      }),
+    )
     const { code, stdout } = await cli(['check', '--cwd', root, '--no-color'])
     expect(code).toBe(1)
-    expect(stdout).toContain('error frontmatter/yaml skills/colon/SKILL.md:3:22\n  YAML syntax error: bad indentation of a mapping entry\n')
+    expect(stdout).toContain(
+      'error frontmatter/yaml skills/colon/SKILL.md:3:22\n  YAML syntax error: bad indentation of a mapping entry\n',
+    )
     expect(stdout).toContain('  > 3 | description: Use when: it rains\n      |                      ^')
     expect(stdout).toContain('  hint: A value containing `: ` must be quoted, e.g. `description: "Use when: ..."`.')
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^✖ \d+ errors?, /)
@@ -72,11 +89,19 @@ describe('unplugin-skills CLI', () => {
 
   it('lock: creates, reports each change, and says when nothing changed', async () => {
     const root = project({ ...skill('alpha'), ...skill('beta') })
-    expect(await cli(['lock', '--cwd', root])).toEqual({ code: 0, stdout: '[unplugin-skills] created .manifest.lock with 2 skill(s), 6 file(s)\n', stderr: '' })
+    expect(await cli(['lock', '--cwd', root])).toEqual({
+      code: 0,
+      stdout: '[unplugin-skills] created .manifest.lock with 2 skill(s), 6 file(s)\n',
+      stderr: '',
+    })
     fs.appendFileSync(path.join(root, 'skills/beta/references/guide.md'), 'more\n')
     fs.rmSync(path.join(root, 'skills/alpha'), { recursive: true })
-    expect((await cli(['lock', '--cwd', root])).stdout).toBe('[unplugin-skills] updated .manifest.lock:\nskill `alpha` is in the lock but no longer found\nskill `beta` changed\n  ~ references/guide.md\n')
-    expect((await cli(['lock', '--cwd', root])).stdout).toBe('[unplugin-skills] .manifest.lock is up to date (1 skill(s))\n')
+    expect((await cli(['lock', '--cwd', root])).stdout).toBe(
+      '[unplugin-skills] updated .manifest.lock:\nskill `alpha` is in the lock but no longer found\nskill `beta` changed\n  ~ references/guide.md\n',
+    )
+    expect((await cli(['lock', '--cwd', root])).stdout).toBe(
+      '[unplugin-skills] .manifest.lock is up to date (1 skill(s))\n',
+    )
   })
 
   it('lock: refuses to overwrite a corrupt lock unless --force', async () => {
@@ -109,7 +134,10 @@ describe('unplugin-skills CLI', () => {
   })
 
   it('reads options from skills.config.mjs', async () => {
-    const root = makeTree({ 'skills.config.mjs': 'export default { ci: false, roots: ["packs"], profile: "agentskills", lock: false }\n', 'packs/tiny/SKILL.md': '---\nname: tiny\ndescription: A tiny skill.\n---\nDo the tiny thing.\n' })
+    const root = makeTree({
+      'skills.config.mjs': 'export default { ci: false, roots: ["packs"], profile: "agentskills", lock: false }\n',
+      'packs/tiny/SKILL.md': '---\nname: tiny\ndescription: A tiny skill.\n---\nDo the tiny thing.\n',
+    })
     const { code, stdout } = await cli(['check', '--cwd', root, '--format', 'json'])
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })

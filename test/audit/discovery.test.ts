@@ -9,7 +9,9 @@ import { resolveOptions } from '../../src/core/options'
 import { makeTree, skill, writeTree } from '../helpers'
 
 const names = (r: Awaited<ReturnType<typeof audit>>): string[] => r.manifest.skills.map(s => s.name)
-const moveTo = (prefix: string, files: Record<string, unknown>): Record<string, any> => Object.fromEntries(Object.entries(files).map(([k, v]) => [k.replace(/^skills\//, prefix), v]))
+function moveTo(prefix: string, files: Record<string, unknown>): Record<string, any> {
+  return Object.fromEntries(Object.entries(files).map(([k, v]) => [k.replace(/^skills\//, prefix), v]))
+}
 
 describe('discovery', () => {
   it('finds nested skills, skips node_modules and .git, and sorts bytewise', async () => {
@@ -23,16 +25,28 @@ describe('discovery', () => {
     const r = await audit({ root, lock: false })
     expect(names(r)).toEqual(['alpha', 'inner', 'zeta'])
     // The nested skill's files belong to it, not to its parent.
-    expect(r.manifest.skills.find(s => s.name === 'zeta')!.files.map(f => f.path)).toEqual(['SKILL.md', 'examples/basic.md', 'references/guide.md'])
+    expect(r.manifest.skills.find(s => s.name === 'zeta')!.files.map(f => f.path)).toEqual([
+      'SKILL.md',
+      'examples/basic.md',
+      'references/guide.md',
+    ])
     expect(r.manifest.skills.find(s => s.name === 'inner')!.path).toBe('skills/zeta/nested/inner')
   })
 
   it('keeps a nested skill out of its parent even below discovery\'s depth bound', async () => {
     const deep = 'skills/outer/a/b/c/d/e/f/g/h/inner/'
-    const root = makeTree({ ...skill('outer'), [`${deep}SKILL.md`]: '---\nname: inner\n---\n', [`${deep}notes.md`]: 'x\n' })
+    const root = makeTree({
+      ...skill('outer'),
+      [`${deep}SKILL.md`]: '---\nname: inner\n---\n',
+      [`${deep}notes.md`]: 'x\n',
+    })
     const r = await audit({ root, lock: false })
     expect(names(r)).toEqual(['outer'])
-    expect(r.manifest.skills[0].files.map(f => f.path)).toEqual(['SKILL.md', 'examples/basic.md', 'references/guide.md'])
+    expect(r.manifest.skills[0].files.map(f => f.path)).toEqual([
+      'SKILL.md',
+      'examples/basic.md',
+      'references/guide.md',
+    ])
   })
 
   it('resolves file:// roots and pkg:// roots from node_modules', async () => {
@@ -41,7 +55,11 @@ describe('discovery', () => {
       'node_modules/@acme/skill-pack/package.json': '{"name":"@acme/skill-pack","version":"1.0.0","exports":{}}',
       ...moveTo('node_modules/@acme/skill-pack/skills/', skill('packed')),
     })
-    const r = await audit({ root, lock: false, roots: [pathToFileURL(path.join(root, 'elsewhere')).href, 'pkg://@acme/skill-pack/skills'] })
+    const r = await audit({
+      root,
+      lock: false,
+      roots: [pathToFileURL(path.join(root, 'elsewhere')).href, 'pkg://@acme/skill-pack/skills'],
+    })
     expect(r.diagnostics.filter(d => d.severity === 'error')).toEqual([])
     expect(r.manifest.skills.map(s => [s.name, s.source, s.path])).toEqual([
       ['local-one', 'elsewhere/local-one', 'elsewhere/local-one'],
@@ -51,7 +69,11 @@ describe('discovery', () => {
 
   it('reports roots that cannot be resolved', async () => {
     const root = makeTree(skill('a'))
-    const r = await audit({ root, lock: false, roots: ['skills', 'missing', 'pkg://not-installed', 'github://acme/skills/path@v1', 'pkg://../escape'] })
+    const r = await audit({
+      root,
+      lock: false,
+      roots: ['skills', 'missing', 'pkg://not-installed', 'github://acme/skills/path@v1', 'pkg://../escape'],
+    })
     expect(r.diagnostics.filter(d => d.code.startsWith('root/')).map(d => [d.code, d.message])).toEqual([
       ['root/invalid-uri', 'root pkg://../escape is not a valid pkg:// URI'],
       ['root/no-resolver', 'no resolver for the github:// scheme (root github://acme/skills/path@v1)'],
@@ -64,14 +86,31 @@ describe('discovery', () => {
 
   it('uses a resolver for other schemes', async () => {
     const root = makeTree(moveTo('vendor/acme/', skill('vendored')))
-    const r = await audit({ root, lock: false, roots: ['github://acme/skills@v1'], resolvers: { github: uri => path.join(root, 'vendor', uri.slice('github://'.length).split('/')[0]) } })
+    const r = await audit({
+      root,
+      lock: false,
+      roots: ['github://acme/skills@v1'],
+      resolvers: { github: uri => path.join(root, 'vendor', uri.slice('github://'.length).split('/')[0]) },
+    })
     expect(r.manifest.skills.map(s => [s.name, s.source])).toEqual([['vendored', 'github://acme/skills@v1#vendored']])
   })
 })
 
 describe('determinism', () => {
   it('gives byte-identical lock and manifest whatever the creation order and mtimes', async () => {
-    const files = { ...skill('b-skill'), ...skill('a-skill'), ...skill('c', { files: { 'references/Zeta.md': 'z\n', 'references/alpha.md': 'a\n', 'references/é.md': 'e\n', 'references/😀.md': 'x\n', 'references/ﬀ.md': 'y\n' } }) }
+    const files = {
+      ...skill('b-skill'),
+      ...skill('a-skill'),
+      ...skill('c', {
+        files: {
+          'references/Zeta.md': 'z\n',
+          'references/alpha.md': 'a\n',
+          'references/é.md': 'e\n',
+          'references/😀.md': 'x\n',
+          'references/ﬀ.md': 'y\n',
+        },
+      }),
+    }
     const one = makeTree(files)
     const two = makeTree({})
     writeTree(two, Object.fromEntries(Object.entries(files).reverse()))
@@ -80,17 +119,34 @@ describe('determinism', () => {
     const [r1, r2] = [await audit({ root: one, ci: false }), await audit({ root: two, ci: false })]
     const [m1, m2] = [(await r1.complete()).json, (await r2.complete()).json]
     expect(m2).toBe(m1)
-    expect(fs.readFileSync(path.join(two, '.manifest.lock'), 'utf8')).toBe(fs.readFileSync(path.join(one, '.manifest.lock'), 'utf8'))
+    expect(fs.readFileSync(path.join(two, '.manifest.lock'), 'utf8')).toBe(
+      fs.readFileSync(path.join(one, '.manifest.lock'), 'utf8'),
+    )
     // Bytewise (LC_ALL=C) order: uppercase before lowercase, BMP (U+FB00) before astral (U+1F600).
-    expect(r1.manifest.skills.find(s => s.name === 'c')!.tree.references.map(f => f.path)).toEqual(['references/Zeta.md', 'references/alpha.md', 'references/guide.md', 'references/é.md', 'references/ﬀ.md', 'references/😀.md'])
+    expect(r1.manifest.skills.find(s => s.name === 'c')!.tree.references.map(f => f.path)).toEqual([
+      'references/Zeta.md',
+      'references/alpha.md',
+      'references/guide.md',
+      'references/é.md',
+      'references/ﬀ.md',
+      'references/😀.md',
+    ])
     expect(m1).not.toMatch(/20\d\d-\d\d-\d\dT/)
   })
 
   it('computes the digest the README recipe reproduces with sha256sum', async () => {
-    const root = makeTree(skill('recipe', { files: { 'resources/bin.dat': Buffer.from([0, 1, 2, 255]), 'references/sp ace.md': 'space\n' } }))
+    const root = makeTree(
+      skill('recipe', {
+        files: { 'resources/bin.dat': Buffer.from([0, 1, 2, 255]), 'references/sp ace.md': 'space\n' },
+      }),
+    )
     const r = await audit({ root, lock: false })
     const dir = path.join(root, 'skills/recipe')
-    const shell = execFileSync('sh', ['-c', `(find . -type f | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum) | sha256sum`], { cwd: dir, encoding: 'utf8' })
+    const shell = execFileSync(
+      'sh',
+      ['-c', `(find . -type f | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum) | sha256sum`],
+      { cwd: dir, encoding: 'utf8' },
+    )
     expect(r.manifest.skills[0].digest).toBe(shell.split(' ')[0])
     expect(r.manifest.skills[0].integrity).toEqual({ algorithm: 'sha-256', value: shell.split(' ')[0] })
   })
@@ -106,7 +162,9 @@ describe('cache', () => {
     fs.appendFileSync(guide, 'more\n')
     const partial = await engine.audit({ changed: [guide] })
     expect(partial.stats.reused).toBe(2)
-    expect(partial.manifest.skills.find(s => s.name === 'two')!.files.find(f => f.path === 'references/guide.md')!.size).toBe(fs.statSync(guide).size)
+    expect(
+      partial.manifest.skills.find(s => s.name === 'two')!.files.find(f => f.path === 'references/guide.md')!.size,
+    ).toBe(fs.statSync(guide).size)
     // A new skill folder appears: found through the changed path, the others are reused.
     writeTree(root, skill('four'))
     const grown = await engine.audit({ changed: [path.join(root, 'skills/four/SKILL.md')] })
@@ -127,11 +185,13 @@ describe('profiles', () => {
     })
     const r = await audit({ root, lock: false, profile: 'agentskills' })
     const codes = r.diagnostics.filter(d => d.severity !== 'info').map(d => [d.skill, d.code, d.severity])
-    expect(codes).toEqual(expect.arrayContaining([
-      ['empty-compat', 'schema/minLength', 'error'],
-      ['nested-meta', 'schema/recommended', 'warning'],
-      ['nested-meta', 'structure/body-too-long', 'warning'],
-    ]))
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        ['empty-compat', 'schema/minLength', 'error'],
+        ['nested-meta', 'schema/recommended', 'warning'],
+        ['nested-meta', 'structure/body-too-long', 'warning'],
+      ]),
+    )
     expect(r.diagnostics.filter(d => d.skill === 'nested-meta' && d.severity === 'error')).toEqual([])
     expect(r.diagnostics.filter(d => d.code === 'schema/recommended').map(d => d.message)).toEqual([
       '`metadata/owner` must be a map of string keys to string values (the agentskills.io recommendations)',
@@ -140,15 +200,33 @@ describe('profiles', () => {
   })
 
   it('preserves unrecognised keys under metadata', async () => {
-    const root = makeTree(skill('extra', { frontmatter: 'name: extra\ndescription: d\nversion: 2.0.0\ndomain: a\ncategory: b\nhomepage: https://example.com\nauthor: Ada\nmetadata:\n  owner: team-x' }))
+    const root = makeTree(
+      skill('extra', {
+        frontmatter:
+          'name: extra\ndescription: d\nversion: 2.0.0\ndomain: a\ncategory: b\nhomepage: https://example.com\nauthor: Ada\nmetadata:\n  owner: team-x',
+      }),
+    )
     const r = await audit({ root, lock: false })
-    expect(r.manifest.skills[0].frontmatter).toEqual({ category: 'b', description: 'd', domain: 'a', metadata: { author: 'Ada', homepage: 'https://example.com', owner: 'team-x' }, name: 'extra', version: '2.0.0' })
+    expect(r.manifest.skills[0].frontmatter).toEqual({
+      category: 'b',
+      description: 'd',
+      domain: 'a',
+      metadata: { author: 'Ada', homepage: 'https://example.com', owner: 'team-x' },
+      name: 'extra',
+      version: '2.0.0',
+    })
   })
 
   it('validates against a user schema too', async () => {
-    const root = makeTree({ ...skill('custom'), 'schema.json': JSON.stringify({ type: 'object', required: ['owner'] }) })
+    const root = makeTree({
+      ...skill('custom'),
+      'schema.json': JSON.stringify({ type: 'object', required: ['owner'] }),
+    })
     const r = await audit({ root, lock: false, schema: 'schema.json' })
-    expect(r.diagnostics.find(d => d.code === 'schema/custom')).toMatchObject({ message: 'missing required field `owner` (your custom schema)', file: 'skills/custom/SKILL.md' })
+    expect(r.diagnostics.find(d => d.code === 'schema/custom')).toMatchObject({
+      message: 'missing required field `owner` (your custom schema)',
+      file: 'skills/custom/SKILL.md',
+    })
   })
 })
 
@@ -158,7 +236,8 @@ describe('discovery bounds', () => {
       const dir = path.join(base, `d${String(i).padStart(5, '0')}`)
       fs.mkdirSync(dir, { recursive: true })
       for (const sub of inner) fs.mkdirSync(path.join(dir, sub))
-      if (inner.length) fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: d${String(i).padStart(5, '0')}\n---\n`)
+      if (inner.length)
+        fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: d${String(i).padStart(5, '0')}\n---\n`)
     }
   }
 

@@ -14,7 +14,8 @@ describe('generated validators', () => {
   it('are what the schemas generate (run `npx tsx scripts/generate-validators.ts` after changing one)', () => {
     const sources = validatorSources()
     expect(Object.keys(sources).sort()).toEqual(fs.readdirSync(GENERATED_DIR).sort())
-    for (const [file, code] of Object.entries(sources)) expect(fs.readFileSync(path.join(GENERATED_DIR, file), 'utf8'), file).toBe(code)
+    for (const [file, code] of Object.entries(sources))
+      expect(fs.readFileSync(path.join(GENERATED_DIR, file), 'utf8'), file).toBe(code)
   })
 
   it('answer as ajv compiling the schemas does, errors included', () => {
@@ -28,10 +29,28 @@ describe('generated validators', () => {
       [lockfile, first.compile(schema('lockfile'))],
     ] as const
     const samples: unknown[] = [
-      {}, null, [], 'text',
+      {},
+      null,
+      [],
+      'text',
       { name: 'pdf-tools', description: 'Reads PDFs. Use when a PDF is attached.' },
-      { name: 'Bad--Name-', description: '', version: '1.0', tags: ['a', 'a'], metadata: { nested: { x: 1 } }, 'allowed-tools': ['Read'] },
-      { name: 'x'.repeat(65), description: 'd'.repeat(1025), domain: 'Data', category: 'db', version: '1.2.3', workload: 'delete', capabilities: ['network', 'network', 'teleport'] },
+      {
+        'name': 'Bad--Name-',
+        'description': '',
+        'version': '1.0',
+        'tags': ['a', 'a'],
+        'metadata': { nested: { x: 1 } },
+        'allowed-tools': ['Read'],
+      },
+      {
+        name: 'x'.repeat(65),
+        description: 'd'.repeat(1025),
+        domain: 'Data',
+        category: 'db',
+        version: '1.2.3',
+        workload: 'delete',
+        capabilities: ['network', 'network', 'teleport'],
+      },
       { prompt: 'Summarise', expected_skills: ['pdf-tools'], threshold: 2 },
       { lockfileVersion: 1, skills: [{ name: 'a', files: 'none' }] },
     ]
@@ -41,7 +60,8 @@ describe('generated validators', () => {
         const ok = generated(data)
         expect(ok).toBe(compiled(data))
         expect(generated.errors ?? null).toEqual(compiled.errors ?? null)
-        if (!ok) failures++
+        if (!ok)
+          failures++
       }
     }
     expect(failures).toBeGreaterThan(30)

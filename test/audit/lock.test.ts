@@ -12,7 +12,10 @@ describe('.manifest.lock', () => {
     const root = makeTree({ ...skill('alpha'), ...skill('beta') })
     const first = await audit({ root, ci: false })
     expect(first.lock.status).toBe('created')
-    expect(first.diagnostics.find(d => d.code === 'lock/created')).toMatchObject({ severity: 'info', message: 'created .manifest.lock with 2 skill(s); commit it' })
+    expect(first.diagnostics.find(d => d.code === 'lock/created')).toMatchObject({
+      severity: 'info',
+      message: 'created .manifest.lock with 2 skill(s); commit it',
+    })
     expect(read(root, LOCK)).toBe(first.lockText)
     const second = await audit({ root, ci: false })
     expect(second.lock.status).toBe('ok')
@@ -23,7 +26,11 @@ describe('.manifest.lock', () => {
     const root = makeTree(skill('alpha'))
     const r = await audit({ root, ci: true })
     expect(r.ok).toBe(false)
-    expect(r.diagnostics.find(d => d.code === 'lock/missing')).toMatchObject({ severity: 'error', file: '.manifest.lock', message: '.manifest.lock is missing, and CI never creates it' })
+    expect(r.diagnostics.find(d => d.code === 'lock/missing')).toMatchObject({
+      severity: 'error',
+      file: '.manifest.lock',
+      message: '.manifest.lock is missing, and CI never creates it',
+    })
     expect(exists(root, LOCK)).toBe(false)
   })
 
@@ -31,17 +38,26 @@ describe('.manifest.lock', () => {
     const root = makeTree(skill('alpha'))
     await audit({ root, ci: false })
     const lock = JSON.parse(read(root, LOCK))
-    const sha = (rel: string): string => createHash('sha256').update(fs.readFileSync(path.join(root, 'skills/alpha', rel))).digest('hex')
+    const sha = (rel: string): string =>
+      createHash('sha256')
+        .update(fs.readFileSync(path.join(root, 'skills/alpha', rel)))
+        .digest('hex')
     const size = (rel: string): number => fs.statSync(path.join(root, 'skills/alpha', rel)).size
     expect(lock).toEqual({
       lockfileVersion: 1,
-      skills: [{
-        name: 'alpha',
-        source: 'skills/alpha',
-        version: '1.0.0',
-        digest: lock.skills[0].digest,
-        files: ['SKILL.md', 'examples/basic.md', 'references/guide.md'].map(p => ({ path: p, sha256: sha(p), size: size(p) })),
-      }],
+      skills: [
+        {
+          name: 'alpha',
+          source: 'skills/alpha',
+          version: '1.0.0',
+          digest: lock.skills[0].digest,
+          files: ['SKILL.md', 'examples/basic.md', 'references/guide.md'].map(p => ({
+            path: p,
+            sha256: sha(p),
+            size: size(p),
+          })),
+        },
+      ],
     })
     expect(read(root, LOCK)).toBe(`${JSON.stringify(lock, null, 2)}\n`)
   })
@@ -57,7 +73,10 @@ describe('.manifest.lock', () => {
     fs.writeFileSync(md, fs.readFileSync(md, 'utf8').replace('version: 1.0.0', 'version: 1.1.0'))
     fs.rmSync(path.join(root, 'skills/gamma'), { recursive: true })
     fs.cpSync(path.join(root, 'skills/beta'), path.join(root, 'skills/delta'), { recursive: true })
-    fs.writeFileSync(path.join(root, 'skills/delta/SKILL.md'), fs.readFileSync(md, 'utf8').replace('name: beta', 'name: delta'))
+    fs.writeFileSync(
+      path.join(root, 'skills/delta/SKILL.md'),
+      fs.readFileSync(md, 'utf8').replace('name: beta', 'name: delta'),
+    )
 
     const r = await audit({ root, ci: false })
     expect(r.ok).toBe(false)
@@ -99,7 +118,9 @@ describe('.manifest.lock', () => {
     const r = await audit({ root, ci: true, lock: 'update' })
     expect(r.ok).toBe(true)
     expect(r.lock.status).toBe('updated')
-    expect(r.diagnostics.find(d => d.code === 'lock/updated')!.message).toBe('updated .manifest.lock:\nskill `alpha` changed\n  ~ references/guide.md')
+    expect(r.diagnostics.find(d => d.code === 'lock/updated')!.message).toBe(
+      'updated .manifest.lock:\nskill `alpha` changed\n  ~ references/guide.md',
+    )
     expect(read(root, LOCK)).toBe(r.lockText)
     expect(fs.readdirSync(root).filter(f => f.includes('.tmp-'))).toEqual([])
     expect((await audit({ root, ci: true })).lock.status).toBe('ok')
@@ -118,9 +139,14 @@ describe('.manifest.lock', () => {
   })
 
   it('reports a hand-broken lock (valid JSON, wrong shape)', async () => {
-    const root = makeTree({ ...skill('alpha'), [LOCK]: '{"lockfileVersion": 1, "skills": [{"name": "alpha", "digest": "nothex"}]}\n' })
+    const root = makeTree({
+      ...skill('alpha'),
+      [LOCK]: '{"lockfileVersion": 1, "skills": [{"name": "alpha", "digest": "nothex"}]}\n',
+    })
     const r = await audit({ root, ci: false })
-    expect(r.diagnostics.find(x => x.code === 'lock/corrupt')!.message).toMatch(/^the lock does not have the expected shape/)
+    expect(r.diagnostics.find(x => x.code === 'lock/corrupt')!.message).toMatch(
+      /^the lock does not have the expected shape/,
+    )
   })
 
   it('detects a lock whose recorded hash was tampered with', async () => {
@@ -136,13 +162,27 @@ describe('.manifest.lock', () => {
   it('compares whole entries: equal values with the keys reordered by hand are still drift', async () => {
     const root = makeTree({ ...skill('alpha'), ...skill('beta') })
     await audit({ root, ci: false })
-    const lock = JSON.parse(read(root, LOCK)) as { skills: Array<Record<string, unknown> & { files: Array<Record<string, unknown>> }> }
+    const lock = JSON.parse(read(root, LOCK)) as {
+      skills: Array<Record<string, unknown> & { files: Array<Record<string, unknown>> }>
+    }
     const [alpha, beta] = lock.skills
-    lock.skills[0] = { source: alpha.source, name: alpha.name, version: alpha.version, digest: alpha.digest, files: alpha.files }
-    lock.skills[1] = { ...beta, files: beta.files.map((f, i) => (i ? f : { sha256: f.sha256, path: f.path, size: f.size })) }
+    lock.skills[0] = {
+      source: alpha.source,
+      name: alpha.name,
+      version: alpha.version,
+      digest: alpha.digest,
+      files: alpha.files,
+    }
+    lock.skills[1] = {
+      ...beta,
+      files: beta.files.map((f, i) => (i ? f : { sha256: f.sha256, path: f.path, size: f.size })),
+    }
     fs.writeFileSync(path.join(root, LOCK), JSON.stringify(lock, null, 2))
     const r = await audit({ root, ci: false })
-    expect(r.lock.drift.map(d => [d.name, d.change, d.files.length])).toEqual([['alpha', 'modified', 0], ['beta', 'modified', 0]])
+    expect(r.lock.drift.map(d => [d.name, d.change, d.files.length])).toEqual([
+      ['alpha', 'modified', 0],
+      ['beta', 'modified', 0],
+    ])
     fs.writeFileSync(path.join(root, LOCK), JSON.stringify({ ...lock, skills: [alpha, beta] }, null, 2))
     expect((await audit({ root, ci: false })).lock.status).toBe('ok')
   })
@@ -150,6 +190,8 @@ describe('.manifest.lock', () => {
   it('rejects an unsupported lockfileVersion', async () => {
     const root = makeTree({ ...skill('alpha'), [LOCK]: '{"lockfileVersion": 2, "skills": []}\n' })
     const r = await audit({ root, ci: false })
-    expect(r.diagnostics.find(x => x.code === 'lock/corrupt')!.message).toBe('lockfileVersion 2 is not supported (expected 1)')
+    expect(r.diagnostics.find(x => x.code === 'lock/corrupt')!.message).toBe(
+      'lockfileVersion 2 is not supported (expected 1)',
+    )
   })
 })

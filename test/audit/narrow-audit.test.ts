@@ -6,8 +6,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { compareBytewise } from '../../src/core/diagnostics'
 import { SkillsEngine } from '../../src/audit/engine'
+import { compareBytewise } from '../../src/core/diagnostics'
 import { NarrowText, setNarrowing } from '../../src/narrow'
 import { decodeUtf8 } from '../../src/utf8'
 import { makeTree } from '../helpers'
@@ -33,15 +33,18 @@ function sow(text: string, pool: string[], every: number, random: () => number):
   for (let i = 0; i < text.length; i++) {
     out += text[i]
     const high = text.charCodeAt(i) >= 0xD800 && text.charCodeAt(i) <= 0xDBFF
-    if (!high && random() < 1 / every) out += pool[Math.floor(random() * pool.length)]
+    if (!high && random() < 1 / every)
+      out += pool[Math.floor(random() * pool.length)]
   }
   return out
 }
 
-const comment = (file: string): string => (/\.(?:m?[jt]sx?|cjs)$/.test(file) ? '//' : /\.(?:py|sh|bash)$/.test(file) ? '#' : '')
+function comment(file: string): string {
+  return /\.(?:m?[jt]sx?|cjs)$/.test(file) ? '//' : /\.(?:py|sh|bash)$/.test(file) ? '#' : ''
+}
 
 /** The corpus as one project (`skills/<group>-<rule>-<sample>`), every text sown; a few texts also get a refused character. */
-function sownCorpus(): { root: string; texts: string[] } {
+function sownCorpus(): { root: string, texts: string[] } {
   const random = rng(7)
   const entries: Record<string, string | Buffer> = {}
   const texts: string[] = []
@@ -49,14 +52,21 @@ function sownCorpus(): { root: string; texts: string[] } {
   for (const group of ['malicious', 'benign']) {
     const base = path.join(CORPUS, group)
     for (const a of fs.readdirSync(base).sort(compareBytewise)) {
-      const dirs = group === 'benign' ? [a] : fs.readdirSync(path.join(base, a)).sort(compareBytewise).map(b => `${a}/${b}`)
+      const dirs
+        = group === 'benign'
+          ? [a]
+          : fs
+              .readdirSync(path.join(base, a))
+              .sort(compareBytewise)
+              .map(b => `${a}/${b}`)
       for (const d of dirs) skills.push([path.join(base, d), `${group}-${d.replace('/', '-')}`])
     }
   }
   for (const [dir, name] of skills) {
     for (const rel of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort(compareBytewise)) {
       const abs = path.join(dir, rel)
-      if (!fs.statSync(abs).isFile()) continue
+      if (!fs.statSync(abs).isFile())
+        continue
       const bytes = fs.readFileSync(abs)
       const file = rel.split(path.sep).join('/')
       if (bytes.subarray(0, 8000).includes(0) || !bytes.equals(Buffer.from(bytes.toString('utf8'), 'utf8'))) {
@@ -64,16 +74,24 @@ function sownCorpus(): { root: string; texts: string[] } {
         continue
       }
       // Markdown is never read through a stand-in (src/walk.ts): a copy as .txt is, with the prose rules.
-      const copies = file === 'SKILL.md' ? [file, 'resources/SKILL.txt'] : /\.md$/i.test(file) ? [file, file.replace(/\.md$/i, '.txt')] : [file]
+      const copies
+        = file === 'SKILL.md'
+          ? [file, 'resources/SKILL.txt']
+          : /\.md$/i.test(file)
+            ? [file, file.replace(/\.md$/i, '.txt')]
+            : [file]
       for (const copy of copies) {
         // One text in ten also holds refused characters; three in ten have wide spaces for all of theirs.
         const kind = random()
         let text = sow(bytes.toString('utf8'), kind < 0.1 ? [...STANDS_IN, ...REFUSED] : STANDS_IN, 40, random)
-        if (kind > 0.7) text = text.replace(/ /g, () => SPACES[Math.floor(random() * SPACES.length)]!)
+        if (kind > 0.7)
+          text = text.replace(/ /g, () => SPACES[Math.floor(random() * SPACES.length)]!)
         // Texts under 256 bytes are decoded by Node, never through a stand-in: a trailing line makes most long enough.
-        if (!copy.endsWith('.md') && text.length < 400) text += `\n${comment(copy)} ${sow('padding so that this text is read the way long ones are. '.repeat(8), STANDS_IN, 20, random)}\n`
+        if (!copy.endsWith('.md') && text.length < 400)
+          text += `\n${comment(copy)} ${sow('padding so that this text is read the way long ones are. '.repeat(8), STANDS_IN, 20, random)}\n`
         entries[`skills/${name}/${copy}`] = text
-        if (!copy.endsWith('.md')) texts.push(text)
+        if (!copy.endsWith('.md'))
+          texts.push(text)
       }
     }
   }
@@ -86,11 +104,12 @@ function sownCorpus(): { root: string; texts: string[] } {
     entries[`skills/benign-extras/${file}`] = text
     texts.push(text)
   }
-  entries['skills/benign-extras/SKILL.md'] = '---\nname: benign-extras\ndescription: Cleans a build cache and uploads a report. Use after a build.\n---\nRun `scripts/run.sh`.\n'
+  entries['skills/benign-extras/SKILL.md']
+    = '---\nname: benign-extras\ndescription: Cleans a build cache and uploads a report. Use after a build.\n---\nRun `scripts/run.sh`.\n'
   return { root: makeTree(entries, 'skills-narrow-'), texts }
 }
 
-async function run(root: string): Promise<{ diagnostics: string; manifest: string }> {
+async function run(root: string): Promise<{ diagnostics: string, manifest: string }> {
   const result = await new SkillsEngine({ root, lock: false, ci: false, workers: 0 }, { content: true }).audit()
   const complete = await result.complete()
   return { diagnostics: JSON.stringify(result.diagnostics, null, 1), manifest: complete.json }

@@ -5,31 +5,88 @@
  */
 import { Buffer } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
-import { NarrowText, STAND_IN, mayStandIn } from '../../src/narrow'
+import { mayStandIn, NarrowText, STAND_IN } from '../../src/narrow'
 import { decodeUtf8 } from '../../src/utf8'
 
 const code = (ch: string): number => ch.charCodeAt(0)
 
 describe('which characters may stand in', () => {
   it('takes the punctuation, symbols and letters of real skills', () => {
-    for (const ch of ['—', '–', '→', '─', '│', '✅', '❌', '…', '≥', '’', '“', '”', '€', '™', 'α', 'Ж', '中', '한', '\u0301', '٣', '\uE000'])
+    for (const ch of [
+      '—',
+      '–',
+      '→',
+      '─',
+      '│',
+      '✅',
+      '❌',
+      '…',
+      '≥',
+      '’',
+      '“',
+      '”',
+      '€',
+      '™',
+      'α',
+      'Ж',
+      '中',
+      '한',
+      '\u0301',
+      '٣',
+      '\uE000',
+    ])
       expect(mayStandIn(code(ch)), `U+${code(ch).toString(16)}`).toBe(true)
   })
 
   it('refuses whitespace, line terminators, invisible characters, surrogates and letters that case-map onto latin1', () => {
     const refused = [
-      '\u1680', '\u2000', '\u2009', '\u200A', '\u202F', '\u205F', '\u3000', '\uFEFF', // \s
-      '\u2028', '\u2029', // line terminators
-      '\u200B', '\u200C', '\u200D', '\u2060', '\u2062', '\u2065', '\u202A', '\u202E', '\u2066', '\u2069', '\u061C', '\u180E', // invisible (Cf)
-      '\u115F', '\u1160', '\u3164', '\uFFA0', '\u17B4', '\uFE0F', '\uFFF9', // invisible fillers and selectors
-      '\uD83D', '\uDCA1', // halves of a surrogate pair
-      '\u017F', '\u212A', '\u212B', '\u1E9E', '\u0178', '\u0130', '\u0131', '\u039C', '\u03BC', '\uFB01', // case onto latin1
+      '\u1680',
+      '\u2000',
+      '\u2009',
+      '\u200A',
+      '\u202F',
+      '\u205F',
+      '\u3000',
+      '\uFEFF', // \s
+      '\u2028',
+      '\u2029', // line terminators
+      '\u200B',
+      '\u200C',
+      '\u200D',
+      '\u2060',
+      '\u2062',
+      '\u2065',
+      '\u202A',
+      '\u202E',
+      '\u2066',
+      '\u2069',
+      '\u061C',
+      '\u180E', // invisible (Cf)
+      '\u115F',
+      '\u1160',
+      '\u3164',
+      '\uFFA0',
+      '\u17B4',
+      '\uFE0F',
+      '\uFFF9', // invisible fillers and selectors
+      '\uD83D',
+      '\uDCA1', // halves of a surrogate pair
+      '\u017F',
+      '\u212A',
+      '\u212B',
+      '\u1E9E',
+      '\u0178',
+      '\u0130',
+      '\u0131',
+      '\u039C',
+      '\u03BC',
+      '\uFB01', // case onto latin1
     ]
     for (const ch of refused) expect(mayStandIn(code(ch)), `U+${code(ch).toString(16)}`).toBe(false)
   })
 })
 
-describe('NarrowText', () => {
+describe('narrowText', () => {
   const real = 'a—b\n→ c “quoted” 中文\r\nend…'
   const units = [...real].map((ch, i) => [i, code(ch)] as const).filter(([, u]) => u > 0xFF)
   const scan = [...real].map(ch => (code(ch) > 0xFF ? String.fromCharCode(STAND_IN) : ch)).join('')
@@ -38,8 +95,9 @@ describe('NarrowText', () => {
   it('gives back the real text and every slice of it', () => {
     expect(text.text).toBe(real)
     expect(text.length).toBe(real.length)
-    for (let from = 0; from <= real.length; from++)
+    for (let from = 0; from <= real.length; from++) {
       for (let to = from; to <= real.length + 2; to++) expect(text.slice(from, to)).toBe(real.slice(from, to))
+    }
   })
 })
 

@@ -11,7 +11,9 @@ import { formatReport } from '../../src/core/format'
 import { makeTree, read, skill } from '../helpers'
 
 const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex')
-const scenario = (expected: string): string => `---\nprompt: "Run it"\nexecutes: true\nexpected_skills:\n  - ${expected}\nthreshold: 0.5\n---\nThe expected outcome.\n`
+function scenario(expected: string): string {
+  return `---\nprompt: "Run it"\nexecutes: true\nexpected_skills:\n  - ${expected}\nthreshold: 0.5\n---\nThe expected outcome.\n`
+}
 
 describe('one pass per skill', () => {
   it('digests the lock it writes, and builds the lock text only when asked', async () => {
@@ -28,13 +30,19 @@ describe('one pass per skill', () => {
   it('lists every file and folder for watchers, unreadable files included', async () => {
     const root = makeTree(skill('alpha', { files: { 'scripts/deep/run.sh': 'echo hi\n', 'secret.txt': 'x\n' } }))
     const dir = path.join(root, 'skills/alpha')
-    if (process.getuid?.() !== 0) fs.chmodSync(path.join(dir, 'secret.txt'), 0)
+    if (process.getuid?.() !== 0)
+      fs.chmodSync(path.join(dir, 'secret.txt'), 0)
     const r = await audit({ root, lock: false })
-    expect([...r.watch.files].sort()).toEqual([
-      path.join(root, '.manifest.lock'),
-      ...['SKILL.md', 'examples/basic.md', 'references/guide.md', 'scripts/deep/run.sh', 'secret.txt'].map(f => path.join(dir, f)),
-    ].sort())
-    for (const sub of ['', 'examples', 'references', 'scripts', 'scripts/deep']) expect(r.watch.dirs).toContain(path.join(dir, sub))
+    expect([...r.watch.files].sort()).toEqual(
+      [
+        path.join(root, '.manifest.lock'),
+        ...['SKILL.md', 'examples/basic.md', 'references/guide.md', 'scripts/deep/run.sh', 'secret.txt'].map(f =>
+          path.join(dir, f),
+        ),
+      ].sort(),
+    )
+    for (const sub of ['', 'examples', 'references', 'scripts', 'scripts/deep'])
+      expect(r.watch.dirs).toContain(path.join(dir, sub))
   })
 
   it('settles expected skills against the build\'s names on every audit, cached skills included', async () => {
@@ -45,14 +53,18 @@ describe('one pass per skill', () => {
     const engine = new SkillsEngine({ root, lock: false }, { content: true })
     const first = await engine.audit()
     expect(first.diagnostics.filter(d => d.code.startsWith('scenario/'))).toEqual([])
-    expect(first.manifest.skills[0].scenarios.map(s => [s.file, s.expected_skills, s.reference])).toEqual([['scenarios/run.md', ['beta'], 'The expected outcome.']])
+    expect(first.manifest.skills[0].scenarios.map(s => [s.file, s.expected_skills, s.reference])).toEqual([
+      ['scenarios/run.md', ['beta'], 'The expected outcome.'],
+    ])
 
     const betaMd = path.join(root, 'skills/beta/SKILL.md')
     fs.rmSync(path.dirname(betaMd), { recursive: true })
     const second = await engine.audit({ changed: [betaMd] })
     expect(second.stats.reused).toBe(1)
     const unknown = second.diagnostics.filter(d => d.code === 'scenario/unknown-skill')
-    expect(unknown.map(d => [d.file, d.line, d.column, d.message])).toEqual([['skills/alpha/scenarios/run.md', 5, 5, 'expected skill `beta` is not a skill of this build']])
+    expect(unknown.map(d => [d.file, d.line, d.column, d.message])).toEqual([
+      ['skills/alpha/scenarios/run.md', 5, 5, 'expected skill `beta` is not a skill of this build'],
+    ])
     expect(second.manifest.skills.map(s => [s.name, s.scenarios.length])).toEqual([['alpha', 0]])
     // The code frame comes from the lines kept when the scenario was read.
     expect(formatReport(unknown, 1, { sources: second.sources })).toContain('> 5 |   - beta')
@@ -83,7 +95,11 @@ describe('one pass per skill', () => {
     const check = (await new SkillsEngine({ root, lock: false }, { content: false }).audit()).manifest.skills[0]
     expect([check.body, check.scenarios[0].reference, check.tree.references[0].text]).toEqual(['', '', undefined])
     const build = (await new SkillsEngine({ root, lock: false }, { content: true }).audit()).manifest.skills[0]
-    expect([build.body.startsWith('# alpha'), build.scenarios[0].reference, build.tree.references[0].text]).toEqual([true, 'The expected outcome.', '# Guide\n\nHow to do alpha well.\n'])
+    expect([build.body.startsWith('# alpha'), build.scenarios[0].reference, build.tree.references[0].text]).toEqual([
+      true,
+      'The expected outcome.',
+      '# Guide\n\nHow to do alpha well.\n',
+    ])
   })
 
   it('tells a line-ending-only change of a file with a BOM from a real one', async () => {
@@ -91,10 +107,12 @@ describe('one pass per skill', () => {
     await audit({ root, ci: false })
     const file = path.join(root, 'skills/alpha/references/bom.md')
     fs.writeFileSync(file, '\uFEFF# Title\r\nline\r\n')
-    expect((await audit({ root, ci: false })).diagnostics.find(d => d.code === 'lock/drift')!.message)
-      .toBe('skill `alpha` changed\n  ~ references/bom.md (only line endings: now CRLF, locked as LF)')
+    expect((await audit({ root, ci: false })).diagnostics.find(d => d.code === 'lock/drift')!.message).toBe(
+      'skill `alpha` changed\n  ~ references/bom.md (only line endings: now CRLF, locked as LF)',
+    )
     fs.writeFileSync(file, '\uFEFF# Title\r\nline!\r\n')
-    expect((await audit({ root, ci: false })).diagnostics.find(d => d.code === 'lock/drift')!.message)
-      .toBe('skill `alpha` changed\n  ~ references/bom.md')
+    expect((await audit({ root, ci: false })).diagnostics.find(d => d.code === 'lock/drift')!.message).toBe(
+      'skill `alpha` changed\n  ~ references/bom.md',
+    )
   })
 })

@@ -3,11 +3,30 @@ import { describe, expect, it } from 'vitest'
 import { decodeUtf8 } from '../../src/utf8'
 
 // Every UTF-8 length and its boundaries, a BOM, and runs long enough for the 16-byte ASCII steps.
-const PIECES = ['a', 'Hello world. ', '\n', '\u007F', '\u0080', '\u00E9', '\u07FF', '\u0800', '\u2014', '\uFEFF', '\uFFFF', '\uD800\uDC00', '\uD83D\uDCA1', '\uDBFF\uDFFF', 'x'.repeat(40)]
+const PIECES = [
+  'a',
+  'Hello world. ',
+  '\n',
+  '\u007F',
+  '\u0080',
+  '\u00E9',
+  '\u07FF',
+  '\u0800',
+  '\u2014',
+  '\uFEFF',
+  '\uFFFF',
+  '\uD800\uDC00',
+  '\uD83D\uDCA1',
+  '\uDBFF\uDFFF',
+  'x'.repeat(40),
+]
 
 function texts(count: number, longEvery: number): string[] {
   let seed = 5
-  const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF; return seed / 0x7FFFFFFF }
+  const rnd = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+    return seed / 0x7FFFFFFF
+  }
   return Array.from({ length: count }, (_, k) => {
     let s = ''
     const n = Math.floor(rnd() * (k % longEvery === 0 ? 30_000 : 300))

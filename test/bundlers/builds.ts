@@ -1,5 +1,5 @@
-import path from 'node:path'
 import type { Options } from '../../src/index'
+import path from 'node:path'
 import { esbuildAppOptions, fromDist } from './helpers'
 
 export interface Built {
@@ -14,7 +14,7 @@ export interface Built {
 export type BuildApp = (dir: string, options: Options) => Promise<Built>
 
 export const BUNDLERS = ['vite', 'rollup', 'rolldown', 'esbuild', 'webpack', 'rspack'] as const
-export type Bundler = typeof BUNDLERS[number]
+export type Bundler = (typeof BUNDLERS)[number]
 
 const outOf = (dir: string): string => path.join(dir, 'out')
 
@@ -39,7 +39,11 @@ const rollup: BuildApp = async (dir, options) => {
   const { default: skills } = await fromDist<typeof import('../../plugins/rollup')>('rollup.mjs')
   const warnings: string[] = []
   // Rollup has no root of its own: the plugin's `root` option says where the project is.
-  const bundle = await rollup({ input: path.join(dir, 'main.js'), plugins: [skills({ root: dir, ...options })], onwarn: w => void warnings.push(w.message) })
+  const bundle = await rollup({
+    input: path.join(dir, 'main.js'),
+    plugins: [skills({ root: dir, ...options })],
+    onwarn: w => void warnings.push(w.message),
+  })
   try {
     await bundle.write({ dir: outOf(dir), format: 'es' })
   }
@@ -53,7 +57,13 @@ const rolldown: BuildApp = async (dir, options) => {
   const { rolldown } = await import('rolldown')
   const { default: skills } = await fromDist<typeof import('../../plugins/rolldown')>('rolldown.mjs')
   const warnings: string[] = []
-  const bundle = await rolldown({ input: path.join(dir, 'main.js'), cwd: dir, plugins: [skills(options)], onwarn: w => void warnings.push(w.message), logLevel: 'warn' })
+  const bundle = await rolldown({
+    input: path.join(dir, 'main.js'),
+    cwd: dir,
+    plugins: [skills(options)],
+    onwarn: w => void warnings.push(w.message),
+    logLevel: 'warn',
+  })
   try {
     await bundle.write({ dir: outOf(dir), format: 'es' })
   }
@@ -82,13 +92,22 @@ function webpackLike(load: () => Promise<(config: any) => any>, plugin: string):
       target: 'node',
       devtool: false,
       optimization: { minimize: false },
-      output: { path: outOf(dir), filename: 'main.cjs', chunkFilename: '[name].cjs', library: { type: 'commonjs2' }, clean: true },
+      output: {
+        path: outOf(dir),
+        filename: 'main.cjs',
+        chunkFilename: '[name].cjs',
+        library: { type: 'commonjs2' },
+        clean: true,
+      },
       plugins: [skills(options)],
     })
-    const stats = await new Promise<any>((resolve, reject) => compiler.run((error: Error | null, result: any) => (error ? reject(error) : resolve(result))))
+    const stats = await new Promise<any>((resolve, reject) =>
+      compiler.run((error: Error | null, result: any) => (error ? reject(error) : resolve(result))),
+    )
     await new Promise(resolve => compiler.close(resolve))
     // What the CLI prints for a failed compilation.
-    if (stats.hasErrors()) throw new Error(stats.toString({ all: false, errors: true, colors: false }))
+    if (stats.hasErrors())
+      throw new Error(stats.toString({ all: false, errors: true, colors: false }))
     const warnings = stats.toJson({ all: false, warnings: true }).warnings.map((w: { message: string }) => w.message)
     return { entry: path.join(outOf(dir), 'main.cjs'), outDir: outOf(dir), warnings }
   }
@@ -105,5 +124,13 @@ export const builders: Record<Bundler, BuildApp> = {
 
 function silentLogger() {
   const noop = (): void => {}
-  return { info: noop, warn: noop, warnOnce: noop, error: noop, clearScreen: noop, hasErrorLogged: () => false, hasWarned: false }
+  return {
+    info: noop,
+    warn: noop,
+    warnOnce: noop,
+    error: noop,
+    clearScreen: noop,
+    hasErrorLogged: () => false,
+    hasWarned: false,
+  }
 }

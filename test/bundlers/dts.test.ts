@@ -3,7 +3,7 @@ import path from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builders } from './builds'
-import { makeApp, OPTIONS, REPO, removeDir } from './helpers'
+import { makeApp, OPTIONS, removeDir, REPO } from './helpers'
 
 /** Type-checks `code` as app code that sees `unplugin-skills/client` and the generated d.ts. */
 function typeErrors(dir: string, code: string): string[] {
@@ -19,11 +19,21 @@ function typeErrors(dir: string, code: string): string[] {
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     types: [],
     // The package's types at their source (dist/index.d.mts re-exports them, plus every bundler's typings: slow to load).
-    paths: { 'unplugin-skills': [path.join(REPO, 'src/core/types.ts')], 'unplugin-skills/runtime': [path.join(REPO, 'src/runtime/index.ts')] },
+    paths: {
+      'unplugin-skills': [path.join(REPO, 'src/core/types.ts')],
+      'unplugin-skills/runtime': [path.join(REPO, 'src/runtime/index.ts')],
+    },
   })
-  return ts.getPreEmitDiagnostics(program)
+  return ts
+    .getPreEmitDiagnostics(program)
     .filter(d => d.file?.fileName === app)
-    .map(d => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0].replace(/ to parameter of type .*/, '')}`)
+    .map(
+      d =>
+        `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1}: TS${d.code} ${ts
+          .flattenDiagnosticMessageText(d.messageText, '\n')
+          .split('\n')[0]
+          .replace(/ to parameter of type .*/, '')}`,
+    )
 }
 
 describe('dts option', () => {
@@ -43,15 +53,18 @@ describe('dts option', () => {
   })
 
   it('makes a misspelled skill name a type error', () => {
-    const errors = typeErrors(dir, [
-      `import manifest, { getSkill } from 'virtual:skills-manifest'`,
-      `import { getSkill as viaAlias } from '~skills-manifest'`,
-      `const ok: string | undefined = getSkill('pdf-tools')?.name`,
-      `const bad = getSkill('nmae')`,
-      `const alias = viaAlias('nmae')`,
-      `const version: 1 = manifest.manifestVersion`,
-      `export { alias, bad, ok, version }`,
-    ].join('\n'))
+    const errors = typeErrors(
+      dir,
+      [
+        `import manifest, { getSkill } from 'virtual:skills-manifest'`,
+        `import { getSkill as viaAlias } from '~skills-manifest'`,
+        `const ok: string | undefined = getSkill('pdf-tools')?.name`,
+        `const bad = getSkill('nmae')`,
+        `const alias = viaAlias('nmae')`,
+        `const version: 1 = manifest.manifestVersion`,
+        `export { alias, bad, ok, version }`,
+      ].join('\n'),
+    )
     expect(errors).toEqual([
       `4: TS2345 Argument of type '"nmae"' is not assignable`,
       `5: TS2345 Argument of type '"nmae"' is not assignable`,
@@ -66,7 +79,10 @@ describe('dts option', () => {
     expect(fs.statSync(dts()).mtimeMs).toBe(stale)
 
     fs.mkdirSync(path.join(dir, 'skills/zz-new'))
-    fs.writeFileSync(path.join(dir, 'skills/zz-new/SKILL.md'), '---\nname: zz-new\ndescription: A new skill. Use in the test.\n---\nBody.\n')
+    fs.writeFileSync(
+      path.join(dir, 'skills/zz-new/SKILL.md'),
+      '---\nname: zz-new\ndescription: A new skill. Use in the test.\n---\nBody.\n',
+    )
     await builders.rolldown(dir, { ...OPTIONS, lock: false, dts: true })
     expect(fs.statSync(dts()).mtimeMs).not.toBe(stale)
     expect(fs.readFileSync(dts(), 'utf8')).toContain('"zz-new": true')

@@ -27,7 +27,10 @@ const path = require('node:path')
 describe('bundler entries', () => {
   it('load from CommonJS (require) and ESM alike, and build a plugin', async () => {
     const { stdout } = await run(process.execPath, ['-e', PROBE, DIST, JSON.stringify(BUNDLERS)])
-    const report = JSON.parse(stdout) as Record<string, { required: string, same: boolean, plugin: string, name: string }>
+    const report = JSON.parse(stdout) as Record<
+      string,
+      { required: string, same: boolean, plugin: string, name: string }
+    >
     expect(Object.keys(report)).toEqual([...BUNDLERS])
     for (const bundler of BUNDLERS) {
       expect(report[bundler], bundler).toMatchObject({ required: 'function', same: true, plugin: 'object' })

@@ -1,10 +1,10 @@
+import type { Diagnostic, Options, SkillsManifest } from '../../src/index'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import type { Diagnostic, Options, SkillsManifest } from '../../src/index'
 
 const run = promisify(execFile)
 
@@ -30,18 +30,23 @@ export function makeApp(label: string): string {
 }
 
 export function removeDir(dir: string | undefined): void {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  if (dir)
+    fs.rmSync(dir, { recursive: true, force: true })
 }
 
 /** Writes `.manifest.lock` for the app as it is now. */
 export async function lockApp(dir: string, options: Options = OPTIONS): Promise<void> {
   const { SkillsEngine } = await engineModule()
   const audit = await new SkillsEngine({ ...options, root: dir }).audit({ updateLock: true })
-  if (!audit.ok) throw new Error(`fixture does not audit cleanly: ${audit.diagnostics.map(d => d.code).join(', ')}`)
+  if (!audit.ok)
+    throw new Error(`fixture does not audit cleanly: ${audit.diagnostics.map(d => d.code).join(', ')}`)
 }
 
 /** What a fresh engine says about the app: the reference every bundler must reproduce. */
-export async function engineAudit(dir: string, options: Options = OPTIONS): Promise<{ manifest: SkillsManifest, json: string, diagnostics: Diagnostic[] }> {
+export async function engineAudit(
+  dir: string,
+  options: Options = OPTIONS,
+): Promise<{ manifest: SkillsManifest, json: string, diagnostics: Diagnostic[] }> {
   const { SkillsEngine } = await engineModule()
   const audit = await new SkillsEngine({ ...options, root: dir }).audit()
   // The complete manifest (discovery index included) is what skills_manifest.json and loadManifest() carry.
@@ -53,7 +58,16 @@ export async function engineAudit(dir: string, options: Options = OPTIONS): Prom
 export async function cliBuild(dir: string): Promise<Buffer> {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skills-cli-')), 'skills_manifest.json')
   try {
-    await run(process.execPath, [path.join(DIST, 'cli.mjs'), 'build', '--cwd', dir, '--profile', OPTIONS.profile, '--out', out])
+    await run(process.execPath, [
+      path.join(DIST, 'cli.mjs'),
+      'build',
+      '--cwd',
+      dir,
+      '--profile',
+      OPTIONS.profile,
+      '--out',
+      out,
+    ])
     return fs.readFileSync(out)
   }
   finally {
@@ -84,7 +98,9 @@ process.stdout.write(JSON.stringify(out))
 
 /** Runs a built bundle in a separate Node process (no test-runner module hooks) and returns what it exports. */
 export async function runOutput(file: string): Promise<RunResult> {
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', RUNNER, file], { maxBuffer: 64 * 1024 * 1024 })
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', RUNNER, file], {
+    maxBuffer: 64 * 1024 * 1024,
+  })
   return JSON.parse(stdout) as RunResult
 }
 
@@ -96,12 +112,16 @@ export function driftApp(dir: string): void {
 /** Adds a skill whose frontmatter name differs from its folder (an error with line, column and hint). */
 export function breakApp(dir: string): void {
   fs.mkdirSync(path.join(dir, 'skills/broken'))
-  fs.writeFileSync(path.join(dir, 'skills/broken/SKILL.md'), '---\nname: brokn\ndescription: Fails the audit on purpose. Use never.\n---\n# Broken\n')
+  fs.writeFileSync(
+    path.join(dir, 'skills/broken/SKILL.md'),
+    '---\nname: brokn\ndescription: Fails the audit on purpose. Use never.\n---\n# Broken\n',
+  )
 }
 
 /** Text of whatever a rejected build threw, as the user sees it. */
 export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message
+  if (error instanceof Error)
+    return error.message
   return String(error)
 }
 
@@ -116,7 +136,8 @@ export const REFERENCE_SENTENCE = 'Multi-column pages read left column first'
 export function readOutputs(dir: string): Map<string, string> {
   const files = new Map<string, string>()
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
+    if (!entry.isFile())
+      continue
     const abs = path.join(entry.parentPath, entry.name)
     files.set(path.relative(dir, abs), fs.readFileSync(abs, 'utf8'))
   }
@@ -124,7 +145,11 @@ export function readOutputs(dir: string): Map<string, string> {
 }
 
 /** esbuild options for the fixture app in `dir` (one-shot builds and watch mode share them). */
-export function esbuildAppOptions(dir: string, outdir: string, plugins: import('esbuild').Plugin[]): import('esbuild').BuildOptions {
+export function esbuildAppOptions(
+  dir: string,
+  outdir: string,
+  plugins: import('esbuild').Plugin[],
+): import('esbuild').BuildOptions {
   return {
     entryPoints: [path.join(dir, 'main.js')],
     absWorkingDir: dir,

@@ -1,12 +1,27 @@
+import type { Diagnostic, SkillsManifest } from '../../src/index'
+import type { Built, Bundler } from './builds'
+import type { RunResult } from './helpers'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { summarizeSkill } from '../../src/audit/manifest'
-import type { Diagnostic, SkillsManifest } from '../../src/index'
 import { builders } from './builds'
-import type { Built, Bundler } from './builds'
-import type { RunResult } from './helpers'
-import { BODY_SENTENCE, breakApp, cliBuild, driftApp, engineAudit, errorText, lockApp, makeApp, OPTIONS, readOutputs, REFERENCE_SENTENCE, removeDir, runOutput, STACK_LINE } from './helpers'
+import {
+  BODY_SENTENCE,
+  breakApp,
+  cliBuild,
+  driftApp,
+  engineAudit,
+  errorText,
+  lockApp,
+  makeApp,
+  OPTIONS,
+  readOutputs,
+  REFERENCE_SENTENCE,
+  removeDir,
+  runOutput,
+  STACK_LINE,
+} from './helpers'
 
 /**
  * The same contract for every bundler: a real build of the fixture app, run in Node, must serve the
@@ -72,7 +87,10 @@ export function bundlerSuite(bundler: Bundler): void {
     const dirs: string[] = []
     afterAll(() => dirs.forEach(removeDir))
 
-    async function failure(prepare: (dir: string) => Promise<void> | void, options = {}): Promise<{ text: string, dir: string }> {
+    async function failure(
+      prepare: (dir: string) => Promise<void> | void,
+      options = {},
+    ): Promise<{ text: string, dir: string }> {
       const dir = makeApp(`${bundler}-fail`)
       dirs.push(dir)
       await prepare(dir)
@@ -103,10 +121,13 @@ export function bundlerSuite(bundler: Bundler): void {
 
     it('fails on an invalid skill with its diagnostic, position, code frame and hint', async () => {
       let error: Diagnostic | undefined
-      const { text } = await failure(async (dir) => {
-        breakApp(dir)
-        error = (await engineAudit(dir, { ...OPTIONS, lock: false })).diagnostics.find(d => d.severity === 'error')
-      }, { lock: false })
+      const { text } = await failure(
+        async (dir) => {
+          breakApp(dir)
+          error = (await engineAudit(dir, { ...OPTIONS, lock: false })).diagnostics.find(d => d.severity === 'error')
+        },
+        { lock: false },
+      )
       expect(error).toMatchObject({ code: 'skill/name-mismatch', file: 'skills/broken/SKILL.md' })
       expect(text).toContain(`${error!.code} ${error!.file}:${error!.line}:${error!.column}`)
       expect(text).toContain(error!.message)

@@ -13,14 +13,18 @@ const skillUrl = (name: string): string => `${MAIN}/skill/${name}`
 async function until(check: () => Promise<boolean>, what: string, timeout = 15_000): Promise<void> {
   const deadline = Date.now() + timeout
   while (Date.now() < deadline) {
-    if (await check()) return
+    if (await check())
+      return
     await new Promise(resolve => setTimeout(resolve, 50))
   }
   throw new Error(`timed out waiting for ${what}`)
 }
 
-async function startServer(dir: string, logs: string[]): Promise<{ server: ViteDevServer, get: (url: string) => Promise<{ status: number, text: string }> }> {
-  const { createServer, createLogger } = await import('vite') as Vite
+async function startServer(
+  dir: string,
+  logs: string[],
+): Promise<{ server: ViteDevServer, get: (url: string) => Promise<{ status: number, text: string }> }> {
+  const { createServer, createLogger } = (await import('vite')) as Vite
   const { default: skills } = await fromDist<typeof import('../../plugins/vite')>('vite.mjs')
   const logger = createLogger('silent')
   logger.warn = (m: string) => void logs.push(m)
@@ -42,7 +46,7 @@ async function startServer(dir: string, logs: string[]): Promise<{ server: ViteD
   return { server, get }
 }
 
-describe('Vite dev server', () => {
+describe('vite dev server', () => {
   let dir: string
   let server: ViteDevServer
   let get: (url: string) => Promise<{ status: number, text: string }>
@@ -80,13 +84,19 @@ describe('Vite dev server', () => {
     expect((await get(skillUrl('pdf-tools'))).text).toContain('Keep page numbers next to each extracted block.')
     const file = path.join(dir, 'skills/pdf-tools/SKILL.md')
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Keep page numbers', 'Always keep page numbers'))
-    await until(async () => (await get(skillUrl('pdf-tools'))).text.includes('Always keep page numbers'), 'the edited body')
+    await until(
+      async () => (await get(skillUrl('pdf-tools'))).text.includes('Always keep page numbers'),
+      'the edited body',
+    )
   })
 
   it('picks up a new skill folder and a removed one without a restart', async () => {
     const added = path.join(dir, 'skills/meeting-notes')
     fs.mkdirSync(added)
-    fs.writeFileSync(path.join(added, 'SKILL.md'), '---\nname: meeting-notes\ndescription: Summarise a meeting into decisions and owners. Use after a call.\n---\n# Meeting notes\n\nList decisions first.\n')
+    fs.writeFileSync(
+      path.join(added, 'SKILL.md'),
+      '---\nname: meeting-notes\ndescription: Summarise a meeting into decisions and owners. Use after a call.\n---\n# Meeting notes\n\nList decisions first.\n',
+    )
     await until(async () => (await get(MAIN)).text.includes('Summarise a meeting into decisions'), 'the new skill')
     expect((await get(skillUrl('meeting-notes'))).text).toContain('List decisions first.')
 
@@ -97,7 +107,7 @@ describe('Vite dev server', () => {
   })
 })
 
-describe('Vite dev server with an invalid skill', () => {
+describe('vite dev server with an invalid skill', () => {
   let dir: string
   let server: ViteDevServer
   let get: (url: string) => Promise<{ status: number, text: string }>
@@ -120,7 +130,9 @@ describe('Vite dev server with an invalid skill', () => {
     const main = await get(MAIN)
     expect(main.status).toBe(500)
     expect(main.text).toContain('skill/name-mismatch')
-    await expect(server.environments.client.transformRequest('virtual:skills-manifest')).rejects.toThrow(/skills audit failed[\s\S]*name `brokn` differs from its folder `broken`[\s\S]*hint: Rename the folder/)
+    await expect(server.environments.client.transformRequest('virtual:skills-manifest')).rejects.toThrow(
+      /skills audit failed[\s\S]*name `brokn` differs from its folder `broken`[\s\S]*hint: Rename the folder/,
+    )
     const error = await server.environments.client.transformRequest('virtual:skills-manifest').catch((e: Error) => e)
     expect(String((error as Error).stack)).not.toMatch(STACK_LINE)
   })

@@ -1,3 +1,6 @@
+import type { Browser, Page } from 'playwright-core'
+import type { PreviewServer, ViteDevServer } from 'vite'
+import type { AuditResult } from '../../src/audit/engine'
 /**
  * End to end: the playground is built with its own vite.config.ts (the published `unplugin-skills/vite`
  * entry, so dist/ must be built), served with `vite preview`, and driven in Debian's Chromium.
@@ -8,14 +11,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
-import type { Browser, Page } from 'playwright-core'
 import { build, createServer, preview } from 'vite'
-import type { PreviewServer, ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { audit } from '../../src/audit/engine'
-import type { AuditResult } from '../../src/audit/engine'
-import { findSkills } from '../../src/runtime/find'
 import { shortDigest } from '../../playground/src/format'
+import { audit } from '../../src/audit/engine'
+import { findSkills } from '../../src/runtime/find'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const playground = path.join(repo, 'playground')
@@ -36,7 +36,9 @@ function chromiumExecutable(): string {
   catch {}
   const executable = found || '/usr/bin/chromium'
   if (!fs.existsSync(executable)) {
-    throw new Error(`Chromium is required by the end-to-end test and was not found (\`which chromium\`, ${executable}). Install Debian's package: \`apt-get install -y chromium\`. The test drives it through playwright-core; \`playwright install\` is not used.`)
+    throw new Error(
+      `Chromium is required by the end-to-end test and was not found (\`which chromium\`, ${executable}). Install Debian's package: \`apt-get install -y chromium\`. The test drives it through playwright-core; \`playwright install\` is not used.`,
+    )
   }
   return executable
 }
@@ -58,7 +60,9 @@ const problems: string[] = []
 beforeAll(async () => {
   const executable = chromiumExecutable()
   if (!fs.existsSync(path.join(repo, 'dist/vite.mjs'))) {
-    throw new Error('dist/vite.mjs is missing: the playground imports the published `unplugin-skills/vite` entry. Run `npm run build` first.')
+    throw new Error(
+      'dist/vite.mjs is missing: the playground imports the published `unplugin-skills/vite` entry. Run `npm run build` first.',
+    )
   }
   engine = await audit({ root: playground, lock: 'verify', ci: true })
   complete = await engine.complete()
@@ -66,34 +70,63 @@ beforeAll(async () => {
 
   outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-playground-'))
   const output = await build({ root: playground, configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } })
-  const bundles = (Array.isArray(output) ? output : [output]) as Array<{ output: Array<{ type: string; fileName: string; facadeModuleId?: string | null; isEntry?: boolean; code?: string }> }>
+  const bundles = (Array.isArray(output) ? output : [output]) as Array<{
+    output: Array<{ type: string, fileName: string, facadeModuleId?: string | null, isEntry?: boolean, code?: string }>
+  }>
   for (const item of bundles[0].output) {
-    if (item.type !== 'chunk') continue
-    if (item.facadeModuleId?.startsWith(SKILL_MODULE)) chunkOf.set(decodeURIComponent(item.facadeModuleId.slice(SKILL_MODULE.length)), `/${item.fileName}`)
-    if (item.isEntry) entryCode += item.code ?? ''
+    if (item.type !== 'chunk')
+      continue
+    if (item.facadeModuleId?.startsWith(SKILL_MODULE))
+      chunkOf.set(decodeURIComponent(item.facadeModuleId.slice(SKILL_MODULE.length)), `/${item.fileName}`)
+    if (item.isEntry)
+      entryCode += item.code ?? ''
   }
 
-  server = await preview({ root: playground, configFile, logLevel: 'silent', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } })
+  server = await preview({
+    root: playground,
+    configFile,
+    logLevel: 'silent',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+  })
   const address = server.httpServer.address()
-  if (!address || typeof address === 'string') throw new Error('preview server has no TCP address')
+  if (!address || typeof address === 'string')
+    throw new Error('preview server has no TCP address')
   baseUrl = `http://127.0.0.1:${address.port}`
 
   browser = await chromium.launch({
     executablePath: executable,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', reducedMotion: 'reduce' })
+  page = await browser.newPage({
+    viewport: { width: 1280, height: 900 },
+    colorScheme: 'light',
+    reducedMotion: 'reduce',
+  })
   page.on('request', (request) => {
     const url = new URL(request.url())
-    if (url.origin === baseUrl) requests.push(url.pathname)
+    if (url.origin === baseUrl)
+      requests.push(url.pathname)
   })
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+    if (message.type() === 'error')
+      problems.push(`console: ${message.text()}`)
   })
   page.on('pageerror', error => problems.push(`page error: ${error.message}`))
-  page.on('requestfailed', request => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`))
+  page.on('requestfailed', request =>
+    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`))
   page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`)
+    if (response.status() >= 400)
+      problems.push(`HTTP ${response.status()}: ${response.url()}`)
   })
   await page.goto(`${baseUrl}/`)
   await page.locator('#skill-list [data-skill]').first().waitFor(WAIT)
@@ -102,7 +135,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.close()
-  if (outDir) fs.rmSync(outDir, { recursive: true, force: true })
+  if (outDir)
+    fs.rmSync(outDir, { recursive: true, force: true })
 })
 
 describe('playground', () => {
@@ -119,18 +153,22 @@ describe('playground', () => {
   })
 
   it('lists every skill with the engine\'s name, version and short digest', async () => {
-    const cards = await page.locator('#skill-list article[data-skill]').evaluateAll(nodes => nodes.map(node => ({
-      name: node.querySelector('.card-open')?.textContent,
-      version: node.querySelector('.skill-version')?.textContent,
-      digest: node.querySelector('.skill-digest')?.textContent,
-      files: node.querySelector('.skill-files')?.textContent,
-    })))
-    expect(cards).toEqual(engine.manifest.skills.map(s => ({
-      name: s.name,
-      version: s.version ? `v${s.version}` : 'unversioned',
-      digest: shortDigest(s.digest),
-      files: String(s.files.length),
-    })))
+    const cards = await page.locator('#skill-list article[data-skill]').evaluateAll(nodes =>
+      nodes.map(node => ({
+        name: node.querySelector('.card-open')?.textContent,
+        version: node.querySelector('.skill-version')?.textContent,
+        digest: node.querySelector('.skill-digest')?.textContent,
+        files: node.querySelector('.skill-files')?.textContent,
+      })),
+    )
+    expect(cards).toEqual(
+      engine.manifest.skills.map(s => ({
+        name: s.name,
+        version: s.version ? `v${s.version}` : 'unversioned',
+        digest: shortDigest(s.digest),
+        files: String(s.files.length),
+      })),
+    )
     // Badges come from the manifest too: approval for write workloads, declared capabilities.
     const git = engine.manifest.skills.find(s => s.name === 'git-release-notes')!
     expect(git.requiresApproval).toBe(true)
@@ -194,15 +232,23 @@ describe('playground in dev', () => {
 
   beforeAll(async () => {
     copy = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-playground-dev-'))
-    for (const entry of ['index.html', 'src', 'skills', '.manifest.lock']) fs.cpSync(path.join(playground, entry), path.join(copy, entry), { recursive: true })
-    dev = await createServer({ root: copy, configFile, logLevel: 'silent', server: { host: '127.0.0.1', port: 0, strictPort: false } })
+    for (const entry of ['index.html', 'src', 'skills', '.manifest.lock'])
+      fs.cpSync(path.join(playground, entry), path.join(copy, entry), { recursive: true })
+    dev = await createServer({
+      root: copy,
+      configFile,
+      logLevel: 'silent',
+      server: { host: '127.0.0.1', port: 0, strictPort: false },
+    })
     await dev.listen()
     const address = dev.httpServer!.address()
-    if (!address || typeof address === 'string') throw new Error('dev server has no TCP address')
+    if (!address || typeof address === 'string')
+      throw new Error('dev server has no TCP address')
     devPage = await browser!.newPage()
     devPage.on('pageerror', error => problems.push(`dev page error: ${error.message}`))
     devPage.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`dev console: ${message.text()}`)
+      if (message.type() === 'error')
+        problems.push(`dev console: ${message.text()}`)
     })
     await devPage.goto(`http://127.0.0.1:${address.port}/`)
     await devPage.locator('#skill-list [data-skill]').first().waitFor(WAIT)
@@ -211,7 +257,8 @@ describe('playground in dev', () => {
   afterAll(async () => {
     await devPage?.close()
     await dev?.close()
-    if (copy) fs.rmSync(copy, { recursive: true, force: true })
+    if (copy)
+      fs.rmSync(copy, { recursive: true, force: true })
   })
 
   it('re-renders the list and the open skill on HMR, without a reload', async () => {

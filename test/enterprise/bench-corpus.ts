@@ -5,18 +5,33 @@
  */
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
-import { checkEnterprise } from '../../src/enterprise'
 import { parseFrontmatter } from '../../src/core/frontmatter'
+import { checkEnterprise } from '../../src/enterprise'
 import { loadSkill, options, scanWith } from './helpers'
 
 const roots = process.argv.slice(2)
-if (roots.length === 0) throw new Error('usage: tsx test/enterprise/bench-corpus.ts <root>...')
-const dirs = roots.flatMap(root => execFileSync('find', [root, '-name', 'SKILL.md', '-not', '-path', '*/node_modules/*'], { encoding: 'utf8' })
-  .trim().split('\n').filter(Boolean).map(p => path.dirname(p))).sort()
+if (roots.length === 0)
+  throw new Error('usage: tsx test/enterprise/bench-corpus.ts <root>...')
+const dirs = roots
+  .flatMap(root =>
+    execFileSync('find', [root, '-name', 'SKILL.md', '-not', '-path', '*/node_modules/*'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(p => path.dirname(p)),
+  )
+  .sort()
 const skills = dirs.map((dir) => {
   const skill = loadSkill(dir, path.relative(process.cwd(), dir))
   const parsed = parseFrontmatter(skill.skillMd.text ?? '')
-  return { ...skill, name: String(parsed.data?.name ?? skill.name), frontmatter: parsed.data ?? {}, body: parsed.body, bodyLine: parsed.bodyLine, locate: parsed.locate }
+  return {
+    ...skill,
+    name: String(parsed.data?.name ?? skill.name),
+    frontmatter: parsed.data ?? {},
+    body: parsed.body,
+    bodyLine: parsed.bodyLine,
+    locate: parsed.locate,
+  }
 })
 const names = new Set(skills.map(s => s.name))
 const files = skills.reduce((n, s) => n + s.files.length, 0)
@@ -29,11 +44,20 @@ for (const profile of ['enterprise', 'agentskills'] as const) {
   for (let round = 0; round < 3; round++) {
     const start = performance.now()
     for (const skill of skills) {
-      const result = checkEnterprise(skill, { options: opts, scan: scanWith(['network', 'fs:write']), skillNames: names })
-      if (round === 0) for (const d of result.diagnostics) counts[`${d.code} ${d.severity}`] = (counts[`${d.code} ${d.severity}`] ?? 0) + 1
+      const result = checkEnterprise(skill, {
+        options: opts,
+        scan: scanWith(['network', 'fs:write']),
+        skillNames: names,
+      })
+      if (round === 0) {
+        for (const d of result.diagnostics)
+          counts[`${d.code} ${d.severity}`] = (counts[`${d.code} ${d.severity}`] ?? 0) + 1
+      }
     }
     times.push(Math.round(performance.now() - start))
   }
-  console.log(`${profile}: ${skills.length} skills, ${files} files, ${(chars / 1e6).toFixed(1)} M chars of text; 3 rounds: ${times.join(', ')} ms`)
+  console.log(
+    `${profile}: ${skills.length} skills, ${files} files, ${(chars / 1e6).toFixed(1)} M chars of text; 3 rounds: ${times.join(', ')} ms`,
+  )
   console.log(counts)
 }

@@ -3,8 +3,8 @@
  * the plain global regexes find: edge cases of each shortcut, and hostile megabyte inputs.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { findCweMentions, mentionsCwe } from '../../src/enterprise/cwe'
 import { checkEnterprise } from '../../src/enterprise'
+import { findCweMentions, mentionsCwe } from '../../src/enterprise/cwe'
 import { findWriteRequests } from '../../src/enterprise/hitl'
 import { analyzeMarkdown, maskCode } from '../../src/enterprise/markdown'
 import { cleanupSkills, makeSkill, options, scanWith } from './helpers'
@@ -16,7 +16,11 @@ const headings = (md: string): string[] => analyzeMarkdown(md).headings.map(h =>
 
 describe('line-start constructs found from their first character', () => {
   it('treats U+2028/U+2029 as line starts for headings, as a multiline regex does', () => {
-    expect(headings('x\u2028# Title\n  ## Two ##\n\u2029Setext\n---\n')).toEqual(['1:Title@2', '2:Two@10', '2:Setext@22'])
+    expect(headings('x\u2028# Title\n  ## Two ##\n\u2029Setext\n---\n')).toEqual([
+      '1:Title@2',
+      '2:Two@10',
+      '2:Setext@22',
+    ])
   })
 
   it('opens a fence after U+2028 and ignores a heading marker that does not start a line', () => {
@@ -37,7 +41,11 @@ describe('inline scans', () => {
   })
 
   it('honours an escaped `!` or `[` before the first bracket, and links after the last one', () => {
-    expect(links('\\![a](b.md) \\\\![c](d.png) x![e](f.png)')).toEqual(['link:b.md@6', 'image:d.png@19', 'image:f.png@32'])
+    expect(links('\\![a](b.md) \\\\![c](d.png) x![e](f.png)')).toEqual([
+      'link:b.md@6',
+      'image:d.png@19',
+      'image:f.png@32',
+    ])
     expect(links('\\[a](b.md) tail')).toEqual([])
     expect(links(`${'text '.repeat(10)}[a](a.md) tail ] ( more`)).toEqual(['link:a.md@54'])
   })
@@ -73,7 +81,8 @@ describe('prefilters of the request and CWE patterns', () => {
   })
 
   it('finds exactly the client calls the plain regex finds, on seeded random texts', () => {
-    const CLIENT = /\b(?:requests|httpx|axios|session|aiohttp|got|ky|superagent|http|https)\.(?:post|put|patch|delete)\s*\(/gi
+    const CLIENT
+      = /\b(?:requests|httpx|axios|session|aiohttp|got|ky|superagent|http|https)\.(?:post|put|patch|delete)\s*\(/gi
     // Texts made of call-shaped pieces, each piece drawn with near misses.
     const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!
     const clients = ['requests', 'HTTPX', 'got', 'xgot', 'Session', 'é', '']
@@ -81,11 +90,15 @@ describe('prefilters of the request and CWE patterns', () => {
     const spaces = ['', ' ', '\u00A0', '\n', '\t ', 'x']
     const ends = ['(', '(', ')', '', ' (']
     let seed = 5
-    const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF; return seed / 0x7FFFFFFF }
+    const rnd = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+      return seed / 0x7FFFFFFF
+    }
     let found = 0
     for (let k = 0; k < 20_000; k++) {
       let text = ''
-      for (let n = 1 + Math.floor(rnd() * 3); n > 0; n--) text += pick(clients) + pick(methods) + pick(spaces) + pick(ends)
+      for (let n = 1 + Math.floor(rnd() * 3); n > 0; n--)
+        text += pick(clients) + pick(methods) + pick(spaces) + pick(ends)
       const want = [...text.matchAll(CLIENT)].map(m => ({ what: m[0].trim(), offset: m.index }))
       const got = findWriteRequests(text).filter(r => !/^(?:curl|wget)\b|method/i.test(r.what))
       expect(got, JSON.stringify(text)).toEqual(want)
@@ -96,7 +109,9 @@ describe('prefilters of the request and CWE patterns', () => {
   })
 
   it('finds explicit methods in any case with any whitespace around `:` or `=`', () => {
-    expect(findWriteRequests('Method\u00A0: "post"\nx.method="GET"\nfetch(u, { METHOD =\t`Delete` })\nmethods: "PUT"')).toEqual([
+    expect(
+      findWriteRequests('Method\u00A0: "post"\nx.method="GET"\nfetch(u, { METHOD =\t`Delete` })\nmethods: "PUT"'),
+    ).toEqual([
       { what: 'Method\u00A0: "post"', offset: 0 },
       { what: 'METHOD =\t`Delete`', offset: 42 },
     ])
@@ -117,24 +132,32 @@ describe('prefilters of the request and CWE patterns', () => {
 
 describe('hostile megabyte inputs', () => {
   const MB = 1024 * 1024
-  const check = (text: string) => checkEnterprise(makeSkill({ 'SKILL.md': `---\nname: demo-skill\n---\n${text}`, 'scripts/x.sh': text, 'references/r.md': text }), {
-    options: options({ strict: true }),
-    scan: scanWith(['network', 'process']),
-    skillNames: new Set(['demo-skill']),
-  })
+  const check = (text: string) =>
+    checkEnterprise(
+      makeSkill({ 'SKILL.md': `---\nname: demo-skill\n---\n${text}`, 'scripts/x.sh': text, 'references/r.md': text }),
+      {
+        options: options({ strict: true }),
+        scan: scanWith(['network', 'process']),
+        skillNames: new Set(['demo-skill']),
+      },
+    )
 
   it('a 1 MB single line of mixed syntax characters', () => {
     const line = '[a](b `c <!-- --x -- wget curl - cwe- http:// # = ( .post '.repeat(Math.ceil(MB / 56)).slice(0, MB)
     const result = check(`${line} [end](missing.md)\n`)
     expect(result.diagnostics.filter(d => d.code === 'quality/internal-error')).toEqual([])
-    expect(result.diagnostics.filter(d => d.code === 'link/broken').map(d => d.message)).toContain('link `missing.md`: no file `missing.md` in the skill')
+    expect(result.diagnostics.filter(d => d.code === 'link/broken').map(d => d.message)).toContain(
+      'link `missing.md`: no file `missing.md` in the skill',
+    )
   })
 
   it('1 MB of nested brackets and parentheses', () => {
     const nested = `${'[('.repeat(MB / 4)}${')]'.repeat(MB / 4)}`
     const result = check(`${nested}\n\n[end](missing.md)\n`)
     expect(result.diagnostics.filter(d => d.code === 'quality/internal-error')).toEqual([])
-    expect(result.diagnostics.filter(d => d.code === 'link/broken').map(d => d.message)).toContain('link `missing.md`: no file `missing.md` in the skill')
+    expect(result.diagnostics.filter(d => d.code === 'link/broken').map(d => d.message)).toContain(
+      'link `missing.md`: no file `missing.md` in the skill',
+    )
   })
 
   it('1 MB of unclosed comments, dashes and line starts', () => {

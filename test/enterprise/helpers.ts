@@ -1,3 +1,5 @@
+import type { Options, ResolvedOptions } from '../../src/core/options'
+import type { Capability, Diagnostic, ScanResult, SkillFile, SkillSource } from '../../src/core/types'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -6,8 +8,6 @@ import { fileURLToPath } from 'node:url'
 import { compareBytewise } from '../../src/core/diagnostics'
 import { parseFrontmatter } from '../../src/core/frontmatter'
 import { resolveOptions } from '../../src/core/options'
-import type { Options, ResolvedOptions } from '../../src/core/options'
-import type { Capability, Diagnostic, ScanResult, SkillFile, SkillSource } from '../../src/core/types'
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/enterprise', import.meta.url))
 
@@ -48,14 +48,17 @@ export function loadSkill(dir: string, relDir: string, options: MakeSkillOptions
     for (const entry of fs.readdirSync(abs, { withFileTypes: true })) {
       const childAbs = path.join(abs, entry.name)
       const childRel = rel ? `${rel}/${entry.name}` : entry.name
-      if (entry.isDirectory()) walk(childAbs, childRel)
-      else if (entry.isFile()) files.push(readFile(childAbs, childRel))
+      if (entry.isDirectory())
+        walk(childAbs, childRel)
+      else if (entry.isFile())
+        files.push(readFile(childAbs, childRel))
     }
   }
   walk(dir, '')
   files.sort((a, b) => compareBytewise(a.path, b.path))
   const skillMd = files.find(f => f.path === 'SKILL.md')
-  if (!skillMd) throw new Error(`no SKILL.md in ${dir}`)
+  if (!skillMd)
+    throw new Error(`no SKILL.md in ${dir}`)
   const text = skillMd.text ?? ''
   const close = /^---\n[\s\S]*?\n---\n/.exec(text)
   const name = options.name ?? path.basename(dir)
@@ -86,7 +89,14 @@ function readFile(absPath: string, rel: string): SkillFile {
       text = null
     }
   }
-  return { path: rel, absPath, bytes, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), text }
+  return {
+    path: rel,
+    absPath,
+    bytes,
+    size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    text,
+  }
 }
 
 export function options(overrides: Options = {}): ResolvedOptions {
@@ -98,8 +108,9 @@ export function scanWith(detected: Capability[], declared: Capability[] = []): S
 }
 
 /** The fields tests compare, in a compact form: `code severity file:line:column`. */
-export const brief = (list: Diagnostic[]): string[] =>
-  list.map(d => `${d.code} ${d.severity} ${d.file}:${d.line}:${d.column}`)
+export function brief(list: Diagnostic[]): string[] {
+  return list.map(d => `${d.code} ${d.severity} ${d.file}:${d.line}:${d.column}`)
+}
 
 /** A fixture skill of test/fixtures/enterprise/skills, its frontmatter parsed by the engine's parser. */
 export function loadFixture(name: string): SkillSource {

@@ -5,10 +5,15 @@ import { brief, cleanupSkills, makeSkill, scanWith } from './helpers'
 afterAll(cleanupSkills)
 
 const at = { line: 4, column: 1 }
-const skillWith = (workload: unknown, files: Record<string, string> = {}) => makeSkill(
-  { 'SKILL.md': '---\nname: demo-skill\n---\n# Demo\n', ...files },
-  { frontmatter: workload === undefined ? { name: 'demo-skill' } : { name: 'demo-skill', workload }, locate: key => (key === 'workload' && workload !== undefined ? at : null) },
-)
+function skillWith(workload: unknown, files: Record<string, string> = {}) {
+  return makeSkill(
+    { 'SKILL.md': '---\nname: demo-skill\n---\n# Demo\n', ...files },
+    {
+      frontmatter: workload === undefined ? { name: 'demo-skill' } : { name: 'demo-skill', workload },
+      locate: key => (key === 'workload' && workload !== undefined ? at : null),
+    },
+  )
+}
 
 describe('non-GET request detection', () => {
   it('finds methods, client calls and curl/wget write options', () => {
@@ -42,11 +47,15 @@ describe('non-GET request detection', () => {
   })
 })
 
-describe('HITL workload gate', () => {
+describe('hITL workload gate', () => {
   const writes = { 'scripts/deploy.sh': '#!/bin/sh\ncurl -X POST https://api.example/deploy\n' }
 
   it('a read-only skill needs no declaration and no approval', () => {
-    const result = checkHitl(skillWith(undefined, { 'scripts/list.sh': 'curl https://api.example/items\n' }), scanWith(['network']), 'enterprise')
+    const result = checkHitl(
+      skillWith(undefined, { 'scripts/list.sh': 'curl https://api.example/items\n' }),
+      scanWith(['network']),
+      'enterprise',
+    )
     expect(result).toEqual({ diagnostics: [], workload: 'read', requiresApproval: false, evidence: [] })
   })
 
@@ -59,14 +68,20 @@ describe('HITL workload gate', () => {
   })
 
   it('declaring `write` without writes still requires approval', () => {
-    expect(checkHitl(skillWith('write'), null, 'enterprise')).toMatchObject({ diagnostics: [], workload: 'write', requiresApproval: true })
+    expect(checkHitl(skillWith('write'), null, 'enterprise')).toMatchObject({
+      diagnostics: [],
+      workload: 'write',
+      requiresApproval: true,
+    })
   })
 
   it('a skill declared `read` that writes is an error in both profiles, located at `workload`', () => {
     for (const profile of ['enterprise', 'agentskills'] as const) {
       const result = checkHitl(skillWith('read', writes), scanWith(['fs:write']), profile)
       expect(brief(result.diagnostics)).toEqual(['hitl/read-with-writes error skills/demo-skill/SKILL.md:4:1'])
-      expect(result.diagnostics[0].message).toBe('declared `workload: read` but the skill writes: fs:write (detected by the scanner); scripts/deploy.sh:2 `curl -X POST`')
+      expect(result.diagnostics[0].message).toBe(
+        'declared `workload: read` but the skill writes: fs:write (detected by the scanner); scripts/deploy.sh:2 `curl -X POST`',
+      )
       expect(result.workload).toBe('read')
       // Fails closed: the evidence still gates the skill.
       expect(result.requiresApproval).toBe(true)
@@ -75,20 +90,28 @@ describe('HITL workload gate', () => {
 
   it('an undeclared workload with writes: error in enterprise, warning in agentskills', () => {
     const skill = skillWith(undefined)
-    expect(brief(checkHitl(skill, scanWith(['process']), 'enterprise').diagnostics)).toEqual(['hitl/undeclared-workload error skills/demo-skill/SKILL.md:null:null'])
-    expect(brief(checkHitl(skill, scanWith(['process']), 'agentskills').diagnostics)).toEqual(['hitl/undeclared-workload warning skills/demo-skill/SKILL.md:null:null'])
+    expect(brief(checkHitl(skill, scanWith(['process']), 'enterprise').diagnostics)).toEqual([
+      'hitl/undeclared-workload error skills/demo-skill/SKILL.md:null:null',
+    ])
+    expect(brief(checkHitl(skill, scanWith(['process']), 'agentskills').diagnostics)).toEqual([
+      'hitl/undeclared-workload warning skills/demo-skill/SKILL.md:null:null',
+    ])
     expect(checkHitl(skill, scanWith(['process']), 'agentskills').requiresApproval).toBe(true)
   })
 
   it('counts non-GET requests in SKILL.md and references, not in resources', () => {
     const inDocs = skillWith(undefined, { 'references/api.md': '```\nhttp.post(url)\n```\n' })
-    expect(checkHitl(inDocs, null, 'enterprise').evidence).toEqual([{ what: 'http.post(', file: 'references/api.md', line: 2 }])
+    expect(checkHitl(inDocs, null, 'enterprise').evidence).toEqual([
+      { what: 'http.post(', file: 'references/api.md', line: 2 },
+    ])
     const inResources = skillWith(undefined, { 'resources/openapi.yaml': 'method: "POST"\n' })
     expect(checkHitl(inResources, null, 'enterprise').evidence).toEqual([])
   })
 
   it('reports an invalid workload value in agentskills (the enterprise schema already does)', () => {
-    expect(brief(checkHitl(skillWith('maybe'), null, 'agentskills').diagnostics)).toEqual(['hitl/invalid-workload warning skills/demo-skill/SKILL.md:4:1'])
+    expect(brief(checkHitl(skillWith('maybe'), null, 'agentskills').diagnostics)).toEqual([
+      'hitl/invalid-workload warning skills/demo-skill/SKILL.md:4:1',
+    ])
     expect(checkHitl(skillWith('maybe'), null, 'enterprise').diagnostics).toEqual([])
   })
 })

@@ -5,7 +5,8 @@ import { brief, cleanupSkills, makeSkill } from './helpers'
 afterAll(cleanupSkills)
 
 const files = {
-  'references/guide.md': '# Guide\n\n## Status codes & what to do\n\n## Setup\n## Setup\n<a name="legacy"></a>\nBack to [the skill](../SKILL.md).\n',
+  'references/guide.md':
+    '# Guide\n\n## Status codes & what to do\n\n## Setup\n## Setup\n<a name="legacy"></a>\nBack to [the skill](../SKILL.md).\n',
   'references/deep/nested.md': 'Up: [guide](../guide.md#setup-1) and [tricky](../../references/./guide.md).\n',
   'examples/run.py': 'print("hi")\n',
   'scripts/My Script.sh': 'echo\n',
@@ -16,8 +17,11 @@ describe('link resolution (invariant 5)', () => {
     const skill = makeSkill({
       ...files,
       'SKILL.md': [
-        '---', 'name: demo-skill', '---',
-        '# Demo', '## Usage',
+        '---',
+        'name: demo-skill',
+        '---',
+        '# Demo',
+        '## Usage',
         '[guide](references/guide.md) [codes](./references/guide.md#status-codes--what-to-do)',
         '[dup](references/guide.md#setup-1) [legacy](references/guide.md#legacy) [top](#top) [self](#usage)',
         '![py](examples/run.py#L1) [script](scripts/My%20Script.sh) [spaces](<scripts/My Script.sh>)',
@@ -38,7 +42,9 @@ describe('link resolution (invariant 5)', () => {
     const skill = makeSkill({
       ...files,
       'SKILL.md': [
-        '---', 'name: demo-skill', '---',
+        '---',
+        'name: demo-skill',
+        '---',
         'See [missing](references/nope.md) and [case](references/Guide.md).',
         '[escape](../other-skill/SKILL.md) [deep escape](references/../../x.md)',
         '[abs](/etc/passwd) [win](C:\\skills\\x.md) [proto](//cdn.example/x.js)',
@@ -65,7 +71,9 @@ describe('link resolution (invariant 5)', () => {
     const [missing, caseHint] = report.diagnostics
     expect(missing.message).toBe('link `references/nope.md`: no file `references/nope.md` in the skill')
     expect(caseHint.hint).toBe('Paths are case-sensitive: did you mean `references/guide.md`?')
-    expect(report.diagnostics[7].hint).toBe('Anchors in references/guide.md: #guide, #legacy, #setup, #setup-1, #status-codes--what-to-do')
+    expect(report.diagnostics[7].hint).toBe(
+      'Anchors in references/guide.md: #guide, #legacy, #setup, #setup-1, #status-codes--what-to-do',
+    )
     expect(report.diagnostics.every(d => d.skill === 'demo-skill')).toBe(true)
   })
 
@@ -86,7 +94,8 @@ describe('link resolution (invariant 5)', () => {
   it('checks reference-style definitions where they are defined', () => {
     const skill = makeSkill({
       ...files,
-      'SKILL.md': '---\nname: demo-skill\n---\nRead [the guide][g] and [docs].\n\n[g]: references/guide.md#setup\n[docs]: <docs/missing.md> "Docs"\n[site]: https://site.example\n',
+      'SKILL.md':
+        '---\nname: demo-skill\n---\nRead [the guide][g] and [docs].\n\n[g]: references/guide.md#setup\n[docs]: <docs/missing.md> "Docs"\n[site]: https://site.example\n',
     })
     const report = checkLinks(skill, 'error')
     expect(brief(report.diagnostics)).toEqual(['link/broken error skills/demo-skill/SKILL.md:7:10'])
@@ -96,9 +105,12 @@ describe('link resolution (invariant 5)', () => {
   it('resolves Claude\'s {baseDir} placeholder against the skill root', () => {
     const skill = makeSkill({
       ...files,
-      'references/deep/nested.md': 'See [guide]({baseDir}/references/guide.md#setup) and [gone]({baseDir}/references/gone.md).\n',
+      'references/deep/nested.md':
+        'See [guide]({baseDir}/references/guide.md#setup) and [gone]({baseDir}/references/gone.md).\n',
     })
-    expect(brief(checkLinks(skill, 'error').diagnostics)).toEqual(['link/broken error skills/demo-skill/references/deep/nested.md:1:61'])
+    expect(brief(checkLinks(skill, 'error').diagnostics)).toEqual([
+      'link/broken error skills/demo-skill/references/deep/nested.md:1:61',
+    ])
   })
 
   it('ignores links in code', () => {
@@ -111,7 +123,9 @@ describe('link resolution (invariant 5)', () => {
 
   it('uses the given severity (warnings in the agentskills profile)', () => {
     const skill = makeSkill({ 'SKILL.md': '---\nname: demo-skill\n---\n[x](missing.md)\n' })
-    expect(brief(checkLinks(skill, 'warning').diagnostics)).toEqual(['link/broken warning skills/demo-skill/SKILL.md:4:5'])
+    expect(brief(checkLinks(skill, 'warning').diagnostics)).toEqual([
+      'link/broken warning skills/demo-skill/SKILL.md:4:5',
+    ])
   })
 
   it('caps the problems listed per file', () => {

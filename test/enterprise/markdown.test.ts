@@ -5,8 +5,16 @@ const dests = (md: string): string[] => analyzeMarkdown(md).links.map(l => `${l.
 
 describe('markdown links', () => {
   it('finds inline links and images, with titles, angle brackets, balanced parens and escapes', () => {
-    const md = '[a](one.md) ![b](img/two.png "Two") [c](<with space.md>) [d](p_(1).md \'t\') [e](x.md (paren title)) [f](a\\)b.md)'
-    expect(dests(md)).toEqual(['link:one.md', 'image:img/two.png', 'link:with space.md', 'link:p_(1).md', 'link:x.md', 'link:a)b.md'])
+    const md
+      = '[a](one.md) ![b](img/two.png "Two") [c](<with space.md>) [d](p_(1).md \'t\') [e](x.md (paren title)) [f](a\\)b.md)'
+    expect(dests(md)).toEqual([
+      'link:one.md',
+      'image:img/two.png',
+      'link:with space.md',
+      'link:p_(1).md',
+      'link:x.md',
+      'link:a)b.md',
+    ])
   })
 
   it('reports the offset of each destination', () => {
@@ -17,8 +25,13 @@ describe('markdown links', () => {
 
   it('ignores links in fenced code (backticks and tildes, any indentation), inline code and comments', () => {
     const md = [
-      '```md', '[fenced](a.md)', '```',
-      '1. step', '   ~~~', '   [indented fence](b.md)', '   ~~~',
+      '```md',
+      '[fenced](a.md)',
+      '```',
+      '1. step',
+      '   ~~~',
+      '   [indented fence](b.md)',
+      '   ~~~',
       'text `[code](c.md)` and ``[double `tick`](d.md)``',
       '<!-- [comment](e.md) -->',
       '[real](f.md)',
@@ -74,7 +87,8 @@ describe('markdown links', () => {
   })
 
   it('stays linear on hostile input', () => {
-    const hostile = '['.repeat(50_000) + ']('.repeat(50_000) + '`'.repeat(3) + '`` '.repeat(30_000) + '<a '.repeat(30_000)
+    const hostile
+      = '['.repeat(50_000) + ']('.repeat(50_000) + '`'.repeat(3) + '`` '.repeat(30_000) + '<a '.repeat(30_000)
     const result = analyzeMarkdown(hostile)
     expect(result.links).toEqual([])
   })
@@ -92,8 +106,22 @@ describe('headings and GitHub slugs', () => {
 
   it('collects ATX and setext headings, numbers duplicates, adds explicit anchors', () => {
     const md = [
-      '# Title #', 'Intro', '', 'Setext One', '===', '', '## Title', '## Title', '',
-      '- item', '---', '<a name="custom-anchor"></a>', '<div id="box"></div>', '```', '# not a heading', '```',
+      '# Title #',
+      'Intro',
+      '',
+      'Setext One',
+      '===',
+      '',
+      '## Title',
+      '## Title',
+      '',
+      '- item',
+      '---',
+      '<a name="custom-anchor"></a>',
+      '<div id="box"></div>',
+      '```',
+      '# not a heading',
+      '```',
     ].join('\n')
     const result = analyzeMarkdown(md)
     expect(result.headings.map(h => `${h.level}:${h.text}`)).toEqual(['1:Title', '1:Setext One', '2:Title', '2:Title'])

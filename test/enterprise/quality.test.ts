@@ -8,7 +8,7 @@ import { brief, cleanupSkills, makeSkill, scanWith } from './helpers'
 
 afterAll(cleanupSkills)
 
-describe('CWE catalogue data', () => {
+describe('cWE catalogue data', () => {
   const data = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../data/cwe-ids.json'), 'utf8'))
 
   it('is MITRE CWE 4.15, sorted, unique, with the deprecated ids among the ids', () => {
@@ -56,19 +56,42 @@ describe('unknown CWE ids (invariant 3)', () => {
 })
 
 describe('security checkpoint (invariant 3)', () => {
-  const base = { 'SKILL.md': '---\nname: demo-skill\n---\n# Demo\nCalls the API.\n', 'scripts/x.sh': 'curl https://a.example\n' }
+  const base = {
+    'SKILL.md': '---\nname: demo-skill\n---\n# Demo\nCalls the API.\n',
+    'scripts/x.sh': 'curl https://a.example\n',
+  }
 
   it('warns when detected capabilities have no Security section and no CWE reference', () => {
     const list = checkSecurityCheckpoint(makeSkill(base), scanWith(['network', 'process']), 'warning')
     expect(brief(list)).toEqual(['quality/security-checkpoint warning skills/demo-skill/SKILL.md:null:null'])
-    expect(list[0].message).toBe('the skill\'s files use network, process but neither SKILL.md nor references/ document a security checkpoint')
+    expect(list[0].message).toBe(
+      'the skill\'s files use network, process but neither SKILL.md nor references/ document a security checkpoint',
+    )
   })
 
   it('is satisfied by a Security heading in SKILL.md or a reference, or a CWE reference', () => {
     const scan = scanWith(['network'])
-    expect(checkSecurityCheckpoint(makeSkill({ ...base, 'SKILL.md': '---\nname: demo-skill\n---\n## Security considerations\n' }), scan, 'warning')).toEqual([])
-    expect(checkSecurityCheckpoint(makeSkill({ ...base, 'references/threats.md': 'Threats\n=======\n\n### Network security\n' }), scan, 'warning')).toEqual([])
-    expect(checkSecurityCheckpoint(makeSkill({ ...base, 'references/notes.md': 'Guard against SSRF (`CWE-918`).\n' }), scan, 'warning')).toEqual([])
+    expect(
+      checkSecurityCheckpoint(
+        makeSkill({ ...base, 'SKILL.md': '---\nname: demo-skill\n---\n## Security considerations\n' }),
+        scan,
+        'warning',
+      ),
+    ).toEqual([])
+    expect(
+      checkSecurityCheckpoint(
+        makeSkill({ ...base, 'references/threats.md': 'Threats\n=======\n\n### Network security\n' }),
+        scan,
+        'warning',
+      ),
+    ).toEqual([])
+    expect(
+      checkSecurityCheckpoint(
+        makeSkill({ ...base, 'references/notes.md': 'Guard against SSRF (`CWE-918`).\n' }),
+        scan,
+        'warning',
+      ),
+    ).toEqual([])
   })
 
   it('does not count "Security" outside headings, in code blocks or in examples', () => {
@@ -86,7 +109,7 @@ describe('security checkpoint (invariant 3)', () => {
   })
 })
 
-describe('HTTP 429 resilience (invariant 4)', () => {
+describe('hTTP 429 resilience (invariant 4)', () => {
   const skillMd = '---\nname: demo-skill\n---\n# Demo\n'
 
   it('warns at each script or example that makes requests without handling 429', () => {
@@ -95,7 +118,8 @@ describe('HTTP 429 resilience (invariant 4)', () => {
       'scripts/get.sh': '#!/bin/sh\nset -e\ncurl -s https://api.example/items\n',
       'examples/client.ts': 'const r = await fetch(url)\n',
       'examples/py.py': 'import requests\nrequests.get(url)\n',
-      'examples/retry.ts': 'const r = await fetch(url)\nif (r.status === 429) await sleep(r.headers.get("Retry-After"))\n',
+      'examples/retry.ts':
+        'const r = await fetch(url)\nif (r.status === 429) await sleep(r.headers.get("Retry-After"))\n',
       'examples/notes.txt': 'Handles many requests.\n',
     })
     const list = checkHttp429(skill, null, 'warning')
@@ -104,27 +128,47 @@ describe('HTTP 429 resilience (invariant 4)', () => {
       'quality/http-429 warning skills/demo-skill/examples/py.py:2:1',
       'quality/http-429 warning skills/demo-skill/scripts/get.sh:3:1',
     ])
-    expect(list[0].message).toBe('examples/client.ts makes HTTP requests (`fetch(`) but neither it nor the instructions handle HTTP 429')
-    expect(brief(checkHttp429(skill, null, 'error'))[0]).toBe('quality/http-429 error skills/demo-skill/examples/client.ts:1:17')
+    expect(list[0].message).toBe(
+      'examples/client.ts makes HTTP requests (`fetch(`) but neither it nor the instructions handle HTTP 429',
+    )
+    expect(brief(checkHttp429(skill, null, 'error'))[0]).toBe(
+      'quality/http-429 error skills/demo-skill/examples/client.ts:1:17',
+    )
   })
 
   it('accepts 429 handling described in the instructions', () => {
-    for (const evidence of ['On HTTP 429, wait.', 'Honour the Retry-After header.', 'Use exponential back-off.', 'Too Many Requests: slow down.']) {
+    for (const evidence of [
+      'On HTTP 429, wait.',
+      'Honour the Retry-After header.',
+      'Use exponential back-off.',
+      'Too Many Requests: slow down.',
+    ]) {
       const skill = makeSkill({ 'SKILL.md': `${skillMd}${evidence}\n`, 'scripts/get.sh': 'curl https://a.example\n' })
       expect(checkHttp429(skill, null, 'warning')).toEqual([])
     }
-    const reference = makeSkill({ 'SKILL.md': skillMd, 'references/retry.md': 'Use backoff.\n', 'scripts/get.sh': 'wget https://a.example\n' })
+    const reference = makeSkill({
+      'SKILL.md': skillMd,
+      'references/retry.md': 'Use backoff.\n',
+      'scripts/get.sh': 'wget https://a.example\n',
+    })
     expect(checkHttp429(reference, null, 'warning')).toEqual([])
   })
 
   it('does not take numbers containing 429 for the status', () => {
-    const skill = makeSkill({ 'SKILL.md': `${skillMd}Port 14290, ratio 0.429.\n`, 'scripts/get.py': 'import httpx\nhttpx.get(u)\n' })
-    expect(brief(checkHttp429(skill, null, 'warning'))).toEqual(['quality/http-429 warning skills/demo-skill/scripts/get.py:2:1'])
+    const skill = makeSkill({
+      'SKILL.md': `${skillMd}Port 14290, ratio 0.429.\n`,
+      'scripts/get.py': 'import httpx\nhttpx.get(u)\n',
+    })
+    expect(brief(checkHttp429(skill, null, 'warning'))).toEqual([
+      'quality/http-429 warning skills/demo-skill/scripts/get.py:2:1',
+    ])
   })
 
   it('requires evidence somewhere when only the scanner saw network use', () => {
     const skill = makeSkill({ 'SKILL.md': skillMd, 'scripts/net.py': 'import socket\n' })
-    expect(brief(checkHttp429(skill, scanWith(['network']), 'warning'))).toEqual(['quality/http-429 warning skills/demo-skill/SKILL.md:null:null'])
+    expect(brief(checkHttp429(skill, scanWith(['network']), 'warning'))).toEqual([
+      'quality/http-429 warning skills/demo-skill/SKILL.md:null:null',
+    ])
     expect(checkHttp429(skill, scanWith(['fs:write']), 'warning')).toEqual([])
     const handled = makeSkill({ 'SKILL.md': skillMd, 'scripts/net.py': '# sleeps on 429\n' })
     expect(checkHttp429(handled, scanWith(['network']), 'warning')).toEqual([])

@@ -29,24 +29,45 @@ describe('scoreScenario', () => {
   const scenario = { executes: true, expected_skills: ['bazel', 'git'], threshold: 0.8, reference: 'a a b' }
 
   it('passes when every expected skill was called and the similarity reaches the threshold', () => {
-    expect(scoreScenario(scenario, { response: 'a b b', toolCalls: ['git', 'bazel', 'other'] })).toEqual({ similarity: 0.8, missingSkills: [], pass: true })
+    expect(scoreScenario(scenario, { response: 'a b b', toolCalls: ['git', 'bazel', 'other'] })).toEqual({
+      similarity: 0.8,
+      missingSkills: [],
+      pass: true,
+    })
   })
 
   it('fails on a missing skill, listing it', () => {
-    expect(scoreScenario(scenario, { response: 'a a b', toolCalls: ['bazel'] })).toEqual({ similarity: 1, missingSkills: ['git'], pass: false })
+    expect(scoreScenario(scenario, { response: 'a a b', toolCalls: ['bazel'] })).toEqual({
+      similarity: 1,
+      missingSkills: ['git'],
+      pass: false,
+    })
   })
 
   it('fails below the threshold', () => {
-    expect(scoreScenario(scenario, { response: 'The cat sat', toolCalls: ['bazel', 'git'] })).toEqual({ similarity: 0, missingSkills: [], pass: false })
-    expect(scoreScenario({ ...scenario, threshold: 0.81 }, { response: 'a b b', toolCalls: ['bazel', 'git'] }).pass).toBe(false)
+    expect(scoreScenario(scenario, { response: 'The cat sat', toolCalls: ['bazel', 'git'] })).toEqual({
+      similarity: 0,
+      missingSkills: [],
+      pass: false,
+    })
+    expect(
+      scoreScenario({ ...scenario, threshold: 0.81 }, { response: 'a b b', toolCalls: ['bazel', 'git'] }).pass,
+    ).toBe(false)
   })
 
   it('does not check tool calls when the scenario does not execute', () => {
-    expect(scoreScenario({ ...scenario, executes: false }, { response: 'a b b', toolCalls: [] })).toEqual({ similarity: 0.8, missingSkills: [], pass: true })
+    expect(scoreScenario({ ...scenario, executes: false }, { response: 'a b b', toolCalls: [] })).toEqual({
+      similarity: 0.8,
+      missingSkills: [],
+      pass: true,
+    })
   })
 
   it('tolerates malformed runs', () => {
-    const run = { response: undefined, toolCalls: [null, 'git'] } as unknown as { response: string; toolCalls: string[] }
+    const run = { response: undefined, toolCalls: [null, 'git'] } as unknown as {
+      response: string
+      toolCalls: string[]
+    }
     expect(scoreScenario(scenario, run)).toEqual({ similarity: 0, missingSkills: ['bazel'], pass: false })
   })
 })
@@ -60,11 +81,22 @@ describe('approval guard', () => {
   })
 
   it('refuses a write skill without an approver, or when it does not approve', async () => {
-    await expect(getInstructions(write)).rejects.toMatchObject({ name: 'ApprovalRequiredError', code: 'SKILL_APPROVAL_REQUIRED', skill: 'deployer', reason: 'no-approver' })
+    await expect(getInstructions(write)).rejects.toMatchObject({
+      name: 'ApprovalRequiredError',
+      code: 'SKILL_APPROVAL_REQUIRED',
+      skill: 'deployer',
+      reason: 'no-approver',
+    })
     await expect(getInstructions(write, { approve: () => false })).rejects.toMatchObject({ reason: 'denied' })
-    await expect(getInstructions(write, { approve: async () => 'yes' as unknown as boolean })).rejects.toMatchObject({ reason: 'denied' })
+    await expect(getInstructions(write, { approve: async () => 'yes' as unknown as boolean })).rejects.toMatchObject({
+      reason: 'denied',
+    })
     const failure = new Error('approval service down')
-    const error = await getInstructions(write, { approve: async () => { throw failure } }).catch(e => e)
+    const error = await getInstructions(write, {
+      approve: async () => {
+        throw failure
+      },
+    }).catch(e => e)
     expect(error).toBeInstanceOf(ApprovalRequiredError)
     expect(error.reason).toBe('approver-failed')
     expect(error.cause).toBe(failure)
@@ -72,7 +104,14 @@ describe('approval guard', () => {
 
   it('hands out a write skill once approved, passing the skill to the approver', async () => {
     const seen: string[] = []
-    await expect(getInstructions(write, { approve: async (s) => { seen.push(s.name); return true } })).resolves.toBe('deploy things')
+    await expect(
+      getInstructions(write, {
+        approve: async (s) => {
+          seen.push(s.name)
+          return true
+        },
+      }),
+    ).resolves.toBe('deploy things')
     expect(seen).toEqual(['deployer'])
   })
 
@@ -87,7 +126,10 @@ describe('runtime modules stay browser-safe', () => {
     for (const file of ['scenario.ts', 'approval.ts']) {
       const source = fs.readFileSync(path.resolve(__dirname, '../../src/runtime', file), 'utf8')
       const imports = [...source.matchAll(/^import .* from '([^']+)'/gm)].map(m => m[1])
-      expect(imports.filter(i => i.startsWith('node:') || !i.startsWith('.')), file).toEqual([])
+      expect(
+        imports.filter(i => i.startsWith('node:') || !i.startsWith('.')),
+        file,
+      ).toEqual([])
       expect(source).not.toMatch(/\b(?:Buffer|process|require)\b/)
     }
   })

@@ -1,14 +1,23 @@
+import type { ScenarioRun, ScenarioScore } from '../../src/runtime/scenario'
+import type { ManifestLike, ScenarioAgent } from '../../src/vitest'
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkEnterprise } from '../../src/enterprise'
-import type { ScenarioRun, ScenarioScore } from '../../src/runtime/scenario'
 import { defineScenarioTests } from '../../src/vitest'
-import type { ManifestLike, ScenarioAgent } from '../../src/vitest'
 import { loadFixture, options } from './helpers'
 
 // A manifest built the way the engine builds it: scenarios parsed from the fixture skill.
 const skill = loadFixture('payment-gateway')
-const { scenarios } = checkEnterprise(skill, { options: options(), scan: null, skillNames: new Set(['payment-gateway']) })
-const manifest: ManifestLike = { skills: [{ name: 'payment-gateway', scenarios }, { name: 'no-scenarios', scenarios: [] }] }
+const { scenarios } = checkEnterprise(skill, {
+  options: options(),
+  scan: null,
+  skillNames: new Set(['payment-gateway']),
+})
+const manifest: ManifestLike = {
+  skills: [
+    { name: 'payment-gateway', scenarios },
+    { name: 'no-scenarios', scenarios: [] },
+  ],
+}
 
 // An agent that answers with the reference outcome and calls the skill.
 const goodAgent: ScenarioAgent = async (prompt, { skill, scenario }) => {
@@ -19,22 +28,31 @@ const goodAgent: ScenarioAgent = async (prompt, { skill, scenario }) => {
 const scores: Array<[string, ScenarioScore]> = []
 
 describe('defineScenarioTests with a compliant agent', () => {
-  const count = defineScenarioTests(manifest, goodAgent, { onScore: (score, ctx) => scores.push([ctx.scenario.file, score]) })
+  const count = defineScenarioTests(manifest, goodAgent, {
+    onScore: (score, ctx) => scores.push([ctx.scenario.file, score]),
+  })
   it('registered one test per scenario', () => {
     expect(count).toBe(2)
   })
 })
 
 describe('defineScenarioTests with agents that must fail (it.fails)', () => {
-  defineScenarioTests(manifest, async () => ({ response: 'something unrelated', toolCalls: ['payment-gateway'] }), { api: { describe, it: it.fails } })
+  defineScenarioTests(manifest, async () => ({ response: 'something unrelated', toolCalls: ['payment-gateway'] }), {
+    api: { describe, it: it.fails },
+  })
   // Only the executing scenario asserts tool calls (refund.md has `executes: false`).
   const executing = { skills: [{ name: 'payment-gateway', scenarios: scenarios.filter(s => s.executes) }] }
-  defineScenarioTests(executing, async (_p, { scenario }) => ({ response: scenario.reference, toolCalls: [] }), { api: { describe, it: it.fails } })
+  defineScenarioTests(executing, async (_p, { scenario }) => ({ response: scenario.reference, toolCalls: [] }), {
+    api: { describe, it: it.fails },
+  })
 })
 
 describe('what a failing scenario reports', () => {
-  const collected: Array<{ name: string; fn: () => Promise<void> }> = []
-  const api = { describe: (_: string, fn: () => void) => fn(), it: (name: string, fn: () => Promise<void>) => void collected.push({ name, fn }) }
+  const collected: Array<{ name: string, fn: () => Promise<void> }> = []
+  const api = {
+    describe: (_: string, fn: () => void) => fn(),
+    it: (name: string, fn: () => Promise<void>) => void collected.push({ name, fn }),
+  }
   const run = (agent: ScenarioAgent) => {
     collected.length = 0
     defineScenarioTests(manifest, agent, { api })
@@ -47,7 +65,10 @@ describe('what a failing scenario reports', () => {
   })
 
   it('fails on missing tool calls, then on low similarity', async () => {
-    const [charge] = run(async (_p, { scenario }): Promise<ScenarioRun> => ({ response: scenario.reference, toolCalls: ['other-tool'] }))
+    const [charge] = run(async (_p, { scenario }): Promise<ScenarioRun> => ({
+      response: scenario.reference,
+      toolCalls: ['other-tool'],
+    }))
     await expect(charge.fn()).rejects.toThrow('expected skills missing from the tool calls')
     const [, refund] = run(async () => ({ response: 'unrelated words', toolCalls: [] }))
     await expect(refund.fn()).rejects.toThrow('similarity to the reference below the threshold 0.3')

@@ -1,33 +1,51 @@
+import type { ManifestSkill } from '../../src/core/types'
 import fs from 'node:fs'
 import path from 'node:path'
-import vm from 'node:vm'
 import { fileURLToPath } from 'node:url'
+import vm from 'node:vm'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildDiscoveryIndex } from '../../src/search'
 import { computeSkillDigest } from '../../src/runtime/digest'
-import type { ManifestSkill } from '../../src/core/types'
+import { buildDiscoveryIndex } from '../../src/search'
 import { sampleSkills, tempDir } from '../search/helpers'
 
 const runtimeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'runtime')
-const MINE = ['codec', 'compose', 'digest', 'discovery-index', 'find', 'hash-embed', 'register', 'stem', 'text', 'verify']
+const MINE = [
+  'codec',
+  'compose',
+  'digest',
+  'discovery-index',
+  'find',
+  'hash-embed',
+  'register',
+  'stem',
+  'text',
+  'verify',
+]
 
 function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : /\.[cm]?ts$/.test(e.name) ? [path.join(dir, e.name)] : [])
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap(e =>
+      e.isDirectory() ? sources(path.join(dir, e.name)) : /\.[cm]?ts$/.test(e.name) ? [path.join(dir, e.name)] : [],
+    )
 }
 
 describe('runtime entry', () => {
   it('imports no node: module and no package other than @noble/hashes', () => {
     for (const file of sources(runtimeDir)) {
       const text = fs.readFileSync(file, 'utf8')
-      for (const m of text.matchAll(/^\s*(import|export)\s(?:type\s)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/gm)) {
+      for (const m of text.matchAll(
+        /^\s*(import|export)\s(?:type\s)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/gm,
+      )) {
         const spec = m[2] ?? m[3]
         const typeOnly = /^\s*(import|export)\s+type\s/.test(m[0])
         expect(spec.startsWith('node:'), `${file}: ${spec}`).toBe(false)
-        if (!spec.startsWith('.') && !typeOnly) expect(spec, `${file}`).toMatch(/^@noble\/hashes\//)
+        if (!spec.startsWith('.') && !typeOnly)
+          expect(spec, `${file}`).toMatch(/^@noble\/hashes\//)
         // Outside src/runtime only type-only imports (the data contracts) are allowed.
-        if (spec.startsWith('..') && !typeOnly) throw new Error(`${file} imports ${spec} at runtime`)
+        if (spec.startsWith('..') && !typeOnly)
+          throw new Error(`${file} imports ${spec} at runtime`)
       }
     }
   })
@@ -57,13 +75,16 @@ describe('runtime entry', () => {
       const manifest = { skills, index: await buildDiscoveryIndex(skills) }
       // Only web-standard globals that browsers and edge workers have too.
       const sandbox: Record<string, unknown> = { input: JSON.parse(JSON.stringify(manifest)), TextEncoder, TextDecoder }
-      vm.runInNewContext(`${code}
+      vm.runInNewContext(
+        `${code}
         result = {
           names: runtime.findSkills(input, 'roll out a container image to kubernetes', { k: 2 }).map(m => m.name),
           digest: runtime.computeSkillDigest(input.skills[0].files),
           verify: runtime.verifySkill(input.skills[0], { 'SKILL.md': 'tampered' }, { partial: true }).modified,
           hasProcess: typeof process, hasBuffer: typeof Buffer, hasRequire: typeof require,
-        }`, sandbox)
+        }`,
+        sandbox,
+      )
       expect(sandbox.result).toEqual({
         names: ['k8s-rollout'],
         digest: computeSkillDigest(skills[0].files),

@@ -1,3 +1,4 @@
+import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -5,47 +6,66 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { summarizeManifest } from '../../src/audit/manifest'
 import { mainModule } from '../../src/plugin/codegen'
-import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-entry-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 /** The generated entry module, written to a file and imported as an app would (its lazy imports are never called here). */
-async function importEntry(manifest: SkillsManifest, name: string): Promise<{ default: unknown; skills: unknown[] }> {
+async function importEntry(manifest: SkillsManifest, name: string): Promise<{ default: unknown, skills: unknown[] }> {
   const file = path.join(dir, `${name}.mjs`)
   fs.writeFileSync(file, mainModule(manifest))
   return import(pathToFileURL(file).href)
 }
 
-const skill = (name: string, extra: Partial<ManifestSkill> = {}): ManifestSkill => ({
-  name,
-  description: `Does ${name}.`,
-  version: '1.0.0',
-  source: `skills/${name}`,
-  path: `skills/${name}`,
-  digest: 'a'.repeat(64),
-  integrity: { algorithm: 'sha-256', value: 'a'.repeat(64) },
-  files: [{ path: 'SKILL.md', size: 10, sha256: 'b'.repeat(64) }],
-  scenarios: [],
-  findings: [],
-  capabilities: { declared: [], detected: [] },
-  workload: 'read',
-  requiresApproval: false,
-  ...extra,
-} as unknown as ManifestSkill)
+function skill(name: string, extra: Partial<ManifestSkill> = {}): ManifestSkill {
+  return {
+    name,
+    description: `Does ${name}.`,
+    version: '1.0.0',
+    source: `skills/${name}`,
+    path: `skills/${name}`,
+    digest: 'a'.repeat(64),
+    integrity: { algorithm: 'sha-256', value: 'a'.repeat(64) },
+    files: [{ path: 'SKILL.md', size: 10, sha256: 'b'.repeat(64) }],
+    scenarios: [],
+    findings: [],
+    capabilities: { declared: [], detected: [] },
+    workload: 'read',
+    requiresApproval: false,
+    ...extra,
+  } as unknown as ManifestSkill
+}
 
-const manifestOf = (skills: ManifestSkill[]): SkillsManifest =>
-  ({ manifestVersion: 1, generator: 'test', lockDigest: 'c'.repeat(64), profile: 'enterprise', skills }) as unknown as SkillsManifest
+function manifestOf(skills: ManifestSkill[]): SkillsManifest {
+  return {
+    manifestVersion: 1,
+    generator: 'test',
+    lockDigest: 'c'.repeat(64),
+    profile: 'enterprise',
+    skills,
+  } as unknown as SkillsManifest
+}
 
 describe('entry module', () => {
   it('rebuilds every summary exactly: plain ones from columns, the others shipped whole', async () => {
     const manifest = manifestOf([
       skill('plain'),
       skill('no-version', { version: null } as Partial<ManifestSkill>),
-      skill('writer', { workload: 'write', requiresApproval: true, capabilities: { declared: ['fs:write'], detected: ['fs:write'] } } as Partial<ManifestSkill>),
-      skill('flagged', { findings: [{ code: 'scan/secrets', severity: 'warning', message: 'm', file: 'SKILL.md', line: 1, column: 1 }] } as Partial<ManifestSkill>),
-      skill('with-uri', { uri: 'castor://skills/a/b/with-uri/1.0.0', urn: 'urn:castor:skill:a:b:with-uri:1.0.0' } as Partial<ManifestSkill>),
-      skill('quote\'s "and" \\ \u2028 line', { description: 'Line one\nline two \u2029 \'quoted\'' } as Partial<ManifestSkill>),
+      skill('writer', {
+        workload: 'write',
+        requiresApproval: true,
+        capabilities: { declared: ['fs:write'], detected: ['fs:write'] },
+      } as Partial<ManifestSkill>),
+      skill('flagged', {
+        findings: [{ code: 'scan/secrets', severity: 'warning', message: 'm', file: 'SKILL.md', line: 1, column: 1 }],
+      } as Partial<ManifestSkill>),
+      skill('with-uri', {
+        uri: 'castor://skills/a/b/with-uri/1.0.0',
+        urn: 'urn:castor:skill:a:b:with-uri:1.0.0',
+      } as Partial<ManifestSkill>),
+      skill('quote\'s "and" \\ \u2028 line', {
+        description: 'Line one\nline two \u2029 \'quoted\'',
+      } as Partial<ManifestSkill>),
       skill('elsewhere', { source: 'vendor/pack/elsewhere-v2' } as Partial<ManifestSkill>),
       skill('nested', { source: 'skills/team/nested' } as Partial<ManifestSkill>),
     ])

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { skillDigest } from '../../src/core/hash'
-import { computeSkillDigest, compareUtf8, sha256Hex } from '../../src/runtime/digest'
+import { compareUtf8, computeSkillDigest, sha256Hex } from '../../src/runtime/digest'
 import { verifySkill } from '../../src/runtime/verify'
 import { tempDir, writeSkill } from '../search/helpers'
 
@@ -23,7 +23,11 @@ describe('computeSkillDigest', () => {
     cleanup = t.cleanup
     const skill = await writeSkill(t.dir, 'demo', FILES)
     const dir = path.join(t.dir, 'skills', 'demo')
-    const shell = execFileSync('bash', ['-c', `cd "${dir}" && find . -type f | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum | sha256sum`], { encoding: 'utf8' })
+    const shell = execFileSync(
+      'bash',
+      ['-c', `cd "${dir}" && find . -type f | sed 's|^\\./||' | LC_ALL=C sort | xargs -d '\\n' sha256sum | sha256sum`],
+      { encoding: 'utf8' },
+    )
     const expected = shell.split(' ')[0]
     expect(computeSkillDigest(skill.files)).toBe(expected)
     expect(computeSkillDigest([...skill.files].reverse())).toBe(expected)
@@ -31,7 +35,15 @@ describe('computeSkillDigest', () => {
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
   })
   it('sorts bytewise, like LC_ALL=C', () => {
-    expect(['b', 'a/b', 'Z', 'ü', 'a.b', '😀', '\uFFFD'].sort(compareUtf8)).toEqual(['Z', 'a.b', 'a/b', 'b', 'ü', '\uFFFD', '😀'])
+    expect(['b', 'a/b', 'Z', 'ü', 'a.b', '😀', '\uFFFD'].sort(compareUtf8)).toEqual([
+      'Z',
+      'a.b',
+      'a/b',
+      'b',
+      'ü',
+      '\uFFFD',
+      '😀',
+    ])
   })
 })
 
@@ -58,7 +70,12 @@ describe('verifySkill', () => {
       manifestConsistent: true,
     })
     expect(verifySkill(skill, Object.fromEntries(fetched)).ok).toBe(true)
-    expect(verifySkill(skill, [...fetched].map(([p, bytes]) => ({ path: `./${p}`, bytes }))).ok).toBe(true)
+    expect(
+      verifySkill(
+        skill,
+        [...fetched].map(([p, bytes]) => ({ path: `./${p}`, bytes })),
+      ).ok,
+    ).toBe(true)
   })
 
   it('reports modified, missing and unexpected files', async () => {
@@ -76,13 +93,23 @@ describe('verifySkill', () => {
 
   it('partial fetches check only what was fetched', async () => {
     const { skill } = await setup()
-    expect(verifySkill(skill, { 'SKILL.md': FILES['SKILL.md'] }, { partial: true })).toMatchObject({ ok: true, missing: [], actualDigest: null })
-    expect(verifySkill(skill, { 'SKILL.md': 'x' }, { partial: true })).toMatchObject({ ok: false, modified: ['SKILL.md'] })
+    expect(verifySkill(skill, { 'SKILL.md': FILES['SKILL.md'] }, { partial: true })).toMatchObject({
+      ok: true,
+      missing: [],
+      actualDigest: null,
+    })
+    expect(verifySkill(skill, { 'SKILL.md': 'x' }, { partial: true })).toMatchObject({
+      ok: false,
+      modified: ['SKILL.md'],
+    })
   })
 
   it('detects a manifest entry whose file list no longer matches its digest', async () => {
     const { skill, fetched } = await setup()
-    const forged = { ...skill, files: skill.files.map(f => f.path === 'SKILL.md' ? { ...f, sha256: sha256Hex('forged') } : f) }
+    const forged = {
+      ...skill,
+      files: skill.files.map(f => (f.path === 'SKILL.md' ? { ...f, sha256: sha256Hex('forged') } : f)),
+    }
     fetched.set('SKILL.md', 'forged')
     const result = verifySkill(forged, fetched)
     expect(result.modified).toEqual([])

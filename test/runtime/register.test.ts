@@ -1,22 +1,27 @@
+import type { ManifestSkill } from '../../src/core/types'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { audit } from '../../src/audit/engine'
 import { checkSkillLoad, createSkillLoader, SkillLoadRefusedError } from '../../src/runtime/compose'
 import { toSkillRegister } from '../../src/runtime/register'
-import type { ManifestSkill } from '../../src/core/types'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const playground = path.join(repo, 'playground')
 
 /** The ACS schemas: the repo's copy when there is one, else the shared spec folder beside the repo. */
 function schema(name: string): Record<string, unknown> {
-  const candidates = [path.join(repo, 'schemas', name), path.join(repo, '..', 'shared', 'spec', name), path.join('/work/shared/spec', name)]
+  const candidates = [
+    path.join(repo, 'schemas', name),
+    path.join(repo, '..', 'shared', 'spec', name),
+    path.join('/work/shared/spec', name),
+  ]
   const file = candidates.find(f => fs.existsSync(f))
-  if (!file) throw new Error(`${name} not found in ${candidates.join(', ')}`)
+  if (!file)
+    throw new Error(`${name} not found in ${candidates.join(', ')}`)
   return JSON.parse(fs.readFileSync(file, 'utf8'))
 }
 
@@ -24,7 +29,15 @@ let skills: ManifestSkill[]
 let validate: ReturnType<Ajv2020['compile']>
 
 beforeAll(async () => {
-  skills = (await audit({ root: playground, roots: ['skills'], lock: false, manifest: false, app: { domain: 'example.com', name: 'playground' } })).manifest.skills
+  skills = (
+    await audit({
+      root: playground,
+      roots: ['skills'],
+      lock: false,
+      manifest: false,
+      app: { domain: 'example.com', name: 'playground' },
+    })
+  ).manifest.skills
   const ajv = new Ajv2020({ allErrors: true, strict: false })
   addFormats.default ? addFormats.default(ajv) : (addFormats as unknown as (a: Ajv2020) => void)(ajv)
   // The register schema references `../provenance.json` relative to its own $id.
@@ -62,8 +75,13 @@ describe('toSkillRegister', () => {
     const composer = skills.find(s => Array.isArray((s.frontmatter as Record<string, unknown>).composed_skills))
     expect(composer, 'a playground skill declares composed_skills').toBeDefined()
     const payload = toSkillRegister(composer!)
-    expect(payload.composition.composed_skills).toEqual((composer!.frontmatter as Record<string, unknown>).composed_skills)
-    const tools = toSkillRegister({ ...composer!, frontmatter: { ...composer!.frontmatter, 'allowed-tools': 'Read Bash(git log:*) Write' } }).composition.tools
+    expect(payload.composition.composed_skills).toEqual(
+      (composer!.frontmatter as Record<string, unknown>).composed_skills,
+    )
+    const tools = toSkillRegister({
+      ...composer!,
+      frontmatter: { ...composer!.frontmatter, 'allowed-tools': 'Read Bash(git log:*) Write' },
+    }).composition.tools
     expect(tools).toEqual(['Read', 'Bash(git log:*)', 'Write'])
     expect(toSkillRegister(composer!)).toEqual(payload)
   })
@@ -72,9 +90,19 @@ describe('toSkillRegister', () => {
 describe('composition guard', () => {
   const manifest = () => ({
     skills: [
-      { ...skills[0], name: 'a', uri: 'castor://skills/x/y/a/1.0.0', frontmatter: { composed_skills: ['b', 'castor://skills/x/y/c/1.0.0'] } },
+      {
+        ...skills[0],
+        name: 'a',
+        uri: 'castor://skills/x/y/a/1.0.0',
+        frontmatter: { composed_skills: ['b', 'castor://skills/x/y/c/1.0.0'] },
+      },
       { ...skills[0], name: 'b', uri: undefined, frontmatter: {} },
-      { ...skills[0], name: 'c', uri: 'castor://skills/x/y/c/1.0.0', frontmatter: { metadata: { composed_skills: 'a' } } },
+      {
+        ...skills[0],
+        name: 'c',
+        uri: 'castor://skills/x/y/c/1.0.0',
+        frontmatter: { metadata: { composed_skills: 'a' } },
+      },
     ] as ManifestSkill[],
   })
 

@@ -1,10 +1,10 @@
+import type { Diagnostic, SkillSource } from '../../src/core/types'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compareBytewise } from '../../src/core/diagnostics'
 import { parseFrontmatter } from '../../src/core/frontmatter'
 import { scanSkill } from '../../src/scanner/index'
-import type { Diagnostic, SkillSource } from '../../src/core/types'
 import { makeSkill } from './make-skill'
 
 export const CORPUS = fileURLToPath(new URL('../fixtures/scanner', import.meta.url))
@@ -13,13 +13,17 @@ function walk(dir: string, base = dir): string[] {
   const out: string[] = []
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name)
-    if (e.isDirectory()) out.push(...walk(p, base))
+    if (e.isDirectory())
+      out.push(...walk(p, base))
     else out.push(path.relative(base, p).split(path.sep).join('/'))
   }
   return out.sort(compareBytewise)
 }
 
-const isBinary = (b: Buffer): boolean => b.subarray(0, 8000).includes(0) || b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+function isBinary(b: Buffer): boolean {
+  return b.subarray(0, 8000).includes(0)
+    || b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+}
 
 /** Reads a fixture skill folder into a SkillSource (frontmatter parsed by the engine's parser). */
 export function loadSkill(dir: string): SkillSource {
@@ -33,8 +37,8 @@ export function loadSkill(dir: string): SkillSource {
 }
 
 export interface CorpusReport {
-  rows: Array<{ rule: string; samples: number; detected: number; recall: number; missed: string[] }>
-  benign: { skills: number; errors: Diagnostic[]; warnings: number; infos: number }
+  rows: Array<{ rule: string, samples: number, detected: number, recall: number, missed: string[] }>
+  benign: { skills: number, errors: Diagnostic[], warnings: number, infos: number }
   bytes: number
 }
 
@@ -50,9 +54,16 @@ export function evaluateCorpus(root = CORPUS): CorpusReport {
       const skill = loadSkill(path.join(root, 'malicious', rule, s))
       bytes += skill.files.reduce((n, f) => n + f.size, 0)
       const found = scanSkill(skill, options).diagnostics.some(d => d.rule === rule && d.severity !== 'info')
-      if (!found) missed.push(s)
+      if (!found)
+        missed.push(s)
     }
-    rows.push({ rule, samples: samples.length, detected: samples.length - missed.length, recall: (samples.length - missed.length) / samples.length, missed })
+    rows.push({
+      rule,
+      samples: samples.length,
+      detected: samples.length - missed.length,
+      recall: (samples.length - missed.length) / samples.length,
+      missed,
+    })
   }
   const benign = { skills: 0, errors: [] as Diagnostic[], warnings: 0, infos: 0 }
   for (const s of fs.readdirSync(path.join(root, 'benign')).sort(compareBytewise)) {
@@ -60,8 +71,10 @@ export function evaluateCorpus(root = CORPUS): CorpusReport {
     bytes += skill.files.reduce((n, f) => n + f.size, 0)
     benign.skills++
     for (const d of scanSkill(skill, options).diagnostics) {
-      if (d.severity === 'error') benign.errors.push(d)
-      else if (d.severity === 'warning') benign.warnings++
+      if (d.severity === 'error')
+        benign.errors.push(d)
+      else if (d.severity === 'warning')
+        benign.warnings++
       else benign.infos++
     }
   }
@@ -70,11 +83,20 @@ export function evaluateCorpus(root = CORPUS): CorpusReport {
 
 export function formatReport(r: CorpusReport): string {
   const lines = ['rule               samples  detected  recall', '-----------------  -------  --------  ------']
-  for (const row of r.rows) lines.push(`${row.rule.padEnd(17)}  ${String(row.samples).padStart(7)}  ${String(row.detected).padStart(8)}  ${(row.recall * 100).toFixed(1).padStart(5)}%${row.missed.length ? `  missed: ${row.missed.join(', ')}` : ''}`)
+  for (const row of r.rows) {
+    lines.push(
+      `${row.rule.padEnd(17)}  ${String(row.samples).padStart(7)}  ${String(row.detected).padStart(8)}  ${(row.recall * 100).toFixed(1).padStart(5)}%${row.missed.length ? `  missed: ${row.missed.join(', ')}` : ''}`,
+    )
+  }
   const total = r.rows.reduce((n, x) => n + x.samples, 0)
   const hit = r.rows.reduce((n, x) => n + x.detected, 0)
-  lines.push(`${'all'.padEnd(17)}  ${String(total).padStart(7)}  ${String(hit).padStart(8)}  ${((hit / total) * 100).toFixed(1).padStart(5)}%`)
-  lines.push(`benign skills: ${r.benign.skills}, errors: ${r.benign.errors.length}, warnings: ${r.benign.warnings}, info: ${r.benign.infos}`)
-  for (const e of r.benign.errors) lines.push(`  FP ${e.code} ${e.file}:${e.line}:${e.column} ${e.message} | ${e.excerpt ?? ''}`)
+  lines.push(
+    `${'all'.padEnd(17)}  ${String(total).padStart(7)}  ${String(hit).padStart(8)}  ${((hit / total) * 100).toFixed(1).padStart(5)}%`,
+  )
+  lines.push(
+    `benign skills: ${r.benign.skills}, errors: ${r.benign.errors.length}, warnings: ${r.benign.warnings}, info: ${r.benign.infos}`,
+  )
+  for (const e of r.benign.errors)
+    lines.push(`  FP ${e.code} ${e.file}:${e.line}:${e.column} ${e.message} | ${e.excerpt ?? ''}`)
   return lines.join('\n')
 }

@@ -14,8 +14,15 @@ describe('scanner output on the labelled corpus', () => {
     for (const group of ['malicious', 'benign']) {
       const base = path.join(CORPUS, group)
       for (const a of fs.readdirSync(base).sort()) {
-        const dirs = group === 'benign' ? [a] : fs.readdirSync(path.join(base, a)).sort().map(b => `${a}/${b}`)
-        for (const d of dirs) out[`${group}/${d}`] = scanSkill(loadSkill(path.join(base, d)), { maxTextSize: 1024 * 1024 })
+        const dirs
+          = group === 'benign'
+            ? [a]
+            : fs
+                .readdirSync(path.join(base, a))
+                .sort()
+                .map(b => `${a}/${b}`)
+        for (const d of dirs)
+          out[`${group}/${d}`] = scanSkill(loadSkill(path.join(base, d)), { maxTextSize: 1024 * 1024 })
       }
     }
     expect(Object.keys(out)).toEqual(Object.keys(golden))

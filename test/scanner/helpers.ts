@@ -1,20 +1,36 @@
-import { scanSkill } from '../../src/scanner/index'
-import type { ScanOptions } from '../../src/scanner/index'
 import type { ScanResult } from '../../src/core/types'
+import type { ScanOptions } from '../../src/scanner/index'
+import { scanSkill } from '../../src/scanner/index'
 import { DEFAULT_SCANNER, makeSkill } from './make-skill'
 
-export function scan(files: Record<string, string | Uint8Array>, frontmatter: Record<string, unknown> = {}, options: Partial<ScanOptions> = {}): ScanResult {
+export function scan(
+  files: Record<string, string | Uint8Array>,
+  frontmatter: Record<string, unknown> = {},
+  options: Partial<ScanOptions> = {},
+): ScanResult {
   return scanSkill(makeSkill(files, frontmatter), { ...DEFAULT_SCANNER, ...options })
 }
 
 /** Compact view of scanner findings: `severity rule path:line:column`. */
-export function hits(files: Record<string, string | Uint8Array>, frontmatter: Record<string, unknown> = {}, options: Partial<ScanOptions> = {}): string[] {
-  return scan(files, frontmatter, options).diagnostics.map(d => `${d.severity} ${d.rule ?? d.code} ${d.file === null ? null : d.file.replace('skills/demo/', '')}:${d.line}:${d.column}`)
+export function hits(
+  files: Record<string, string | Uint8Array>,
+  frontmatter: Record<string, unknown> = {},
+  options: Partial<ScanOptions> = {},
+): string[] {
+  return scan(files, frontmatter, options).diagnostics.map(
+    d =>
+      `${d.severity} ${d.rule ?? d.code} ${d.file === null ? null : d.file.replace('skills/demo/', '')}:${d.line}:${d.column}`,
+  )
 }
 
 /** Only the findings of one rule. */
-export const hitsOf = (rule: string, files: Record<string, string | Uint8Array>, frontmatter: Record<string, unknown> = {}): string[] =>
-  hits(files, frontmatter).filter(h => h.split(' ')[1] === rule)
+export function hitsOf(
+  rule: string,
+  files: Record<string, string | Uint8Array>,
+  frontmatter: Record<string, unknown> = {},
+): string[] {
+  return hits(files, frontmatter).filter(h => h.split(' ')[1] === rule)
+}
 
 /** Every match of a global regex in a text, as `index:match`. */
 export function regexHits(re: RegExp, text: string): string[] {

@@ -1,24 +1,34 @@
+import type { SkillFile, SkillSource } from '../../src/core/types'
 import { createHash } from 'node:crypto'
 import { compareBytewise } from '../../src/core/diagnostics'
-import type { SkillFile, SkillSource } from '../../src/core/types'
 
 /** Builds an in-memory SkillSource: `{ 'SKILL.md': '...', 'scripts/a.js': '...' }` (Uint8Array values are binary files). */
-export function makeSkill(files: Record<string, string | Uint8Array>, frontmatter: Record<string, unknown> = {}, name = 'demo'): SkillSource {
-  const list: SkillFile[] = Object.keys(files).sort(compareBytewise).map((path) => {
-    const value = files[path]!
-    const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value
-    return {
-      path,
-      absPath: `/virtual/skills/${name}/${path}`,
-      bytes,
-      size: bytes.byteLength,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      text: typeof value === 'string' ? value : null,
-    }
-  })
+export function makeSkill(
+  files: Record<string, string | Uint8Array>,
+  frontmatter: Record<string, unknown> = {},
+  name = 'demo',
+): SkillSource {
+  const list: SkillFile[] = Object.keys(files)
+    .sort(compareBytewise)
+    .map((path) => {
+      const value = files[path]!
+      const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value
+      return {
+        path,
+        absPath: `/virtual/skills/${name}/${path}`,
+        bytes,
+        size: bytes.byteLength,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        text: typeof value === 'string' ? value : null,
+      }
+    })
   const skillMd = list.find(f => f.path === 'SKILL.md') ?? {
-    path: 'SKILL.md', absPath: `/virtual/skills/${name}/SKILL.md`, bytes: new Uint8Array(), size: 0,
-    sha256: createHash('sha256').digest('hex'), text: '',
+    path: 'SKILL.md',
+    absPath: `/virtual/skills/${name}/SKILL.md`,
+    bytes: new Uint8Array(),
+    size: 0,
+    sha256: createHash('sha256').digest('hex'),
+    text: '',
   }
   return {
     name,

@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest'
-import { buildTables } from '../../src/scanner/finder/tables'
 import type { FinderTables } from '../../src/scanner/finder/tables'
-import { AST_TRIGGER } from '../../src/scanner/js/trigger'
+import type { ReferenceTables } from './prefilter-reference'
+import { describe, expect, it } from 'vitest'
 import { splitAlternatives } from '../../src/scanner/finder/prefilter'
+import { buildTables } from '../../src/scanner/finder/tables'
+import { AST_TRIGGER } from '../../src/scanner/js/trigger'
 import { COMPILED } from '../../src/scanner/text-scan'
 import { referenceTables } from './prefilter-reference'
-import type { ReferenceTables } from './prefilter-reference'
 
 /**
  * The new tables in the reference's shape: token lists become their sticky regexes' sources. The
@@ -14,10 +14,20 @@ import type { ReferenceTables } from './prefilter-reference'
  */
 type Built = Omit<ReferenceTables, 'm5' | 'm6' | 'm7' | 'm8'>
 function asReference(t: FinderTables, tokens: readonly string[], ignoreCase: boolean): Built {
-  const sources = (lists: number[][]): string[] => lists.map(l => new RegExp(l.map(k => tokens[k]).join('|') || '(?!)', ignoreCase ? 'iy' : 'y').source)
+  const sources = (lists: number[][]): string[] =>
+    lists.map(l => new RegExp(l.map(k => tokens[k]).join('|') || '(?!)', ignoreCase ? 'iy' : 'y').source)
   return {
-    pair: t.pair, last: t.last, pw: t.pw, m3: t.m3, m4: t.m4, filter: t.filter,
-    sources: sources(t.groups), unitTable: t.unitTable, unitM3: t.unitM3, unitM4: t.unitM4, unitSources: sources(t.unitGroups),
+    pair: t.pair,
+    last: t.last,
+    pw: t.pw,
+    m3: t.m3,
+    m4: t.m4,
+    filter: t.filter,
+    sources: sources(t.groups),
+    unitTable: t.unitTable,
+    unitM3: t.unitM3,
+    unitM4: t.unitM4,
+    unitSources: sources(t.unitGroups),
   }
 }
 
@@ -27,8 +37,13 @@ function differences(a: ReferenceTables, b: Built): string[] {
   for (const k of Object.keys(b) as Array<keyof Built>) {
     const x = a[k]
     const y = b[k]
-    const same = Array.isArray(x) ? JSON.stringify(x) === JSON.stringify(y) : Buffer.from((x as Uint8Array).buffer, (x as Uint8Array).byteOffset, (x as Uint8Array).byteLength).equals(Buffer.from((y as Uint8Array).buffer, (y as Uint8Array).byteOffset, (y as Uint8Array).byteLength)) && (x as Uint8Array).constructor === (y as Uint8Array).constructor
-    if (!same) out.push(k)
+    const same = Array.isArray(x)
+      ? JSON.stringify(x) === JSON.stringify(y)
+      : Buffer.from((x as Uint8Array).buffer, (x as Uint8Array).byteOffset, (x as Uint8Array).byteLength).equals(
+        Buffer.from((y as Uint8Array).buffer, (y as Uint8Array).byteOffset, (y as Uint8Array).byteLength),
+      ) && (x as Uint8Array).constructor === (y as Uint8Array).constructor
+    if (!same)
+      out.push(k)
   }
   return out
 }
@@ -57,9 +72,17 @@ describe('finder tables', () => {
   })
 
   it('equal it for seeded subsets of the tokens, with and without case folding', () => {
-    const pool = [...new Set([...Object.values(COMPILED).flatMap(t => splitAlternatives(t.anchor.source)), ...splitAlternatives(AST_TRIGGER.source)])]
+    const pool = [
+      ...new Set([
+        ...Object.values(COMPILED).flatMap(t => splitAlternatives(t.anchor.source)),
+        ...splitAlternatives(AST_TRIGGER.source),
+      ]),
+    ]
     let seed = 11
-    const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF; return seed / 0x7FFFFFFF }
+    const rnd = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+      return seed / 0x7FFFFFFF
+    }
     let groups = 0
     for (let k = 0; k < 12; k++) {
       const tokens = pool.filter(() => rnd() < 0.15).sort(() => rnd() - 0.5)
@@ -86,7 +109,7 @@ describe('finder tables', () => {
 
 describe('per-part bits (the kernel\'s candidate check)', () => {
   /** The kernel's checks at position 0 of `text` (after a space): the surviving bits, and whether the group masks alone pass. */
-  function check(tokens: string[], text: string): { bits: number; masks: boolean } {
+  function check(tokens: string[], text: string): { bits: number, masks: boolean } {
     const t = buildTables(tokens, true)!
     // The group masks of the straightforward construction (its groups are numbered as these: compared above).
     const ref = referenceTables(tokens, true)!
@@ -124,9 +147,19 @@ describe('per-part bits (the kernel\'s candidate check)', () => {
       const ms = [ref.m3, ref.m4, ref.m5, ref.m6, ref.m7, ref.m8]
       let differ = 0
       for (let d = 0; d < 6; d++) {
-        for (let i = 257; i < n * 257; i++) if ((tb.tbits[d * n * 257 + i] !== 0) !== (ms[d]![i] !== 0)) differ++
+        for (let i = 257; i < n * 257; i++) {
+          if ((tb.tbits[d * n * 257 + i] !== 0) !== (ms[d]![i] !== 0))
+            differ++
+        }
       }
-      for (let g = 1; g < n; g++) if ((tb.tpw[g * 4 + 1] !== 0) !== ((tb.pw[g]! & 1) !== 0) || (tb.tpw[g * 4 + 2] !== 0) !== ((tb.pw[g]! & 2) !== 0)) differ++
+      for (let g = 1; g < n; g++) {
+        if (
+          (tb.tpw[g * 4 + 1] !== 0) !== ((tb.pw[g]! & 1) !== 0)
+          || (tb.tpw[g * 4 + 2] !== 0) !== ((tb.pw[g]! & 2) !== 0)
+        ) {
+          differ++
+        }
+      }
       expect(differ).toBe(0)
     }
   })

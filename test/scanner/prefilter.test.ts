@@ -1,32 +1,121 @@
+import type { Finder } from '../../src/scanner/finder/prefilter'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
-import { maskRanges, maskViews, maskedSlice } from '../../src/scanner/mask'
-import { CLS, CLS_START, WORD_BIT } from '../../src/scanner/finder/tables'
-import { buildFinder, kernelActive, compileGate, literalGate, requiredClasses, splitAlternatives } from '../../src/scanner/finder/prefilter'
-import type { Finder } from '../../src/scanner/finder/prefilter'
 import { createKernel } from '../../src/scanner/finder/kernel'
-import { WIDE_BYTE, patchWide } from '../../src/scanner/finder/wide'
+import {
+  buildFinder,
+  compileGate,
+  kernelActive,
+  literalGate,
+  requiredClasses,
+  splitAlternatives,
+} from '../../src/scanner/finder/prefilter'
+import { CLS, CLS_START, WORD_BIT } from '../../src/scanner/finder/tables'
+import { patchWide, WIDE_BYTE } from '../../src/scanner/finder/wide'
+import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
+import { maskedSlice, maskRanges, maskViews } from '../../src/scanner/mask'
 import { COMPILED } from '../../src/scanner/text-scan'
 import { CORPUS } from './corpus'
 import { regexHits as hitsOf } from './helpers'
 
 const FRAGMENTS = [
-  'curl ', '| sh', 'rm -rf /', 'Secret', 'TOKEN=', 'password: "', 'to  the user', 'To User', '\u200B', '\uDB40\uDC01', '\u0130', '\u212A', '\u017F',
-  '\u00A0-k ', ' -k', '\t-e ', 'os . system', 'os.', '![x](', ']: http', '](https://x/{a}', '<!--', '<system', '[/INST]', 'eval(', 'Function(',
-  'child_process', '\\x41', '"\\u0041', 'import(', "require('x')", 'require(a', 'process.env', 'process.env.X', 'setTimeout("', "['a'+", 'https',
-  'https://', ':(){ :|:& };:', 'SG.', 'hooks.slack', 'ix.io', 'a', 'b', ' ', '\n', '\r\n', '_', '-', '.', 'é', 'ÿ', '漢', 'sudo ', 'Win + R', 'HISTFILE',
-  'iex ', 'session . post', 'requests.get', 'x', 'AKIA', 'ghp_', 'sk-', ':AA', 'dev/tcp', 'verify = False', 'tls', 'net', 'write', 'rename(', 'ssh',
-  'wget', '`', "'", '"', '${', '}', '/*', '*/', '//', '#', 'archive', 'without telling', 'Ignore previous', 'hide the',
+  'curl ',
+  '| sh',
+  'rm -rf /',
+  'Secret',
+  'TOKEN=',
+  'password: "',
+  'to  the user',
+  'To User',
+  '\u200B',
+  '\uDB40\uDC01',
+  '\u0130',
+  '\u212A',
+  '\u017F',
+  '\u00A0-k ',
+  ' -k',
+  '\t-e ',
+  'os . system',
+  'os.',
+  '![x](',
+  ']: http',
+  '](https://x/{a}',
+  '<!--',
+  '<system',
+  '[/INST]',
+  'eval(',
+  'Function(',
+  'child_process',
+  '\\x41',
+  '"\\u0041',
+  'import(',
+  'require(\'x\')',
+  'require(a',
+  'process.env',
+  'process.env.X',
+  'setTimeout("',
+  '[\'a\'+',
+  'https',
+  'https://',
+  ':(){ :|:& };:',
+  'SG.',
+  'hooks.slack',
+  'ix.io',
+  'a',
+  'b',
+  ' ',
+  '\n',
+  '\r\n',
+  '_',
+  '-',
+  '.',
+  'é',
+  'ÿ',
+  '漢',
+  'sudo ',
+  'Win + R',
+  'HISTFILE',
+  'iex ',
+  'session . post',
+  'requests.get',
+  'x',
+  'AKIA',
+  'ghp_',
+  'sk-',
+  ':AA',
+  'dev/tcp',
+  'verify = False',
+  'tls',
+  'net',
+  'write',
+  'rename(',
+  'ssh',
+  'wget',
+  '`',
+  '\'',
+  '"',
+  '${',
+  '}',
+  '/*',
+  '*/',
+  '//',
+  '#',
+  'archive',
+  'without telling',
+  'Ignore previous',
+  'hide the',
 ]
 
 /** Every hit of a finder in a text, as `index:text`, overlapping ones included (each search starts one past the last hit). */
 function allHits(f: Finder, text: string): string[] {
   const out: string[] = []
   let from = 0
-  let h: { index: number; text: string } | null
-  while ((h = f.next(text, from))) { out.push(`${h.index}:${h.text}`); from = h.index + 1 }
+  let h: { index: number, text: string } | null
+  while ((h = f.next(text, from))) {
+    out.push(`${h.index}:${h.text}`)
+    from = h.index + 1
+  }
   return out
 }
 
@@ -36,8 +125,10 @@ function labelledLines(): string[] {
   const walk = (dir: string): void => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name)
-      if (e.isDirectory()) walk(p)
-      else if (!fs.readFileSync(p).includes(0)) out.push(...fs.readFileSync(p, 'utf8').split('\n'))
+      if (e.isDirectory())
+        walk(p)
+      else if (!fs.readFileSync(p).includes(0))
+        out.push(...fs.readFileSync(p, 'utf8').split('\n'))
     }
   }
   walk(CORPUS)
@@ -47,7 +138,10 @@ function labelledLines(): string[] {
 /** Deterministic pseudo-random texts built from token fragments (short ones, and long ones for the byte path). */
 function texts(): string[] {
   let seed = 7
-  const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF; return seed / 0x7FFFFFFF }
+  const rnd = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+    return seed / 0x7FFFFFFF
+  }
   const out: string[] = []
   for (let k = 0; k < 1500; k++) {
     let s = ''
@@ -67,13 +161,19 @@ describe('literal prefilter', () => {
   it('finds exactly the hits of the combined anchor regex, in every language', () => {
     let total = 0
     for (const [lang, t] of Object.entries(COMPILED)) {
-      for (const [re, finder] of [[t.anchor, t.finder], [t.anchorAst, t.finderAst]] as const) {
+      for (const [re, finder] of [
+        [t.anchor, t.finder],
+        [t.anchorAst, t.finderAst],
+      ] as const) {
         for (const text of corpus) {
           const want = hitsOf(re, text)
           const got: string[] = []
           let from = 0
-          let h: { index: number; text: string } | null
-          while ((h = finder.next(text, from))) { got.push(`${h.index}:${h.text}`); from = h.index + h.text.length }
+          let h: { index: number, text: string } | null
+          while ((h = finder.next(text, from))) {
+            got.push(`${h.index}:${h.text}`)
+            from = h.index + h.text.length
+          }
           total += want.length
           expect(got, `${lang}: ${JSON.stringify(text)}`).toEqual(want)
         }
@@ -85,7 +185,13 @@ describe('literal prefilter', () => {
     expect(kernelActive()).toBe(true)
     // Texts of 64 code units and more take the byte path, those with code units above 0xFF included.
     const narrow = corpus.map(t => t.replace(/[^\x00-\xFF]/g, 'x'))
-    const long = [narrow.join(' '), narrow.join('\n'), narrow.slice(0, 300).join(''), corpus.join(' '), corpus.slice(0, 300).join('')]
+    const long = [
+      narrow.join(' '),
+      narrow.join('\n'),
+      narrow.slice(0, 300).join(''),
+      corpus.join(' '),
+      corpus.slice(0, 300).join(''),
+    ]
     let total = 0
     for (const t of Object.values(COMPILED)) {
       const tokens = splitAlternatives(t.anchor.source)
@@ -117,14 +223,35 @@ describe('literal prefilter', () => {
     const text = `${pad} eval\u2028 curl\u2009rm x\u205Fy \u200B eval( ${pad}`
     for (const kernel of [true, false]) {
       const f = buildFinder(['eval\\(', '\\bcurl\\b', '\\brm\\b', 'x_y', '\\u200B'], true, { kernel })
-      expect(allHits(f, text)).toEqual([`${text.indexOf('curl')}:curl`, `${text.indexOf('rm')}:rm`, `${text.indexOf('\u200B')}:\u200B`, `${text.indexOf('eval(')}:eval(`])
+      expect(allHits(f, text)).toEqual([
+        `${text.indexOf('curl')}:curl`,
+        `${text.indexOf('rm')}:rm`,
+        `${text.indexOf('\u200B')}:\u200B`,
+        `${text.indexOf('eval(')}:eval(`,
+      ])
     }
   })
   it('narrows a wide text in the kernel to the bytes of its patched latin1 copy', () => {
     const kernel = createKernel(CLS, WORD_BIT, CLS_START)!
     let seed = 11
-    const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF; return seed / 0x7FFFFFFF }
-    const units = ['a', ' ', '\n', '\u00E9', '\u00FF', '\u0100', '\u0128', '\u2014', '\u2028', '\uD83D\uDCA1', '\uFFFF', '\u7F00']
+    const rnd = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+      return seed / 0x7FFFFFFF
+    }
+    const units = [
+      'a',
+      ' ',
+      '\n',
+      '\u00E9',
+      '\u00FF',
+      '\u0100',
+      '\u0128',
+      '\u2014',
+      '\u2028',
+      '\uD83D\uDCA1',
+      '\uFFFF',
+      '\u7F00',
+    ]
     for (let k = 0; k < 300; k++) {
       let text = '\u2014'
       const n = Math.floor(rnd() * (k % 10 === 0 ? 5000 : 100))
@@ -164,9 +291,11 @@ describe('required classes of line patterns', () => {
         for (const text of corpus) {
           const re = new RegExp(c.re.source, c.re.flags.replace('g', ''))
           const m = re.exec(text)
-          if (!m) continue
+          if (!m)
+            continue
           matched++
-          for (const r of c.requires) expect(r.test(m[0]), `${c.re.source} / ${r.source} on ${JSON.stringify(m[0])}`).toBe(true)
+          for (const r of c.requires)
+            expect(r.test(m[0]), `${c.re.source} / ${r.source} on ${JSON.stringify(m[0])}`).toBe(true)
         }
       }
     }
@@ -179,7 +308,8 @@ describe('required classes of line patterns', () => {
     for (const t of Object.values(COMPILED)) {
       for (const c of t.patterns) {
         const g = literalGate(c.re)
-        if (g === null) continue
+        if (g === null)
+          continue
         gated++
         const pass = compileGate(g)
         // The scan's form tests a required literal first: the same answers on every line.
@@ -187,9 +317,11 @@ describe('required classes of line patterns', () => {
         const re = new RegExp(c.re.source, c.re.flags.replace('g', ''))
         for (const text of lines) {
           const lower = text.toLowerCase()
-          if (first(lower) !== pass(lower)) expect.fail(`${c.re.source}: the two forms differ on ${JSON.stringify(text)}`)
+          if (first(lower) !== pass(lower))
+            expect.fail(`${c.re.source}: the two forms differ on ${JSON.stringify(text)}`)
           const m = re.exec(text)
-          if (!m) continue
+          if (!m)
+            continue
           matched++
           expect(pass(m[0].toLowerCase()), `${c.re.source} on ${JSON.stringify(m[0])}`).toBe(true)
         }
@@ -199,7 +331,9 @@ describe('required classes of line patterns', () => {
     expect(matched).toBeGreaterThan(1000)
   })
   it('derives gates: literals in sequence, alternatives as any-of, nothing from optional parts', () => {
-    expect(literalGate(/\b(?:aws_?secret|SecretAccessKey)["']?\s*[:=]/i)).toEqual({ any: [{ all: ['aws', 'secret'] }, 'secretaccesskey'] })
+    expect(literalGate(/\b(?:aws_?secret|SecretAccessKey)["']?\s*[:=]/i)).toEqual({
+      any: [{ all: ['aws', 'secret'] }, 'secretaccesskey'],
+    })
     expect(literalGate(/\bchmod\s+(?:0?777|a\+rwx)\b/)).toEqual({ all: ['chmod', { any: ['777', 'a+rwx'] }] })
     expect(literalGate(/x|y?/)).toBe(null)
     expect(literalGate(/(a)\1/)).toBe(null)
@@ -208,10 +342,23 @@ describe('required classes of line patterns', () => {
     expect(compileGate({ all: ['ab', { any: ['cd', 'ef'] }] })('xx ab e f')).toBe(false)
     // With the anchor: `access` is required by both branches (inside `secretaccesskey`), and is not the anchor's word.
     const aws = compileGate({ any: [{ all: ['aws', 'secret', 'access', 'key'] }, 'secretaccesskey'] }, /\bsecret/i)
-    expect(['aws secret access key', 'secretaccesskey', 'aws secret key', 'secret access'].map(aws)).toEqual([true, true, false, false])
+    expect(['aws secret access key', 'secretaccesskey', 'aws secret key', 'secret access'].map(aws)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ])
   })
   it('derives the pipe of `curl ... | sh` and nothing from unknown syntax', () => {
-    expect(requiredClasses(/\bcurl\b[^|\n]{0,300}\|\s*sh\b/i).map(r => r.source)).toEqual(['[\\x43\\x63]', '[\\x55\\x75]', '[\\x52\\x72]', '[\\x4c\\x6c]', '[\\x7c]', '[\\x53\\x73]', '[\\x48\\x68]'])
+    expect(requiredClasses(/\bcurl\b[^|\n]{0,300}\|\s*sh\b/i).map(r => r.source)).toEqual([
+      '[\\x43\\x63]',
+      '[\\x55\\x75]',
+      '[\\x52\\x72]',
+      '[\\x4c\\x6c]',
+      '[\\x7c]',
+      '[\\x53\\x73]',
+      '[\\x48\\x68]',
+    ])
     expect(requiredClasses(/(a)\1/)).toEqual([])
     expect(requiredClasses(/x|y?/)).toEqual([])
   })
@@ -220,7 +367,7 @@ describe('required classes of line patterns', () => {
 describe('masked slices', () => {
   it('equal slices of the fully masked views', () => {
     const samples: Array<[string, 'js' | 'py' | 'sh']> = [
-      ["const a = 'x' // c\n/* b\nc */ `t${'u'}v` + \"w\\\"\" // é\n", 'js'],
+      ['const a = \'x\' // c\n/* b\nc */ `t${\'u\'}v` + "w\\"" // é\n', 'js'],
       ['x = """doc\nstring""" # c\nprint(\'a#b\') # tail\n', 'py'],
       ['echo "$(curl x)" # c\nA=\'q\' ${#a} x#y\n', 'sh'],
     ]

@@ -14,7 +14,8 @@ describe('scanner quality on the labelled corpus', () => {
     expect(report.benign.skills).toBeGreaterThanOrEqual(60)
   })
   it('reaches >= 95% recall on every rule', () => {
-    for (const r of report.rows) expect(r.recall, `${r.rule} missed ${r.missed.join(', ')}`).toBeGreaterThanOrEqual(0.95)
+    for (const r of report.rows)
+      expect(r.recall, `${r.rule} missed ${r.missed.join(', ')}`).toBeGreaterThanOrEqual(0.95)
   })
   it('raises no error on the benign skills', () => {
     expect(report.benign.errors.map(e => `${e.code} ${e.file}:${e.line}`)).toEqual([])

@@ -1,27 +1,45 @@
+import type { FinderTables } from '../../src/scanner/finder/tables'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { buildBuiltinTables, builtinFinders } from '../../src/scanner/finder/builtin'
+import { decodeTableStore, encodeTableStore, shippedStore, STORE_FILE } from '../../src/scanner/finder/store'
 import { buildTables, newTables } from '../../src/scanner/finder/tables'
-import type { FinderTables } from '../../src/scanner/finder/tables'
 import { AST_TRIGGER } from '../../src/scanner/js/trigger'
-import { STORE_FILE, decodeTableStore, encodeTableStore, shippedStore } from '../../src/scanner/finder/store'
 import { COMPILED } from '../../src/scanner/text-scan'
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist')
 
-const ARRAYS = ['pair', 'last', 'pw', 'm3', 'm4', 'filter', 'tpw', 'tbits', 'bitTokens', 'unitTable', 'unitM3', 'unitM4'] as const
+const ARRAYS = [
+  'pair',
+  'last',
+  'pw',
+  'm3',
+  'm4',
+  'filter',
+  'tpw',
+  'tbits',
+  'bitTokens',
+  'unitTable',
+  'unitM3',
+  'unitM4',
+] as const
 
 /** Names of the tables that differ between two builds (element by element, same array types). */
 function differences(a: FinderTables, b: FinderTables): string[] {
   const out: string[] = ARRAYS.filter((k) => {
     const x = a[k]
     const y = b[k]
-    return x.constructor !== y.constructor || !Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(Buffer.from(y.buffer, y.byteOffset, y.byteLength))
+    return (
+      x.constructor !== y.constructor
+      || !Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(Buffer.from(y.buffer, y.byteOffset, y.byteLength))
+    )
   })
-  if (JSON.stringify(a.groups) !== JSON.stringify(b.groups)) out.push('groups')
-  if (JSON.stringify(a.unitGroups) !== JSON.stringify(b.unitGroups)) out.push('unitGroups')
+  if (JSON.stringify(a.groups) !== JSON.stringify(b.groups))
+    out.push('groups')
+  if (JSON.stringify(a.unitGroups) !== JSON.stringify(b.unitGroups))
+    out.push('unitGroups')
   return out
 }
 
@@ -29,7 +47,9 @@ describe('scanner table store', () => {
   it('lists every finder the scanner builds', () => {
     // A finder stands for the regex of its tokens: the anchors each language scans with, and the AST trigger.
     const used = new Set<string>()
-    for (const t of Object.values(COMPILED)) for (const re of [t.anchor, t.anchorAst]) used.add(`${re.flags}:${re.source}`)
+    for (const t of Object.values(COMPILED)) {
+      for (const re of [t.anchor, t.anchorAst]) used.add(`${re.flags}:${re.source}`)
+    }
     used.add(`:${AST_TRIGGER.source}`)
     const listed = builtinFinders().map(f => `${f.ignoreCase ? 'gi' : ''}:${new RegExp(f.tokens.join('|')).source}`)
     expect(listed.length).toBe(9)
@@ -45,7 +65,10 @@ describe('scanner table store', () => {
     expect(store.size).toBe(9)
     for (const { tokens, ignoreCase, tables } of built) {
       const sizes: number[] = []
-      const got = store.get(tokens, ignoreCase, (groups) => { sizes.push(groups); return newTables(groups) })!
+      const got = store.get(tokens, ignoreCase, (groups) => {
+        sizes.push(groups)
+        return newTables(groups)
+      })!
       expect(sizes).toEqual([tables.pw.length])
       expect(differences(got, tables)).toEqual([])
     }

@@ -1,9 +1,9 @@
+import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildDiscoveryIndex } from '../../src/search'
-import { addNeighbours, stemSynonyms } from '../../src/search/synonyms'
 import { findSkills } from '../../src/runtime/find'
 import { analyze, tokenize } from '../../src/runtime/text'
-import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
+import { buildDiscoveryIndex } from '../../src/search'
+import { addNeighbours, stemSynonyms } from '../../src/search/synonyms'
 import { sampleSkills, skillMd, tempDir, writeSkill } from './helpers'
 
 let skills: ManifestSkill[]
@@ -15,10 +15,20 @@ afterAll(() => t.cleanup())
 
 describe('neighbour table', () => {
   it('keeps neighbours at or above the cosine floor, scaled, strongest weight per stem', () => {
-    const table = addNeighbours({ outag: 'blackout 81 disrupt 77 glitch 60', deploi: 'rollout 70 outag 90 deploi 99' }, 0.5, 0.65)
-    expect([...table.get('outag')!]).toEqual([['blackout', 0.405], ['disrupt', 0.385]])
+    const table = addNeighbours(
+      { outag: 'blackout 81 disrupt 77 glitch 60', deploi: 'rollout 70 outag 90 deploi 99' },
+      0.5,
+      0.65,
+    )
+    expect([...table.get('outag')!]).toEqual([
+      ['blackout', 0.405],
+      ['disrupt', 0.385],
+    ])
     // A stem is never its own neighbour.
-    expect([...table.get('deploi')!]).toEqual([['rollout', 0.35], ['outag', 0.45]])
+    expect([...table.get('deploi')!]).toEqual([
+      ['rollout', 0.35],
+      ['outag', 0.45],
+    ])
     // Merging into a WordNet table keeps the larger weight.
     const merged = addNeighbours({ migrat: 'move 80' }, 1, 0.5, stemSynonyms({ migration: 'move|' }, [0.5, 0, 0]))
     expect(merged.get('migrat')!.get('move')).toBe(0.8)
@@ -29,7 +39,10 @@ describe('neighbour table', () => {
     const root = tempDir()
     try {
       const outage = await writeSkill(root.dir, 'outage-comms', {
-        'SKILL.md': skillMd({ name: 'outage-comms', description: 'Tell customers about an outage.' }, '# Steps\n1. Post on the status page.\n'),
+        'SKILL.md': skillMd(
+          { name: 'outage-comms', description: 'Tell customers about an outage.' },
+          '# Steps\n1. Post on the status page.\n',
+        ),
       })
       const index = await buildDiscoveryIndex([...skills, outage], { synonyms: table })
       expect(findSkills(index, 'blackout', { k: 1 }).map(m => m.name)).toEqual(['outage-comms'])
@@ -44,14 +57,24 @@ describe('neighbour table', () => {
 
 describe('index build', () => {
   it('keeps terms of a kind weighted 0 in the vocabulary, once', async () => {
-    const index = await buildDiscoveryIndex(skills, { tuning: { fieldWeights: { summary: 2.5, trigger: 0.3, instructions: 1, reference: 0, example: 0 } }, synonyms: new Map() })
+    const index = await buildDiscoveryIndex(skills, {
+      tuning: { fieldWeights: { summary: 2.5, trigger: 0.3, instructions: 1, reference: 0, example: 0 } },
+      synonyms: new Map(),
+    })
     const terms = index.terms.split('\n')
     expect(terms).toContain('vat')
     expect(new Set(terms).size).toBe(terms.length)
   })
 
   it('decodes each skill\'s chunks on its own, for every skill position', async () => {
-    const manifest: SkillsManifest = { manifestVersion: 1, generator: 'test', lockDigest: '', profile: 'enterprise', skills, index: await buildDiscoveryIndex(skills) }
+    const manifest: SkillsManifest = {
+      manifestVersion: 1,
+      generator: 'test',
+      lockDigest: '',
+      profile: 'enterprise',
+      skills,
+      index: await buildDiscoveryIndex(skills),
+    }
     const probes: Array<[string, string, string]> = [
       ['supplier due date VAT', 'pdf-invoice-extraction', 'references/fields.md'],
       ['ACCESS EXCLUSIVE blocks reads', 'postgres-migrations', 'references/locks.md'],
@@ -62,15 +85,41 @@ describe('index build', () => {
       const [top] = findSkills(manifest, query, { k: 1, chunks: 1 })
       expect(top.name).toBe(name)
       expect(top.chunks[0].source).toBe(source)
-      const doc = [...skills.find(s => s.name === name)!.tree.references, ...skills.find(s => s.name === name)!.tree.examples].find(d => d.path === source)!
+      const doc = [
+        ...skills.find(s => s.name === name)!.tree.references,
+        ...skills.find(s => s.name === name)!.tree.examples,
+      ].find(d => d.path === source)!
       expect(top.chunks[0].text).toBe(doc.text!.slice(top.chunks[0].start, top.chunks[0].end))
     }
   })
 
   it('tokenises ASCII text (fast path) exactly like the Unicode path', () => {
-    expect(tokenize('getUserID a1B2C XMLHttpRequest snake_case v2 x 9 the')).toEqual(['user', 'id', 'a1', 'b2', 'xmlhttp', 'request', 'snake', 'case', 'v2', '9'])
+    expect(tokenize('getUserID a1B2C XMLHttpRequest snake_case v2 x 9 the')).toEqual([
+      'user',
+      'id',
+      'a1',
+      'b2',
+      'xmlhttp',
+      'request',
+      'snake',
+      'case',
+      'v2',
+      '9',
+    ])
     // A non-ASCII character anywhere sends the text through the Unicode path: same tokens for the ASCII words.
-    expect(tokenize('getUserID a1B2C XMLHttpRequest snake_case v2 x 9 the café')).toEqual(['user', 'id', 'a1', 'b2', 'xmlhttp', 'request', 'snake', 'case', 'v2', '9', 'café'])
+    expect(tokenize('getUserID a1B2C XMLHttpRequest snake_case v2 x 9 the café')).toEqual([
+      'user',
+      'id',
+      'a1',
+      'b2',
+      'xmlhttp',
+      'request',
+      'snake',
+      'case',
+      'v2',
+      '9',
+      'café',
+    ])
     expect(tokenize('a'.repeat(41))).toEqual([])
   })
 

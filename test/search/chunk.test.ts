@@ -8,7 +8,11 @@ afterEach(() => cleanup())
 describe('slidingWindows', () => {
   it('caps windows at 900 characters with exactly 80 characters of overlap', () => {
     const windows = slidingWindows(2000)
-    expect(windows).toEqual([[0, 900], [820, 1720], [1640, 2000]])
+    expect(windows).toEqual([
+      [0, 900],
+      [820, 1720],
+      [1640, 2000],
+    ])
     for (let i = 1; i < windows.length; i++) expect(windows[i - 1][1] - windows[i][0]).toBe(CHUNK_OVERLAP)
   })
   it('keeps short text whole and empty text empty', () => {
@@ -20,7 +24,10 @@ describe('slidingWindows', () => {
 describe('markdownBlocks', () => {
   it('splits at headings outside code fences and packs small sections', () => {
     const text = '# A\none\n```\n# not a heading\n```\n## B\ntwo\n'
-    expect(markdownBlocks(text, 40, 5).map(([s, e]) => text.slice(s, e))).toEqual(['# A\none\n```\n# not a heading\n```\n', '## B\ntwo\n'])
+    expect(markdownBlocks(text, 40, 5).map(([s, e]) => text.slice(s, e))).toEqual([
+      '# A\none\n```\n# not a heading\n```\n',
+      '## B\ntwo\n',
+    ])
     expect(markdownBlocks(text).map(([s, e]) => text.slice(s, e))).toEqual([text])
   })
   it('windows an oversized section', () => {
@@ -36,8 +43,16 @@ describe('chunkSkill', () => {
     const t = tempDir()
     cleanup = t.cleanup
     const skill = await writeSkill(t.dir, 'demo', {
-      'SKILL.md': skillMd({ name: 'demo', description: 'Does demos.', tags: ['a', 'b'], category: 'tools', triggers: ['run the demo', 'show me'] },
-        `# Demo\n\n## Steps\n1. One.\n\n## Long\n${'x'.repeat(1000)}\n`),
+      'SKILL.md': skillMd(
+        {
+          name: 'demo',
+          description: 'Does demos.',
+          tags: ['a', 'b'],
+          category: 'tools',
+          triggers: ['run the demo', 'show me'],
+        },
+        `# Demo\n\n## Steps\n1. One.\n\n## Long\n${'x'.repeat(1000)}\n`,
+      ),
       'references/guide.md': '# Guide\ntext\n',
       'examples/run.sh': 'echo demo\n',
       'scripts/setup.sh': 'echo not indexed\n',
@@ -57,7 +72,14 @@ describe('chunkSkill', () => {
     expect(chunks[4].text).toBe('run the demo')
     for (const c of chunks) {
       expect(c.text.length).toBeLessThanOrEqual(CHUNK_MAX)
-      if (!c.inline) expect(c.text).toBe((c.source === 'SKILL.md' ? skill.body : skill.tree.references.concat(skill.tree.examples).find(d => d.path === c.source)!.text!).slice(c.start, c.end))
+      if (!c.inline) {
+        expect(c.text).toBe(
+          (c.source === 'SKILL.md'
+            ? skill.body
+            : skill.tree.references.concat(skill.tree.examples).find(d => d.path === c.source)!.text!
+          ).slice(c.start, c.end),
+        )
+      }
     }
   })
   it('survives hostile frontmatter values without throwing', async () => {
@@ -67,6 +89,10 @@ describe('chunkSkill', () => {
     skill.frontmatter.triggers = [null, 3, { x: 1 }, 'ok'] as unknown as string[]
     ;(skill as { description: unknown }).description = undefined
     const chunks = chunkSkill(skill)
-    expect(chunks.map(c => [c.kind, c.text])).toEqual([['summary', 'odd'], ['trigger', '3'], ['trigger', 'ok']])
+    expect(chunks.map(c => [c.kind, c.text])).toEqual([
+      ['summary', 'odd'],
+      ['trigger', '3'],
+      ['trigger', 'ok'],
+    ])
   })
 })

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildDiscoveryIndex } from '../../src/search'
-import type { DiscoveryIndex } from '../../src/runtime/discovery-index'
-import { findSkills } from '../../src/runtime/find'
-import type { IndexParts } from '../../src/runtime/find-loading'
-import { findSkillsLoading } from '../../src/runtime/find-loading'
 import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
+import type { DiscoveryIndex } from '../../src/runtime/discovery-index'
+import type { IndexParts } from '../../src/runtime/find-loading'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findSkills } from '../../src/runtime/find'
+import { findSkillsLoading } from '../../src/runtime/find-loading'
+import { buildDiscoveryIndex } from '../../src/search'
 import { sampleSkills, tempDir } from './helpers'
 
 let skills: ManifestSkill[]
@@ -13,12 +13,19 @@ const t = tempDir()
 
 beforeAll(async () => {
   skills = await sampleSkills(t.dir)
-  complete = { manifestVersion: 1, generator: 'test', lockDigest: '', profile: 'enterprise', skills, index: await buildDiscoveryIndex(skills) }
+  complete = {
+    manifestVersion: 1,
+    generator: 'test',
+    lockDigest: '',
+    profile: 'enterprise',
+    skills,
+    index: await buildDiscoveryIndex(skills),
+  }
 })
 afterAll(() => t.cleanup())
 
 /** The complete manifest with its index's postings and chunk records left out, and a loader filling them in (calls recorded). */
-function split(): { manifest: SkillsManifest; calls: IndexParts[]; load: (parts: IndexParts) => Promise<void> } {
+function split(): { manifest: SkillsManifest, calls: IndexParts[], load: (parts: IndexParts) => Promise<void> } {
   const full = complete.index as DiscoveryIndex
   const index: DiscoveryIndex = { ...full, postings: [], chunks: [], inline: [] }
   const calls: IndexParts[] = []
@@ -36,7 +43,12 @@ function split(): { manifest: SkillsManifest; calls: IndexParts[]; load: (parts:
   }
 }
 
-const QUERIES = ['how do I add a column to a big postgres table without locking it', 'git tags changelog', 'roll back a deployment', 'zzz unknown words']
+const QUERIES = [
+  'how do I add a column to a big postgres table without locking it',
+  'git tags changelog',
+  'roll back a deployment',
+  'zzz unknown words',
+]
 
 describe('findSkillsLoading', () => {
   it('answers what findSkills answers over the complete index', async () => {
@@ -56,7 +68,9 @@ describe('findSkillsLoading', () => {
     expect(answer).toEqual(findSkills(complete, query, { k: 2 }))
     expect(answer.length).toBe(2)
     // The k + 1 best skills by lexical score alone: their records hold the vectors that rescore them.
-    const candidates = findSkills(complete, query, { k: 3, chunks: 0, semanticWeight: 0 }).map(m => full.skills.indexOf(m.name)).sort((a, b) => a - b)
+    const candidates = findSkills(complete, query, { k: 3, chunks: 0, semanticWeight: 0 })
+      .map(m => full.skills.indexOf(m.name))
+      .sort((a, b) => a - b)
     expect(candidates.length).toBe(3)
     expect(calls).toEqual([
       { postings: [0], chunks: [] },
@@ -69,7 +83,9 @@ describe('findSkillsLoading', () => {
 
   it('ends when parts never arrive: a bounded number of attempts, answers without what is missing', async () => {
     const { manifest, calls } = split()
-    const answer = await findSkillsLoading(manifest, QUERIES[0], undefined, async (parts) => { calls.push(parts) })
+    const answer = await findSkillsLoading(manifest, QUERIES[0], undefined, async (parts) => {
+      calls.push(parts)
+    })
     // Without postings no skill is a lexical candidate.
     expect(answer).toEqual([])
     // The query's shards, then the loop's 9 attempts (MAX_ROUNDS + 1).
@@ -79,7 +95,8 @@ describe('findSkillsLoading', () => {
 
   it('answers with lexical scores and no chunks when chunk records never arrive', async () => {
     const { manifest, calls, load } = split()
-    const answer = await findSkillsLoading(manifest, QUERIES[0], undefined, parts => load({ postings: parts.postings, chunks: [] }))
+    const answer = await findSkillsLoading(manifest, QUERIES[0], undefined, parts =>
+      load({ postings: parts.postings, chunks: [] }))
     const lexical = findSkills(complete, QUERIES[0], { chunks: 0, semanticWeight: 0 })
     expect(answer.length).toBeGreaterThan(0)
     expect(answer).toEqual(lexical)

@@ -1,11 +1,11 @@
+import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isDiscoveryIndex } from '../../src/runtime/discovery-index'
+import { findSkills, warmDiscovery } from '../../src/runtime/find'
+import { stem } from '../../src/runtime/stem'
+import { analyze } from '../../src/runtime/text'
 import { buildDiscoveryIndex } from '../../src/search'
 import { stemSynonyms } from '../../src/search/synonyms'
-import { findSkills, warmDiscovery } from '../../src/runtime/find'
-import { isDiscoveryIndex } from '../../src/runtime/discovery-index'
-import { analyze } from '../../src/runtime/text'
-import { stem } from '../../src/runtime/stem'
-import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
 import { sampleSkills, tempDir } from './helpers'
 
 let skills: ManifestSkill[]
@@ -14,14 +14,22 @@ const t = tempDir()
 
 beforeAll(async () => {
   skills = await sampleSkills(t.dir)
-  manifest = { manifestVersion: 1, generator: 'test', lockDigest: '', profile: 'enterprise', skills, index: await buildDiscoveryIndex(skills) }
+  manifest = {
+    manifestVersion: 1,
+    generator: 'test',
+    lockDigest: '',
+    profile: 'enterprise',
+    skills,
+    index: await buildDiscoveryIndex(skills),
+  }
 })
 afterAll(() => t.cleanup())
 
 describe('analyser', () => {
   it('stems like Porter and drops stopwords', () => {
-    expect(['caresses', 'ponies', 'relational', 'migrations', 'migrating', 'running', 'generalization', 'hopeful'].map(stem))
-      .toEqual(['caress', 'poni', 'relat', 'migrat', 'migrat', 'run', 'gener', 'hope'])
+    expect(
+      ['caresses', 'ponies', 'relational', 'migrations', 'migrating', 'running', 'generalization', 'hopeful'].map(stem),
+    ).toEqual(['caress', 'poni', 'relat', 'migrat', 'migrat', 'run', 'gener', 'hope'])
     expect(analyze('How do I roll back the getUserId migrations?')).toEqual(['roll', 'back', 'user', 'id', 'migrat'])
   })
 })
@@ -33,7 +41,8 @@ describe('buildDiscoveryIndex', () => {
     expect(index.skills).toEqual(['pdf-invoice-extraction', 'postgres-migrations', 'k8s-rollout', 'release-notes'])
     for (const key of ['terms', 'termStats', 'vectors']) expect(typeof index[key]).toBe('string')
     // Postings shards and per-skill chunk records: strings an app can load one by one.
-    for (const key of ['postings', 'chunks']) expect((index[key] as unknown[]).every(v => typeof v === 'string')).toBe(true)
+    for (const key of ['postings', 'chunks'])
+      expect((index[key] as unknown[]).every(v => typeof v === 'string')).toBe(true)
     expect((index.chunks as string[]).length).toBe(4)
     expect(JSON.stringify(index)).not.toMatch(/\d\.\d{5,}/)
     expect(JSON.stringify(await buildDiscoveryIndex(skills))).toBe(JSON.stringify(index))
@@ -51,14 +60,17 @@ describe('buildDiscoveryIndex', () => {
     // The query vector comes from the same model at runtime.
     const hits = findSkills(index, 'zzz', { k: 1, embed: () => [0, 1, 0] })
     expect(hits.map(h => h.name)).toEqual(['k8s-rollout'])
-    await expect(buildDiscoveryIndex(skills, { embed: texts => texts.map((_, i) => (i % 2 ? [1, 2] : [1])) }))
-      .rejects.toThrow(/constant dimension/)
+    await expect(
+      buildDiscoveryIndex(skills, { embed: texts => texts.map((_, i) => (i % 2 ? [1, 2] : [1])) }),
+    ).rejects.toThrow(/constant dimension/)
   })
 })
 
 describe('findSkills', () => {
   it('ranks the right skill first and returns its matching chunks with text', () => {
-    const hits = findSkills(manifest, 'how do I add a column to a big postgres table without locking it, then deploy', { k: 2 })
+    const hits = findSkills(manifest, 'how do I add a column to a big postgres table without locking it, then deploy', {
+      k: 2,
+    })
     expect(hits.map(h => h.name)).toEqual(['postgres-migrations', 'k8s-rollout'])
     expect(hits[0].score).toBeGreaterThan(hits[1].score)
     expect(hits[0].chunks.length).toBeGreaterThan(0)
@@ -95,7 +107,9 @@ describe('findSkills', () => {
 
   it('respects k and chunks, and is deterministic', () => {
     expect(findSkills(manifest, 'release', { k: 0 })).toEqual([])
-    expect(findSkills(manifest, 'git tags changelog', { k: 1, chunks: 0 })).toEqual([{ name: 'release-notes', score: expect.any(Number), chunks: [] }])
+    expect(findSkills(manifest, 'git tags changelog', { k: 1, chunks: 0 })).toEqual([
+      { name: 'release-notes', score: expect.any(Number), chunks: [] },
+    ])
     expect(findSkills(manifest, 'deploy images', { k: 3 })).toEqual(findSkills(manifest, 'deploy images', { k: 3 }))
   })
 

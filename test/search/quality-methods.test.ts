@@ -1,13 +1,13 @@
+import type { DiscoveryIndex } from '../../src/runtime/discovery-index'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findSkills } from '../../src/runtime/find'
 import { buildDiscoveryIndex } from '../../src/search'
 import { bridgingTable, DEFAULT_TIER_WEIGHTS, SHIPPED_TIERS, SYNONYM_TIERS } from '../../src/search/synonyms'
-import { findSkills } from '../../src/runtime/find'
-import type { DiscoveryIndex } from '../../src/runtime/discovery-index'
 import { skillMd, tempDir, writeSkill } from './helpers'
 
 // The candidate methods the discovery bench measures beside the shipped model (bench/discovery.ts ABLATIONS).
 
-describe('WordNet relation tiers', () => {
+describe('wordNet relation tiers', () => {
   it('ships the first tiers and reads the others from the development file only when weighted', async () => {
     expect(SYNONYM_TIERS.slice(0, SHIPPED_TIERS)).toEqual(['synonym', 'related', 'gloss'])
     expect(DEFAULT_TIER_WEIGHTS.slice(SHIPPED_TIERS).every(w => w === 0)).toBe(true)
@@ -26,13 +26,22 @@ describe('pseudo-relevance feedback', () => {
   beforeAll(async () => {
     const skills = await Promise.all([
       writeSkill(t.dir, 'consumer-lag', {
-        'SKILL.md': skillMd({ name: 'consumer-lag', description: 'Diagnose growing backlog on queue readers.' }, '# Steps\n1. Compare offsets per partition.\n2. Rebalance the consumer group.\n'),
+        'SKILL.md': skillMd(
+          { name: 'consumer-lag', description: 'Diagnose growing backlog on queue readers.' },
+          '# Steps\n1. Compare offsets per partition.\n2. Rebalance the consumer group.\n',
+        ),
       }),
       writeSkill(t.dir, 'partition-planning', {
-        'SKILL.md': skillMd({ name: 'partition-planning', description: 'Choose partition counts and keys for a consumer group.' }, '# Steps\n1. Estimate offsets throughput per partition.\n'),
+        'SKILL.md': skillMd(
+          { name: 'partition-planning', description: 'Choose partition counts and keys for a consumer group.' },
+          '# Steps\n1. Estimate offsets throughput per partition.\n',
+        ),
       }),
       writeSkill(t.dir, 'invoice-totals', {
-        'SKILL.md': skillMd({ name: 'invoice-totals', description: 'Cross-check invoice totals against line items.' }, '# Steps\n1. Sum the lines.\n'),
+        'SKILL.md': skillMd(
+          { name: 'invoice-totals', description: 'Cross-check invoice totals against line items.' },
+          '# Steps\n1. Sum the lines.\n',
+        ),
       }),
     ])
     index = await buildDiscoveryIndex(skills, { synonyms: new Map() })

@@ -1,16 +1,21 @@
+import type { RunResult } from '../bundlers/helpers'
+import type { Watching } from './watchers'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engineAudit, makeApp, OPTIONS, removeDir, runOutput } from '../bundlers/helpers'
-import type { RunResult } from '../bundlers/helpers'
 import { watchers, writeSkill } from './watchers'
-import type { Watching } from './watchers'
 
 /**
  * Waits until a build that finished after this call satisfies `check` (run in Node). Bounded: a watcher
  * that never rebuilds fails the test instead of hanging it.
  */
-async function settle(watching: Watching, check: (result: RunResult | null, errors: string[]) => boolean, what: string, timeout = 30_000): Promise<RunResult | null> {
+async function settle(
+  watching: Watching,
+  check: (result: RunResult | null, errors: string[]) => boolean,
+  what: string,
+  timeout = 30_000,
+): Promise<RunResult | null> {
   const deadline = Date.now() + timeout
   let seen = -1
   while (Date.now() < deadline) {
@@ -18,11 +23,14 @@ async function settle(watching: Watching, check: (result: RunResult | null, erro
       seen = watching.builds
       const failed = watching.errors.length > 0 && fs.existsSync(watching.entry) === false
       const result = failed ? null : await runOutput(watching.entry).catch(() => null)
-      if (check(result, watching.errors)) return result
+      if (check(result, watching.errors))
+        return result
     }
     await new Promise(resolve => setTimeout(resolve, 50))
   }
-  throw new Error(`timed out waiting for ${what} (${watching.builds} builds, errors: ${watching.errors.join('\n---\n').slice(0, 2000)})`)
+  throw new Error(
+    `timed out waiting for ${what} (${watching.builds} builds, errors: ${watching.errors.join('\n---\n').slice(0, 2000)})`,
+  )
 }
 
 const names = (result: RunResult | null): string[] => result?.skills.map(s => s.name) ?? []
@@ -45,13 +53,24 @@ export function watchSuite(bundler: keyof typeof watchers): void {
     it('rebuilds when a SKILL.md changes', async () => {
       const file = path.join(dir, 'skills/release-notes/SKILL.md')
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('grouped by user impact', 'grouped by audience'))
-      const result = await settle(watching, r => !!r?.skills.some(s => s.description.includes('grouped by audience')), 'the edited description')
+      const result = await settle(
+        watching,
+        r => !!r?.skills.some(s => s.description.includes('grouped by audience')),
+        'the edited description',
+      )
       expect(names(result)).toEqual(['pdf-tools', 'release-notes'])
     })
 
     it('rebuilds when a reference file changes', async () => {
-      fs.appendFileSync(path.join(dir, 'skills/pdf-tools/references/layout.md'), 'Rotated pages are read after rotation.\n')
-      const result = await settle(watching, r => String((r?.loaded['pdf-tools'] as any)?.tree.references[0].text).includes('Rotated pages'), 'the edited reference')
+      fs.appendFileSync(
+        path.join(dir, 'skills/pdf-tools/references/layout.md'),
+        'Rotated pages are read after rotation.\n',
+      )
+      const result = await settle(
+        watching,
+        r => String((r?.loaded['pdf-tools'] as any)?.tree.references[0].text).includes('Rotated pages'),
+        'the edited reference',
+      )
       expect(names(result)).toEqual(['pdf-tools', 'release-notes'])
       // The index parts (postings shards, chunk records) are content-addressed modules: the rebuilt
       // bundle must serve the new ones, equal to what a fresh engine builds from the edited tree.
@@ -59,7 +78,12 @@ export function watchSuite(bundler: keyof typeof watchers): void {
     })
 
     it('picks up a new skill folder', async () => {
-      writeSkill(dir, 'meeting-notes', 'Summarise a meeting into decisions and owners. Use after a call.', '# Meeting notes\n\nList decisions first.\n')
+      writeSkill(
+        dir,
+        'meeting-notes',
+        'Summarise a meeting into decisions and owners. Use after a call.',
+        '# Meeting notes\n\nList decisions first.\n',
+      )
       const result = await settle(watching, r => names(r).includes('meeting-notes'), 'the new skill folder')
       expect(names(result)).toEqual(['meeting-notes', 'pdf-tools', 'release-notes'])
       expect((result!.loaded['meeting-notes'] as { body: string }).body).toContain('List decisions first.')
@@ -68,10 +92,20 @@ export function watchSuite(bundler: keyof typeof watchers): void {
     it('reports an invalid skill without stopping, and recovers when it is fixed', async () => {
       const errorsBefore = watching.errors.length
       writeSkill(dir, 'broken', 'Fails on purpose. Use never.')
-      fs.writeFileSync(path.join(dir, 'skills/broken/SKILL.md'), fs.readFileSync(path.join(dir, 'skills/broken/SKILL.md'), 'utf8').replace('name: broken', 'name: brokn'))
-      await settle(watching, (_r, errors) => errors.slice(errorsBefore).some(e => e.includes('skill/name-mismatch')), 'the audit error')
+      fs.writeFileSync(
+        path.join(dir, 'skills/broken/SKILL.md'),
+        fs.readFileSync(path.join(dir, 'skills/broken/SKILL.md'), 'utf8').replace('name: broken', 'name: brokn'),
+      )
+      await settle(
+        watching,
+        (_r, errors) => errors.slice(errorsBefore).some(e => e.includes('skill/name-mismatch')),
+        'the audit error',
+      )
       expect(watching.errors.slice(errorsBefore).join('\n')).toContain('skills/broken/SKILL.md:2:')
-      fs.writeFileSync(path.join(dir, 'skills/broken/SKILL.md'), fs.readFileSync(path.join(dir, 'skills/broken/SKILL.md'), 'utf8').replace('name: brokn', 'name: broken'))
+      fs.writeFileSync(
+        path.join(dir, 'skills/broken/SKILL.md'),
+        fs.readFileSync(path.join(dir, 'skills/broken/SKILL.md'), 'utf8').replace('name: brokn', 'name: broken'),
+      )
       const result = await settle(watching, r => names(r).includes('broken'), 'the fixed skill')
       expect(names(result)).toEqual(['broken', 'meeting-notes', 'pdf-tools', 'release-notes'])
     })

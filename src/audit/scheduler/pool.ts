@@ -1,27 +1,35 @@
+import type { MessagePort } from 'node:worker_threads'
+import type { ResolvedOptions } from '../../core/options'
+import type { ProcessedSkill } from '../check-skill'
+import type { SkillLocation } from '../discover'
+import type { PortableListings } from '../read'
 import fs from 'node:fs'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
-import type { MessagePort } from 'node:worker_threads'
-import type { SkillLocation } from '../discover'
-import type { ResolvedOptions } from '../../core/options'
-import type { ProcessedSkill } from '../check-skill'
-import type { PortableListings } from '../read'
 
 /** What a worker needs to audit a skill as the main thread would: options without functions, the lock's text. */
 export interface PortableSettings {
   options: ResolvedOptions
   customSchema: Record<string, unknown> | null
   /** The lock as read by the main thread, when it parsed (a worker parses the same text). */
-  lock: { text: string; display: string } | null
+  lock: { text: string, display: string } | null
   content: boolean
   scan: boolean
 }
 
 /** A job's answer; `skill` null: the worker could not audit it, the main thread does. */
-export interface PoolResult { id: number; skill: ProcessedSkill | null }
+export interface PoolResult {
+  id: number
+  skill: ProcessedSkill | null
+}
 
-interface Thread { worker: Worker; port: MessagePort; pending: Set<number>; exited: boolean }
+interface Thread {
+  worker: Worker
+  port: MessagePort
+  pending: Set<number>
+  exited: boolean
+}
 
 /**
  * A worker's young generation, in MB (V8's default is 48, as on the main thread). A worker holds one
@@ -40,7 +48,7 @@ const AHEAD = 2
  * the process alive, and they are stopped after this long (their heap is released).
  */
 const IDLE_MS = 10_000
-let idle: { pool: SkillPool; timer: ReturnType<typeof setTimeout> } | null = null
+let idle: { pool: SkillPool, timer: ReturnType<typeof setTimeout> } | null = null
 
 /**
  * The built worker entry: beside this module in dist/, or in the package's dist/ when the engine runs
@@ -48,7 +56,9 @@ let idle: { pool: SkillPool; timer: ReturnType<typeof setTimeout> } | null = nul
  */
 function workerFile(): string | null {
   const here = import.meta.url
-  const url = here.endsWith('.ts') ? new URL('../../../dist/skill-worker.mjs', here) : new URL('./skill-worker.mjs', here)
+  const url = here.endsWith('.ts')
+    ? new URL('../../../dist/skill-worker.mjs', here)
+    : new URL('./skill-worker.mjs', here)
   try {
     const file = fileURLToPath(url)
     return fs.statSync(file).isFile() ? file : null
@@ -66,11 +76,14 @@ function workerFile(): string | null {
 const INLINE = /^(?:-e|--eval|-p|--print|--input-type)(?:=|$)/
 function workerExecArgv(): string[] | undefined {
   const args = process.execArgv
-  if (!args.some(arg => INLINE.test(arg))) return undefined
+  if (!args.some(arg => INLINE.test(arg)))
+    return undefined
   const out: string[] = []
   for (let i = 0; i < args.length; i++) {
-    if (!INLINE.test(args[i])) out.push(args[i])
-    else if (!args[i].includes('=')) i++ // its value
+    if (!INLINE.test(args[i]))
+      out.push(args[i])
+    else if (!args[i].includes('='))
+      i++ // its value
   }
   return out
 }
@@ -86,11 +99,14 @@ export class SkillPool {
 
   /** `count` workers, or null when there is no worker entry or the settings cannot cross threads (functions in them). */
   static open(count: number, settings: PortableSettings): SkillPool | null {
-    if (count < 1) return null
+    if (count < 1)
+      return null
     const reused = SkillPool.reuse(count, settings)
-    if (reused !== undefined) return reused
+    if (reused !== undefined)
+      return reused
     const file = workerFile()
-    if (!file) return null
+    if (!file)
+      return null
     const pool = new SkillPool()
     try {
       for (let i = 0; i < count; i++) pool.start(file, settings)
@@ -108,7 +124,8 @@ export class SkillPool {
 
   /** The idle pool, handed this audit's settings; null when they cannot cross; undefined when there is none to reuse. */
   private static reuse(count: number, settings: PortableSettings): SkillPool | null | undefined {
-    if (!idle) return undefined
+    if (!idle)
+      return undefined
     const { pool, timer } = idle
     idle = null
     clearTimeout(timer)
@@ -135,7 +152,12 @@ export class SkillPool {
     const { port1, port2 } = new MessageChannel()
     let worker: Worker
     const create = (execArgv: string[] | undefined): Worker =>
-      new Worker(file, { workerData: { port: port2, settings }, transferList: [port2], execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } })
+      new Worker(file, {
+        workerData: { port: port2, settings },
+        transferList: [port2],
+        execArgv,
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
+      })
     try {
       const execArgv = workerExecArgv()
       try {
@@ -143,7 +165,8 @@ export class SkillPool {
       }
       catch (error) {
         // Options given explicitly are checked, and some are the process's only (--expose-gc): none then.
-        if (!execArgv || (error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error
+        if (!execArgv || (error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV')
+          throw error
         worker = create([])
       }
     }
@@ -163,7 +186,8 @@ export class SkillPool {
    */
   offer(id: number, location: SkillLocation, listings?: () => PortableListings | null): boolean {
     for (const t of this.threads) {
-      if (t.exited || t.pending.size >= AHEAD) continue
+      if (t.exited || t.pending.size >= AHEAD)
+        continue
       t.pending.add(id)
       t.port.postMessage({ id, location, listings: listings?.() ?? null })
       return true
@@ -187,37 +211,46 @@ export class SkillPool {
   /** Waits for every outstanding answer (a worker that exits answers its jobs with null). The caller then `close`s. */
   async drain(): Promise<PoolResult[]> {
     const out = this.poll()
-    await Promise.all(this.threads.map(t => new Promise<void>((resolve) => {
-      const settle = (): void => {
-        if (t.pending.size && !t.exited) return
-        for (const id of t.pending) out.push({ id, skill: null })
-        t.pending.clear()
-        t.port.off('message', onMessage)
-        t.worker.off('exit', settle)
-        resolve()
-      }
-      const onMessage = (result: PoolResult): void => {
-        t.pending.delete(result.id)
-        out.push(result)
-        settle()
-      }
-      t.port.on('message', onMessage)
-      t.worker.on('exit', settle)
-      settle()
-    })))
+    await Promise.all(
+      this.threads.map(
+        t =>
+          new Promise<void>((resolve) => {
+            const settle = (): void => {
+              if (t.pending.size && !t.exited)
+                return
+              for (const id of t.pending) out.push({ id, skill: null })
+              t.pending.clear()
+              t.port.off('message', onMessage)
+              t.worker.off('exit', settle)
+              resolve()
+            }
+            const onMessage = (result: PoolResult): void => {
+              t.pending.delete(result.id)
+              out.push(result)
+              settle()
+            }
+            t.port.on('message', onMessage)
+            t.worker.on('exit', settle)
+            settle()
+          }),
+      ),
+    )
     return out
   }
 
   /** Ends this audit's use: workers with nothing pending wait idle for the next audit (`IDLE_MS`); others are stopped. */
   close(): void {
-    if (idle?.pool === this) return
-    if (idle || !this.threads.length || this.threads.some(t => t.exited || t.pending.size)) return this.terminate()
+    if (idle?.pool === this)
+      return
+    if (idle || !this.threads.length || this.threads.some(t => t.exited || t.pending.size))
+      return this.terminate()
     for (const t of this.threads) {
       t.worker.unref()
       t.port.unref()
     }
     const timer = setTimeout(() => {
-      if (idle?.pool === this) idle = null
+      if (idle?.pool === this)
+        idle = null
       this.terminate()
     }, IDLE_MS)
     timer.unref()

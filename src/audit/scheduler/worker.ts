@@ -3,17 +3,17 @@
  * the main thread runs, and answers each with its `ProcessedSkill` (plain data, structured clone).
  */
 import type { MessagePort } from 'node:worker_threads'
-import { workerData } from 'node:worker_threads'
 import type { SkillLocation } from '../discover'
-import { lockedEntry, parseLock } from '../lockfile'
 import type { LockRead } from '../lockfile'
-import type { PortableSettings } from './pool'
-import { processSkill, readHead } from '../check-skill'
-import { knownListings } from '../read'
 import type { PortableListings } from '../read'
+import type { PortableSettings } from './pool'
+import { workerData } from 'node:worker_threads'
+import { processSkill, readHead } from '../check-skill'
+import { lockedEntry, parseLock } from '../lockfile'
+import { knownListings } from '../read'
 import { warmUp } from './warm-up'
 
-const { port } = workerData as { port: MessagePort; settings: PortableSettings }
+const { port } = workerData as { port: MessagePort, settings: PortableSettings }
 let settings: PortableSettings
 let lock: LockRead | null
 let warm = false
@@ -24,27 +24,49 @@ function configure(next: PortableSettings): void {
   lock = next.lock ? parseLock(next.lock.text, next.lock.display) : null
   // Once per worker (a reused one is warm). Jobs wait in the port meanwhile; the main thread audits
   // skills itself until this worker has room.
-  if (warm || !next.scan) return
+  if (warm || !next.scan)
+    return
   warm = true
   try {
-    warmUp({ options: next.options, locked: undefined, content: next.content, scan: true, customSchema: next.customSchema, context: undefined })
+    warmUp({
+      options: next.options,
+      locked: undefined,
+      content: next.content,
+      scan: true,
+      customSchema: next.customSchema,
+      context: undefined,
+    })
   }
   catch {}
 }
 configure((workerData as { settings: PortableSettings }).settings)
 
-port.on('message', (message: { id: number; location: SkillLocation; listings: PortableListings | null } | { settings: PortableSettings }) => {
-  if ('settings' in message) return configure(message.settings)
-  const { id, location, listings } = message
-  try {
-    const head = readHead(location, undefined, listings ? knownListings(listings) : undefined)
-    const locked = lockedEntry(lock, head.name)
-    // `context` is the main thread's to set: it keys its cache by its own lock objects.
-    const skill = processSkill(head, { options: settings.options, locked, content: settings.content, scan: settings.scan, customSchema: settings.customSchema, context: undefined })
-    port.postMessage({ id, skill })
-  }
-  catch {
-    // The main thread audits this skill itself, and reports whatever goes wrong there.
-    port.postMessage({ id, skill: null })
-  }
-})
+port.on(
+  'message',
+  (
+    message:
+      { id: number, location: SkillLocation, listings: PortableListings | null } | { settings: PortableSettings },
+  ) => {
+    if ('settings' in message)
+      return configure(message.settings)
+    const { id, location, listings } = message
+    try {
+      const head = readHead(location, undefined, listings ? knownListings(listings) : undefined)
+      const locked = lockedEntry(lock, head.name)
+      // `context` is the main thread's to set: it keys its cache by its own lock objects.
+      const skill = processSkill(head, {
+        options: settings.options,
+        locked,
+        content: settings.content,
+        scan: settings.scan,
+        customSchema: settings.customSchema,
+        context: undefined,
+      })
+      port.postMessage({ id, skill })
+    }
+    catch {
+      // The main thread audits this skill itself, and reports whatever goes wrong there.
+      port.postMessage({ id, skill: null })
+    }
+  },
+)

@@ -1,18 +1,22 @@
 import type { FinderTables } from './tables'
-import { buildTables } from './tables'
 import { AST_TRIGGER_TOKENS } from '../js/trigger'
 import { lineFinderTokens } from '../text-scan'
+import { buildTables } from './tables'
 
 /** Every finder the built-in rules use: the line patterns' (per language) and the AST trigger's. */
-export function builtinFinders(): Array<{ tokens: readonly string[]; ignoreCase: boolean }> {
-  return [...lineFinderTokens().map(tokens => ({ tokens, ignoreCase: true })), { tokens: AST_TRIGGER_TOKENS, ignoreCase: false }]
+export function builtinFinders(): Array<{ tokens: readonly string[], ignoreCase: boolean }> {
+  return [
+    ...lineFinderTokens().map(tokens => ({ tokens, ignoreCase: true })),
+    { tokens: AST_TRIGGER_TOKENS, ignoreCase: false },
+  ]
 }
 
 /** Their tables, built here (what `scripts/build-scanner-tables.ts` stores). */
-export function buildBuiltinTables(): Array<{ tokens: readonly string[]; ignoreCase: boolean; tables: FinderTables }> {
+export function buildBuiltinTables(): Array<{ tokens: readonly string[], ignoreCase: boolean, tables: FinderTables }> {
   return builtinFinders().map(({ tokens, ignoreCase }) => {
     const tables = buildTables(tokens, ignoreCase)
-    if (!tables) throw new Error(`the analyser cannot take a built-in finder's tokens: ${tokens.join('|').slice(0, 200)}`)
+    if (!tables)
+      throw new Error(`the analyser cannot take a built-in finder's tokens: ${tokens.join('|').slice(0, 200)}`)
     return { tokens, ignoreCase, tables }
   })
 }

@@ -1,11 +1,11 @@
-import { B, CLASS_S, END, NON_ASCII, Unsupported, isWord, none, parse, prefixes } from './regex-subset'
-import type { Ast, Set130 } from './regex-subset'
-import { CLS, CLS_START, WORD_BIT, buildTables, newTables } from './tables'
-import type { FinderTables, KernelTables } from './tables'
-import { shippedStore } from './store'
-import { createKernel } from './kernel'
-import { WIDE_BYTE, hasWide, patchWide } from './wide'
 import type { Kernel } from './kernel'
+import type { Ast, Set130 } from './regex-subset'
+import type { FinderTables, KernelTables } from './tables'
+import { createKernel } from './kernel'
+import { B, CLASS_S, END, isWord, NON_ASCII, none, parse, Unsupported } from './regex-subset'
+import { shippedStore } from './store'
+import { buildTables, CLS, CLS_START, newTables, WORD_BIT } from './tables'
+import { hasWide, patchWide, WIDE_BYTE } from './wide'
 
 /**
  * A literal-speed stand-in for `combined.exec(text)` over a big alternation of anchor tokens.
@@ -36,12 +36,28 @@ export function splitAlternatives(src: string): string[] {
   let cur = ''
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]!
-    if (ch === '\\') { cur += ch + (src[i + 1] ?? ''); i++; continue }
-    if (cls) { if (ch === ']') cls = false; cur += ch; continue }
-    if (ch === '[') cls = true
-    else if (ch === '(') depth++
-    else if (ch === ')') depth--
-    if (ch === '|' && depth === 0) { parts.push(cur); cur = ''; continue }
+    if (ch === '\\') {
+      cur += ch + (src[i + 1] ?? '')
+      i++
+      continue
+    }
+    if (cls) {
+      if (ch === ']')
+        cls = false
+      cur += ch
+      continue
+    }
+    if (ch === '[')
+      cls = true
+    else if (ch === '(')
+      depth++
+    else if (ch === ')')
+      depth--
+    if (ch === '|' && depth === 0) {
+      parts.push(cur)
+      cur = ''
+      continue
+    }
     cur += ch
   }
   parts.push(cur)
@@ -50,7 +66,7 @@ export function splitAlternatives(src: string): string[] {
 
 export interface Finder {
   /** Start offset of the next hit at or after `from`, with its text; null when there is none. Same hits as the source regex with the `g` flag. */
-  next: (text: string, from: number) => { index: number; text: string } | null
+  next: (text: string, from: number) => { index: number, text: string } | null
   /** Whether the source regex matches anywhere (its `test`). */
   test: (text: string) => boolean
   /** False when the analyser gave up and the finder runs the source regex itself. */
@@ -62,7 +78,8 @@ function latin1Copy(text: string, wide: boolean): Uint8Array {
   const buf = Buffer.from(text, 'latin1')
   // A plain Uint8Array view keeps the hot loop monomorphic.
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length)
-  if (wide) patchWide(text, bytes, 0)
+  if (wide)
+    patchWide(text, bytes, 0)
   return bytes
 }
 
@@ -88,8 +105,14 @@ function candidate(bytes: Uint8Array, from: number, t: ByteTables): number {
   for (let i = from; i < n - 1; i++) {
     const y = bytes[i + 1]!
     const g = pair[(x << 8) | y]!
-    if (g !== 0 && (pw[g]! & WORD_BIT[p]!) !== 0 && m3[g * 257 + (i + 2 < n ? bytes[i + 2]! : 256)] !== 0 && m4[g * 257 + (i + 3 < n ? bytes[i + 3]! : 256)] !== 0)
-      return (found = g), i
+    if (
+      g !== 0
+      && (pw[g]! & WORD_BIT[p]!) !== 0
+      && m3[g * 257 + (i + 2 < n ? bytes[i + 2]! : 256)] !== 0
+      && m4[g * 257 + (i + 3 < n ? bytes[i + 3]! : 256)] !== 0
+    ) {
+      return ((found = g), i)
+    }
     p = x
     x = y
   }
@@ -104,7 +127,8 @@ function nextPass(bytes: Uint8Array, from: number, f: Int32Array): number {
   for (let j = from + 2; j < n; j++) {
     h = (h << 6) | CLS[bytes[j]!]!
     const k = h & 0x7FFFF
-    if ((f[k >> 5]! & (1 << (k & 31))) !== 0) return j - 2
+    if ((f[k >> 5]! & (1 << (k & 31))) !== 0)
+      return j - 2
   }
   return -1
 }
@@ -115,10 +139,19 @@ function candidateFast(bytes: Uint8Array, from: number, t: ByteTables, f: Int32A
   const { pair, pw, m3, m4 } = t
   while (n - from >= 3) {
     const i = nextPass(bytes, from, f)
-    if (i < 0) { from = n - 2; break }
+    if (i < 0) {
+      from = n - 2
+      break
+    }
     const g = pair[(bytes[i]! << 8) | bytes[i + 1]!]!
-    if (g !== 0 && (pw[g]! & WORD_BIT[i > 0 ? bytes[i - 1]! : 32]!) !== 0 && m3[g * 257 + bytes[i + 2]!] !== 0 && m4[g * 257 + (i + 3 < n ? bytes[i + 3]! : 256)] !== 0)
-      return (found = g), i
+    if (
+      g !== 0
+      && (pw[g]! & WORD_BIT[i > 0 ? bytes[i - 1]! : 32]!) !== 0
+      && m3[g * 257 + bytes[i + 2]!] !== 0
+      && m4[g * 257 + (i + 3 < n ? bytes[i + 3]! : 256)] !== 0
+    ) {
+      return ((found = g), i)
+    }
     from = i + 1
   }
   return candidate(bytes, from, t)
@@ -140,17 +173,24 @@ function literalLength(token: string): number {
     let ch = token[i]!
     if (ch === '\\') {
       ch = token[++i] ?? 'a'
-      if (/[0-9A-Za-z]/.test(ch)) return 0
-    } else if (SYNTAX.has(ch)) return 0
+      if (/[0-9A-Za-z]/.test(ch))
+        return 0
+    }
+    else if (SYNTAX.has(ch)) {
+      return 0
+    }
     const code = ch.charCodeAt(0)
-    if (code < 32 || code > 126) return 0
+    if (code < 32 || code > 126)
+      return 0
   }
   return n >= 1 && n <= 8 ? n : 0
 }
 
 /** The WebAssembly copy of the hot loop, compiled on first use (null without WebAssembly: the JS loop runs). */
 let kernel: Kernel | null | undefined
-const getKernel = (): Kernel | null => (kernel === undefined ? (kernel = createKernel(CLS, WORD_BIT, CLS_START)) : kernel)
+function getKernel(): Kernel | null {
+  return kernel === undefined ? (kernel = createKernel(CLS, WORD_BIT, CLS_START)) : kernel
+}
 /** Whether finders run the WebAssembly loop (tests check that it compiled). */
 export const kernelActive = (): boolean => getKernel() !== null
 
@@ -164,15 +204,24 @@ export const kernelActive = (): boolean => getKernel() !== null
  * tables re-keyed by byte (code units above 0xFF, in most real skills' texts, as `WIDE_BYTE`). Only the
  * rare positions that pass all of it run a (sticky) regex.
  */
-export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { kernel: useKernel = true }: { kernel?: boolean } = {}): Finder {
+export function buildFinder(
+  tokens: readonly string[],
+  ignoreCase: boolean,
+  { kernel: useKernel = true }: { kernel?: boolean } = {},
+): Finder {
   let kernel = useKernel ? getKernel() : null
   let block = -1
   // With the kernel, the tables are written into its memory and the JS loop reads them there (no
   // second copy); without (or when its memory cannot grow), the finder keeps its own.
   const sink = (groups: number): KernelTables => {
     try {
-      if (kernel) { const r = kernel.reserve(groups); block = r.block; return r.tables }
-    } catch {
+      if (kernel) {
+        const r = kernel.reserve(groups)
+        block = r.block
+        return r.tables
+      }
+    }
+    catch {
       kernel = null
     }
     return newTables(groups)
@@ -181,23 +230,35 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   let t: FinderTables | null | undefined
   try {
     t = shippedStore()?.get(tokens, ignoreCase, sink)
-  } catch {}
-  if (!t) t = buildTables(tokens, ignoreCase, sink)
+  }
+  catch {}
+  if (!t)
+    t = buildTables(tokens, ignoreCase, sink)
   const KERNEL = kernel
   if (!t) {
     const combined = new RegExp(tokens.join('|') || '(?!)', ignoreCase ? 'gi' : 'g')
     return {
-      next: (text, from) => { combined.lastIndex = from; const m = combined.exec(text); return m ? { index: m.index, text: m[0] } : null },
-      test: text => { combined.lastIndex = 0; return combined.test(text) },
+      next: (text, from) => {
+        combined.lastIndex = from
+        const m = combined.exec(text)
+        return m ? { index: m.index, text: m[0] } : null
+      },
+      test: (text) => {
+        combined.lastIndex = 0
+        return combined.test(text)
+      },
       fast: false,
     }
   }
-  const own: LoopTables | null = KERNEL ? null : { pair: t.pair, last: t.last, pw: t.pw, m3: t.m3, m4: t.m4, filter: t.filter }
+  const own: LoopTables | null = KERNEL
+    ? null
+    : { pair: t.pair, last: t.last, pw: t.pw, m3: t.m3, m4: t.m4, filter: t.filter }
   const last = t.last
   let views: LoopTables | null = null
   let viewsOf = -1
   const tables = (): LoopTables => {
-    if (own) return own
+    if (own)
+      return own
     if (viewsOf !== KERNEL!.generation()) {
       viewsOf = KERNEL!.generation()
       const v = KERNEL!.views(block)
@@ -210,8 +271,9 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   const byteRes: Array<RegExp | undefined> = []
   const unitRes: Array<RegExp | undefined> = []
   const { groups, unitGroups, unitTable, unitM3, unitM4 } = t
-  const sticky = (lists: number[][], g: number): RegExp => new RegExp(lists[g]!.map(k => tokens[k]).join('|') || '(?!)', ignoreCase ? 'iy' : 'y')
-  const verify = (re: RegExp, text: string, i: number): { index: number; text: string } | null => {
+  const sticky = (lists: number[][], g: number): RegExp =>
+    new RegExp(lists[g]!.map(k => tokens[k]).join('|') || '(?!)', ignoreCase ? 'iy' : 'y')
+  const verify = (re: RegExp, text: string, i: number): { index: number, text: string } | null => {
     // Most candidates fail: `test` does not build a match array; a success leaves lastIndex at the match end.
     re.lastIndex = i
     return re.test(text) ? { index: i, text: text.slice(i, re.lastIndex) } : null
@@ -222,7 +284,11 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   // The WebAssembly loop stops two positions early; the JS lookup finishes the text.
   const kernelCandidate = (bytes: Uint8Array, i: number, n: number, bt: LoopTables): number => {
     const p = n - i >= 3 ? KERNEL!.scan(block, i) : -1
-    if (p >= 0) { bits = KERNEL!.tokens(); found = KERNEL!.group(); return p }
+    if (p >= 0) {
+      bits = KERNEL!.tokens()
+      found = KERNEL!.group()
+      return p
+    }
     bits = ALL_BITS
     return candidate(bytes, Math.max(i, n - 2), bt)
   }
@@ -231,29 +297,33 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
   const { bitTokens } = t
   // Sticky regexes of the tokens of a group that a candidate's bits leave, per group by those tokens' bits.
   const subsetRes: Array<Map<number, RegExp> | undefined> = []
-  const verifyBits = (g: number, text: string, i: number): { index: number; text: string } | null => {
+  const verifyBits = (g: number, text: string, i: number): { index: number, text: string } | null => {
     const list = groups[g]!
     let left = 0
     for (let v = bits; v !== 0; v &= v - 1) left |= bitTokens[g * 8 + 31 - Math.clz32(v & -v)]!
     // One token left, a literal whose every byte the kernel checked: it matches (and no token before it can).
     if ((left & (left - 1)) === 0 && left !== 0) {
       const k = list[31 - Math.clz32(left)]!
-      if (literal[k]) return { index: i, text: text.slice(i, i + literal[k]!) }
+      if (literal[k])
+        return { index: i, text: text.slice(i, i + literal[k]!) }
     }
     const all = list.length > 30 ? -1 : (1 << list.length) - 1
-    if ((left & all) === all) return verify(byteRes[g] ??= sticky(groups, g), text, i)
-    const res = subsetRes[g] ??= new Map()
+    if ((left & all) === all)
+      return verify((byteRes[g] ??= sticky(groups, g)), text, i)
+    const res = (subsetRes[g] ??= new Map())
     let re = res.get(left)
-    if (!re) res.set(left, re = sticky([list.filter((_, k) => (left & (1 << k)) !== 0)], 0))
+    if (!re)
+      res.set(left, (re = sticky([list.filter((_, k) => (left & (1 << k)) !== 0)], 0)))
     return verify(re, text, i)
   }
   const fold = (c: number): number => (c < 128 ? (ignoreCase && c >= 65 && c <= 90 ? c + 32 : c) : NON_ASCII)
   let cachedText: string | null = null
   let cachedWide = false
   let ownBytes: Uint8Array | null = null
-  const next = (text: string, from: number): { index: number; text: string } | null => {
+  const next = (text: string, from: number): { index: number, text: string } | null => {
     const n = text.length
-    if (from >= n) return null
+    if (from >= n)
+      return null
     if (text !== cachedText) {
       cachedText = text
       cachedWide = n >= 64 && hasWide(text)
@@ -269,10 +339,12 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
       // Either loop yields the next candidate's position (its group in `found`), or -1.
       for (let i = from; i < n; i++) {
         i = loaded ? kernelCandidate(bytes, i, n, bt) : candidateFast(bytes, i, bt, bt.filter)
-        if (i < 0) return null
+        if (i < 0)
+          return null
         const g = found
-        const h = loaded ? verifyBits(g, text, i) : verify(byteRes[g] ??= sticky(groups, g), text, i)
-        if (h) return h
+        const h = loaded ? verifyBits(g, text, i) : verify((byteRes[g] ??= sticky(groups, g)), text, i)
+        if (h)
+          return h
       }
       return null
     }
@@ -283,12 +355,19 @@ export function buildFinder(tokens: readonly string[], ignoreCase: boolean, { ke
       const pw = p >= 0 && p < 128 && isWord(p) ? 1 : 0
       const c1 = at(i + 1)
       const g = unitTable[(pw * END + fold(text.charCodeAt(i))) * B + (c1 < 0 ? END : fold(c1))]!
-      if (g === 0) continue
+      if (g === 0)
+        continue
       const c2 = at(i + 2)
       const c3 = at(i + 3)
-      if (unitM3[g * 257 + (c2 < 0 ? 256 : c2 < 256 ? c2 : WIDE_BYTE)] === 0 || unitM4[g * 257 + (c3 < 0 ? 256 : c3 < 256 ? c3 : WIDE_BYTE)] === 0) continue
-      const h = verify(unitRes[g] ??= sticky(unitGroups, g), text, i)
-      if (h) return h
+      if (
+        unitM3[g * 257 + (c2 < 0 ? 256 : c2 < 256 ? c2 : WIDE_BYTE)] === 0
+        || unitM4[g * 257 + (c3 < 0 ? 256 : c3 < 256 ? c3 : WIDE_BYTE)] === 0
+      ) {
+        continue
+      }
+      const h = verify((unitRes[g] ??= sticky(unitGroups, g)), text, i)
+      if (h)
+        return h
     }
     return null
   }
@@ -305,7 +384,9 @@ export function lazyFinder(build: () => Finder): Finder {
   return {
     next: (text, from) => get().next(text, from),
     test: text => get().test(text),
-    get fast() { return get().fast },
+    get fast() {
+      return get().fast
+    },
   }
 }
 
@@ -323,22 +404,30 @@ function sizeOf(set: Set130): number {
 
 function requirements(ast: Ast): Set130[] {
   switch (ast.t) {
-    case 'empty': return []
-    case 'chars': return [ast.set]
-    case 'seq': return ast.items.flatMap(requirements)
-    case 'rep': return ast.min >= 1 ? requirements(ast.item) : []
+    case 'empty':
+      return []
+    case 'chars':
+      return [ast.set]
+    case 'seq':
+      return ast.items.flatMap(requirements)
+    case 'rep':
+      return ast.min >= 1 ? requirements(ast.item) : []
     case 'alt': {
       // Each branch contributes its narrowest requirement; the match contains a character of their union.
       const union = none()
       for (const a of ast.alts) {
         const reqs = requirements(a)
-        if (!reqs.length) return []
+        if (!reqs.length)
+          return []
         // The first of the smallest sets (sizes counted once each: alternations of words have many).
         let best = reqs[0]!
         let bestSize = sizeOf(best)
         for (let k = 1; k < reqs.length; k++) {
           const n = sizeOf(reqs[k]!)
-          if (n < bestSize) { best = reqs[k]!; bestSize = n }
+          if (n < bestSize) {
+            best = reqs[k]!
+            bestSize = n
+          }
         }
         for (let c = 0; c < B; c++) union[c] |= best[c]!
       }
@@ -356,17 +445,27 @@ const MAX_REQUIRED_CHARS = 12
  */
 export function requiredClasses(re: RegExp): RegExp[] {
   let ast: Ast
-  try { ast = parse(re.source, re.flags.includes('i')) } catch (error) {
-    if (error instanceof Unsupported) return []
+  try {
+    ast = parse(re.source, re.flags.includes('i'))
+  }
+  catch (error) {
+    if (error instanceof Unsupported)
+      return []
     throw error
   }
   const out = new Map<string, RegExp>()
   for (const set of requirements(ast)) {
     const chars: number[] = []
-    for (let c = 0; c < 128; c++) if (set[c]) chars.push(c)
-    if (chars.length + (set[NON_ASCII] ? 8 : 0) > MAX_REQUIRED_CHARS) continue
-    const body = chars.map(c => `\\x${c.toString(16).padStart(2, '0')}`).join('') + (set[NON_ASCII] ? '\\u0080-\\uFFFF' : '')
-    if (body) out.set(body, new RegExp(`[${body}]`))
+    for (let c = 0; c < 128; c++) {
+      if (set[c])
+        chars.push(c)
+    }
+    if (chars.length + (set[NON_ASCII] ? 8 : 0) > MAX_REQUIRED_CHARS)
+      continue
+    const body
+      = chars.map(c => `\\x${c.toString(16).padStart(2, '0')}`).join('') + (set[NON_ASCII] ? '\\u0080-\\uFFFF' : '')
+    if (body)
+      out.set(body, new RegExp(`[${body}]`))
   }
   return [...out.values()]
 }
@@ -382,10 +481,13 @@ export type Gate = string | { all: Gate[] } | { any: Gate[] }
 function literalChar(set: Set130): string | null {
   let found = -1
   for (let c = 0; c < B; c++) {
-    if (!set[c]) continue
-    if (c >= 128) return null
+    if (!set[c])
+      continue
+    if (c >= 128)
+      return null
     const lower = c >= 65 && c <= 90 ? c + 32 : c
-    if (found !== -1 && found !== lower) return null
+    if (found !== -1 && found !== lower)
+      return null
     found = lower
   }
   return found === -1 || CLASS_S.includes(found) ? null : String.fromCharCode(found)
@@ -393,10 +495,13 @@ function literalChar(set: Set130): string | null {
 
 function gateOf(ast: Ast): Gate | null {
   switch (ast.t) {
-    case 'empty': return null
-    case 'chars': return literalChar(ast.set)
+    case 'empty':
+      return null
+    case 'chars':
+      return literalChar(ast.set)
     case 'rep': {
-      if (ast.min < 1) return null
+      if (ast.min < 1)
+        return null
       const inner = gateOf(ast.item)
       // `x{2}` or `x+` still contains `x`; runs across copies are not joined (kept simple).
       return inner
@@ -405,7 +510,8 @@ function gateOf(ast: Ast): Gate | null {
       const parts: Gate[] = []
       for (const a of ast.alts) {
         const g = gateOf(a)
-        if (g === null) return null
+        if (g === null)
+          return null
         parts.push(g)
       }
       return parts.length === 1 ? parts[0]! : { any: parts }
@@ -415,19 +521,28 @@ function gateOf(ast: Ast): Gate | null {
       let run = ''
       // Single characters count too: `|` or `,` rejects most prose lines, and an alternative with one
       // (`and|then|,`) would otherwise leave the whole group, and often the gate, underived.
-      const end = (): void => { if (run.length >= 1) parts.push(run); run = '' }
+      const end = (): void => {
+        if (run.length >= 1)
+          parts.push(run)
+        run = ''
+      }
       for (const item of ast.items) {
         // Lookarounds and boundaries consume nothing: the characters around them stay adjacent.
-        if (item.t === 'empty') continue
+        if (item.t === 'empty')
+          continue
         if (item.t === 'chars') {
           const ch = literalChar(item.set)
-          if (ch !== null) { run += ch; continue }
+          if (ch !== null) {
+            run += ch
+            continue
+          }
           end()
           continue
         }
         end()
         const g = gateOf(item)
-        if (g !== null) parts.push(g)
+        if (g !== null)
+          parts.push(g)
       }
       end()
       return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : { all: parts }
@@ -437,10 +552,15 @@ function gateOf(ast: Ast): Gate | null {
 
 /** The literal gate of a line pattern, or null when none can be derived (the pattern then always runs). */
 export function literalGate(re: RegExp): Gate | null {
-  if (re.flags.includes('u') || re.flags.includes('v')) return null
+  if (re.flags.includes('u') || re.flags.includes('v'))
+    return null
   let ast: Ast
-  try { ast = parse(re.source, true) } catch (error) {
-    if (error instanceof Unsupported) return null
+  try {
+    ast = parse(re.source, true)
+  }
+  catch (error) {
+    if (error instanceof Unsupported)
+      return null
     throw error
   }
   const g = gateOf(ast)
@@ -449,8 +569,10 @@ export function literalGate(re: RegExp): Gate | null {
 
 /** Literals every text passing the gate contains (for `any`: those of one branch found inside a literal of every other branch). */
 function requiredLiterals(gate: Gate): string[] {
-  if (typeof gate === 'string') return [gate]
-  if ('all' in gate) return [...new Set(gate.all.flatMap(requiredLiterals))]
+  if (typeof gate === 'string')
+    return [gate]
+  if ('all' in gate)
+    return [...new Set(gate.all.flatMap(requiredLiterals))]
   const branches = gate.any.map(requiredLiterals)
   return branches[0]!.filter(lit => branches.every(b => b.some(other => other.includes(lit))))
 }
@@ -463,18 +585,34 @@ function requiredLiterals(gate: Gate): string[] {
  */
 export function compileGate(gate: Gate, skip?: RegExp): (lower: string) => boolean {
   const test = compileTree(gate)
-  if (!skip || typeof gate === 'string') return test
-  const first = requiredLiterals(gate).filter(l => !skip.test(l)).sort((a, b) => b.length - a.length)[0]
+  if (!skip || typeof gate === 'string')
+    return test
+  const first = requiredLiterals(gate)
+    .filter(l => !skip.test(l))
+    .sort((a, b) => b.length - a.length)[0]
   return first === undefined ? test : lower => lower.includes(first) && test(lower)
 }
 
 function compileTree(gate: Gate): (lower: string) => boolean {
-  if (typeof gate === 'string') return lower => lower.includes(gate)
+  if (typeof gate === 'string')
+    return lower => lower.includes(gate)
   if ('any' in gate) {
     const parts = gate.any.map(compileTree)
-    return lower => { for (const p of parts) if (p(lower)) return true; return false }
+    return (lower) => {
+      for (const p of parts) {
+        if (p(lower))
+          return true
+      }
+      return false
+    }
   }
   const literals = gate.all.filter((g): g is string => typeof g === 'string').sort((a, b) => b.length - a.length)
   const parts = [...literals, ...gate.all.filter(g => typeof g !== 'string')].map(compileTree)
-  return lower => { for (const p of parts) if (!p(lower)) return false; return true }
+  return (lower) => {
+    for (const p of parts) {
+      if (!p(lower))
+        return false
+    }
+    return true
+  }
 }

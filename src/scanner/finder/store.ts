@@ -1,3 +1,4 @@
+import type { FinderTables, KernelTables, TableSink } from './tables'
 /**
  * Finder tables built when the package is built, loaded instead of being built again by every process
  * and worker thread. A cold table build runs as unoptimised code: ~150 ms per thread, which a fresh CLI
@@ -12,20 +13,27 @@ import fs from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
-import type { FinderTables, KernelTables, TableSink } from './tables'
 
 const MAGIC = 'unplugin-skills/scanner-tables/2'
 export const STORE_FILE = 'scanner-tables.bin'
 
 /** Arrays the sink provides (written into its memory) and arrays a stored finder gets copies of. */
-const KERNEL_ARRAYS = ['filter', 'pair', 'pw', 'm3', 'm4', 'tpw', 'tbits'] as const satisfies ReadonlyArray<keyof KernelTables>
-const OWN_ARRAYS = ['last', 'bitTokens', 'unitTable', 'unitM3', 'unitM4'] as const satisfies ReadonlyArray<keyof FinderTables>
-type ArrayName = typeof KERNEL_ARRAYS[number] | typeof OWN_ARRAYS[number]
+const KERNEL_ARRAYS = ['filter', 'pair', 'pw', 'm3', 'm4', 'tpw', 'tbits'] as const satisfies ReadonlyArray<
+  keyof KernelTables
+>
+const OWN_ARRAYS = ['last', 'bitTokens', 'unitTable', 'unitM3', 'unitM4'] as const satisfies ReadonlyArray<
+  keyof FinderTables
+>
+type ArrayName = (typeof KERNEL_ARRAYS)[number] | (typeof OWN_ARRAYS)[number]
 
 const TYPES = { Uint8Array, Uint16Array, Uint32Array, Int32Array } as const
 type TypeName = keyof typeof TYPES
 
-interface StoredArray { type: TypeName; offset: number; length: number }
+interface StoredArray {
+  type: TypeName
+  offset: number
+  length: number
+}
 interface StoredFinder {
   /** The finder's deflated arrays in the file (after the index): offset and length. */
   at: number
@@ -38,10 +46,14 @@ interface StoredFinder {
   groupLists: number[][]
   unitGroupLists: number[][]
 }
-interface Index { finders: Record<string, StoredFinder> }
+interface Index {
+  finders: Record<string, StoredFinder>
+}
 
 /** The store's key of a finder: its tokens, in order, and its case mode. */
-export const finderKey = (tokens: readonly string[], ignoreCase: boolean): string => JSON.stringify([ignoreCase, tokens])
+export function finderKey(tokens: readonly string[], ignoreCase: boolean): string {
+  return JSON.stringify([ignoreCase, tokens])
+}
 
 const align8 = (n: number): number => (n + 7) & ~7
 
@@ -50,7 +62,9 @@ const align8 = (n: number): number => (n + 7) & ~7
  * arrays are deflated on their own (~600 KB, mostly zeros, to ~10 KB), so a process inflates only the
  * finders it uses.
  */
-export function encodeTableStore(finders: ReadonlyArray<{ tokens: readonly string[]; ignoreCase: boolean; tables: FinderTables }>): Uint8Array {
+export function encodeTableStore(
+  finders: ReadonlyArray<{ tokens: readonly string[], ignoreCase: boolean, tables: FinderTables }>,
+): Uint8Array {
   const index: Index = { finders: {} }
   const blobs: Uint8Array[] = []
   let at = 0
@@ -70,7 +84,15 @@ export function encodeTableStore(finders: ReadonlyArray<{ tokens: readonly strin
     const raw = Buffer.concat(chunks)
     const blob = zlib.deflateRawSync(raw, { level: 9 })
     blobs.push(blob)
-    index.finders[finderKey(tokens, ignoreCase)] = { at, size: blob.length, inflated: raw.length, groups: tables.pw.length, arrays, groupLists: tables.groups, unitGroupLists: tables.unitGroups }
+    index.finders[finderKey(tokens, ignoreCase)] = {
+      at,
+      size: blob.length,
+      inflated: raw.length,
+      groups: tables.pw.length,
+      arrays,
+      groupLists: tables.groups,
+      unitGroupLists: tables.unitGroups,
+    }
     at += blob.length
   }
   const json = Buffer.from(JSON.stringify(index))
@@ -89,36 +111,45 @@ export interface TableStore {
 /** A store read from the file's bytes; null when they are not a store of this version (or the machine is big-endian). */
 export function decodeTableStore(bytes: Uint8Array): TableStore | null {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (os.endianness() !== 'LE' || buf.length < MAGIC.length + 4 || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) return null
+  if (os.endianness() !== 'LE' || buf.length < MAGIC.length + 4 || buf.toString('latin1', 0, MAGIC.length) !== MAGIC)
+    return null
   let index: Index
   let base: number
   try {
     const length = buf.readUInt32LE(MAGIC.length)
     index = JSON.parse(buf.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + length)) as Index
     base = MAGIC.length + 4 + length
-  } catch {
+  }
+  catch {
     return null
   }
-  if (typeof index?.finders !== 'object' || index.finders === null) return null
+  if (typeof index?.finders !== 'object' || index.finders === null)
+    return null
   return {
     size: Object.keys(index.finders).length,
     get(tokens, ignoreCase, sink) {
       const key = finderKey(tokens, ignoreCase)
       const stored = Object.hasOwn(index.finders, key) ? index.finders[key]! : undefined
-      if (!stored) return undefined
-      const inflated = zlib.inflateRawSync(buf.subarray(base + stored.at, base + stored.at + stored.size), { chunkSize: Math.max(64, stored.inflated) })
+      if (!stored)
+        return undefined
+      const inflated = zlib.inflateRawSync(buf.subarray(base + stored.at, base + stored.at + stored.size), {
+        chunkSize: Math.max(64, stored.inflated),
+      })
       // Typed views need their element alignment: copy when the inflated bytes do not start at a multiple of 8.
       const data = inflated.byteOffset % 8 === 0 ? inflated : Uint8Array.from(inflated)
       const view = (a: StoredArray): Uint8Array | Uint16Array | Uint32Array | Int32Array => {
         const Type = TYPES[a.type]
-        if (!Type || a.offset + a.length * Type.BYTES_PER_ELEMENT > data.byteLength) throw new RangeError('scanner table store: an array lies outside its finder')
+        if (!Type || a.offset + a.length * Type.BYTES_PER_ELEMENT > data.byteLength)
+          throw new RangeError('scanner table store: an array lies outside its finder')
         return new Type(data.buffer, data.byteOffset + a.offset, a.length)
       }
       const kernel = sink(stored.groups)
       for (const name of KERNEL_ARRAYS) {
         const target = kernel[name]
         const source = view(stored.arrays[name])
-        if (source.length !== target.length) throw new RangeError(`scanner table store: ${name} has ${source.length} entries, ${target.length} expected`)
+        if (source.length !== target.length) {
+          throw new RangeError(`scanner table store: ${name} has ${source.length} entries, ${target.length} expected`)
+        }
         ;(target as Uint8Array).set(source as Uint8Array)
       }
       // Copies, not views: a view would keep the whole inflated finder (~600 KB, kernel arrays included) alive.
@@ -143,12 +174,15 @@ let store: TableStore | null | undefined
  * sources or when the file is missing or unreadable (then every table is built, as before).
  */
 export function shippedStore(): TableStore | null {
-  if (store !== undefined) return store
+  if (store !== undefined)
+    return store
   store = null
   const here = import.meta.url
-  if (!here.endsWith('.mjs')) return store
+  if (!here.endsWith('.mjs'))
+    return store
   try {
     store = decodeTableStore(fs.readFileSync(fileURLToPath(new URL(`./${STORE_FILE}`, here))))
-  } catch {}
+  }
+  catch {}
   return store
 }

@@ -1,5 +1,5 @@
-import { B, END, NON_ASCII, Unsupported, isWord, parse, prefixes } from './regex-subset'
 import type { Set130 } from './regex-subset'
+import { B, END, isWord, NON_ASCII, parse, prefixes, Unsupported } from './regex-subset'
 
 /**
  * The lookup tables of a prefilter finder (see prefilter.ts), built from its tokens.
@@ -65,12 +65,18 @@ export const CLS = (() => {
   const out = new Uint8Array(256)
   const punct = '!"#$%&\'()*+,-./:;<=>?@[\\]^`{|}'
   for (let c = 0; c < 256; c++) {
-    if (c >= 97 && c <= 122) out[c] = 2 * (c - 97) + 1
-    else if (c >= 65 && c <= 90) out[c] = 2 * (c - 65) + 1
-    else if (c >= 48 && c <= 57) out[c] = 53
-    else if (c === 95) out[c] = 55
-    else if (c === 9 || c === 10 || c === 11 || c === 12 || c === 13 || c === 32) out[c] = 2
-    else if (c < 128 && punct.includes(String.fromCharCode(c))) out[c] = 4 + 2 * punct.indexOf(String.fromCharCode(c))
+    if (c >= 97 && c <= 122)
+      out[c] = 2 * (c - 97) + 1
+    else if (c >= 65 && c <= 90)
+      out[c] = 2 * (c - 65) + 1
+    else if (c >= 48 && c <= 57)
+      out[c] = 53
+    else if (c === 95)
+      out[c] = 55
+    else if (c === 9 || c === 10 || c === 11 || c === 12 || c === 13 || c === 32)
+      out[c] = 2
+    else if (c < 128 && punct.includes(String.fromCharCode(c)))
+      out[c] = 4 + 2 * punct.indexOf(String.fromCharCode(c))
     else out[c] = 0
   }
   return out
@@ -86,13 +92,24 @@ const MASKS = 6
 type Masks = number[]
 
 /** One prefix of a token: the first and second buckets it takes, and the masks it adds to the keys it touches. */
-interface Part { as: number[]; bs: number[]; masks: Masks }
+interface Part {
+  as: number[]
+  bs: number[]
+  masks: Masks
+}
 
 /**
  * An entry: the token list and masks after a given sequence of parts (shared by every key that saw it);
  * the sequence is the chain of `parent` entries, each added by its `part` (an id).
  */
-interface Entry { list: number[]; listHash: number; masks: Masks; unit: number; parent: number; part: number }
+interface Entry {
+  list: number[]
+  listHash: number
+  masks: Masks
+  unit: number
+  parent: number
+  part: number
+}
 
 const bit = (m: Masks, base: number, c: number): number => (m[base + (c >> 5)]! >>> (c & 31)) & 1
 
@@ -103,7 +120,10 @@ function hashWords(h: number, m: Masks, from: number, to: number): number {
   return h
 }
 function sameWords(a: Masks, b: Masks, from: number, to: number): boolean {
-  for (let w = from; w < to; w++) if (a[w] !== b[w]) return false
+  for (let w = from; w < to; w++) {
+    if (a[w] !== b[w])
+      return false
+  }
   return true
 }
 /** Whether the mask at `from` is one that allows every byte (`mode.any` or `mode.all`). */
@@ -111,15 +131,22 @@ function allowsAll(mode: Mode, m: Masks, from: number): boolean {
   let any = true
   let all = true
   for (let w = 0; w < WORDS; w++) {
-    if (m[from + w] !== mode.any[w]) any = false
-    if (m[from + w] !== mode.all[w]) all = false
+    if (m[from + w] !== mode.any[w])
+      any = false
+    if (m[from + w] !== mode.all[w])
+      all = false
   }
   return any || all
 }
 function sameList(a: number[], b: number[]): boolean {
-  if (a === b) return true
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  if (a === b)
+    return true
+  if (a.length !== b.length)
+    return false
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i])
+      return false
+  }
   return true
 }
 function listHash(list: number[]): number {
@@ -129,9 +156,17 @@ function listHash(list: number[]): number {
 }
 
 /** Per character set: its folded buckets as first character, as second, and as a mask. */
-interface SetInfo { as: number[]; bs: number[]; bits: number[] }
+interface SetInfo {
+  as: number[]
+  bs: number[]
+  bits: number[]
+}
 /** A bucketed 257-byte mask and the byte classes it admits. */
-interface Template { words: Masks; bytes: Uint8Array; classes: number[] }
+interface Template {
+  words: Masks
+  bytes: Uint8Array
+  classes: number[]
+}
 
 /** What depends only on the case mode; made on first use and shared by every finder of that mode. */
 interface Mode {
@@ -152,20 +187,23 @@ const MODES: Array<Mode | undefined> = []
 
 function modeOf(ignoreCase: boolean): Mode {
   const known = MODES[ignoreCase ? 1 : 0]
-  if (known) return known
+  if (known)
+    return known
   const fold = new Uint8Array(128).map((_, c) => (ignoreCase && c >= 65 && c <= 90 ? c + 32 : c))
   const all = new Array<number>(WORDS).fill(0)
   const any = new Array<number>(WORDS).fill(0)
   for (let c = 0; c < B; c++) {
     all[c >> 5]! |= 1 << (c & 31)
-    if (c >= 128 || fold[c] === c) any[c >> 5]! |= 1 << (c & 31)
+    if (c >= 128 || fold[c] === c)
+      any[c >> 5]! |= 1 << (c & 31)
   }
   const bytesOf: number[][] = Array.from({ length: B }, () => [])
   const classesOf: number[][] = Array.from({ length: B }, () => [])
   for (let x = 0; x < 256; x++) {
     const a = x < 128 ? fold[x]! : NON_ASCII
     bytesOf[a]!.push(x)
-    if (!classesOf[a]!.includes(CLS[x]!)) classesOf[a]!.push(CLS[x]!)
+    if (!classesOf[a]!.includes(CLS[x]!))
+      classesOf[a]!.push(CLS[x]!)
   }
   const mode: Mode = { fold, info: new WeakMap(), all, any, bytesOf, classesOf, templates: new Map() }
   MODES[ignoreCase ? 1 : 0] = mode
@@ -174,11 +212,14 @@ function modeOf(ignoreCase: boolean): Mode {
 
 function setInfo(mode: Mode, set: Set130): SetInfo {
   let out = mode.info.get(set)
-  if (out) return out
+  if (out)
+    return out
   out = { as: [], bs: [], bits: new Array<number>(WORDS).fill(0) }
   for (let c = 0; c < B; c++) {
-    if (!set[c] || (c < 128 && mode.fold[c] !== c)) continue
-    if (c < END) out.as.push(c)
+    if (!set[c] || (c < 128 && mode.fold[c] !== c))
+      continue
+    if (c < END)
+      out.as.push(c)
     out.bs.push(c)
     out.bits[c >> 5]! |= 1 << (c & 31)
   }
@@ -189,17 +230,35 @@ function setInfo(mode: Mode, set: Set130): SetInfo {
 /** The 257-byte form of one 130-bit mask (byte, or 256 = end of text), shared by equal masks of every finder. */
 function template(mode: Mode, m: Masks, base: number): Template {
   // Most later-character masks allow anything: no key to build for those.
-  if (m[base] === mode.any[0] && m[base + 1] === mode.any[1] && m[base + 2] === mode.any[2] && m[base + 3] === mode.any[3] && m[base + 4] === mode.any[4]) return mode.anyTemplate ??= make(mode, m, base)
+  if (
+    m[base] === mode.any[0]
+    && m[base + 1] === mode.any[1]
+    && m[base + 2] === mode.any[2]
+    && m[base + 3] === mode.any[3]
+    && m[base + 4] === mode.any[4]
+  ) {
+    return (mode.anyTemplate ??= make(mode, m, base))
+  }
   const h = hashWords(0x811C9DC5, m, base, base + WORDS)
   let bucket = mode.templates.get(h)
   if (bucket) {
     for (let i = 0; i < bucket.length; i++) {
       const w = bucket[i]!.words
-      if (w[0] === m[base] && w[1] === m[base + 1] && w[2] === m[base + 2] && w[3] === m[base + 3] && w[4] === m[base + 4]) return bucket[i]!
+      if (
+        w[0] === m[base]
+        && w[1] === m[base + 1]
+        && w[2] === m[base + 2]
+        && w[3] === m[base + 3]
+        && w[4] === m[base + 4]
+      ) {
+        return bucket[i]!
+      }
     }
   }
-  if (mode.templates.size >= 4096) mode.templates.clear()
-  if (!bucket) mode.templates.set(h, bucket = [])
+  if (mode.templates.size >= 4096)
+    mode.templates.clear()
+  if (!bucket)
+    mode.templates.set(h, (bucket = []))
   const t = make(mode, m, base)
   bucket.push(t)
   return t
@@ -214,9 +273,15 @@ function make(mode: Mode, m: Masks, base: number): Template {
   const seen = new Uint8Array(64)
   const classes: number[] = []
   for (let c = 0; c < END; c++) {
-    if (!bit(m, base, c)) continue
+    if (!bit(m, base, c))
+      continue
     const of = mode.classesOf[c]!
-    for (let i = 0; i < of.length; i++) if (!seen[of[i]!]) { seen[of[i]!] = 1; classes.push(of[i]!) }
+    for (let i = 0; i < of.length; i++) {
+      if (!seen[of[i]!]) {
+        seen[of[i]!] = 1
+        classes.push(of[i]!)
+      }
+    }
   }
   return { words, bytes, classes }
 }
@@ -224,13 +289,17 @@ function make(mode: Mode, m: Masks, base: number): Template {
 const EVERY_B = Array.from({ length: B }, (_, b) => b)
 
 /** A token's analysis (whether it starts with `\b`, its distinct prefixes of up to 8 sets as parts), shared by every finder with that token. */
-interface Analysis { lead: boolean; parts: Part[] }
+interface Analysis {
+  lead: boolean
+  parts: Part[]
+}
 const ANALYSES = new Map<string, Analysis>()
 
 function analyse(token: string, ignoreCase: boolean): Analysis {
   const key = `${ignoreCase ? 'i' : 'c'}${token}`
   let a = ANALYSES.get(key)
-  if (a) return a
+  if (a)
+    return a
   const ast = parse(token, ignoreCase)
   const lead = ast.t === 'seq' && ast.items[0]?.t === 'empty' && ast.items[0].wordBoundary === true
   const mode = modeOf(ignoreCase)
@@ -241,10 +310,12 @@ function analyse(token: string, ignoreCase: boolean): Analysis {
   for (let i = 0; i < all.length; i++) {
     const sets = all[i]!.sets
     const n = sets.length
-    if (n === 0) throw new Unsupported('token can match the empty string')
+    if (n === 0)
+      throw new Unsupported('token can match the empty string')
     // Prefixes repeat (`\s*` unrolled): only the sets (by identity) and their number matter.
     const same = sets.map(s => ids.get(s) ?? (ids.set(s, ids.size), ids.size - 1)).join(',')
-    if (seen.has(same)) continue
+    if (seen.has(same))
+      continue
     seen.add(same)
     const masks: Masks = new Array<number>(WORDS * MASKS)
     // Mask k (third to eighth character) reads set k - 1: all characters once the prefix ended
@@ -256,8 +327,9 @@ function analyse(token: string, ignoreCase: boolean): Analysis {
     parts.push({ as: setInfo(mode, sets[0]!).as, bs: n > 1 ? setInfo(mode, sets[1]!).bs : EVERY_B, masks })
   }
   // Built-in tokens are a few hundred; a caller feeding endless new ones does not grow this without bound.
-  if (ANALYSES.size >= 4096) ANALYSES.clear()
-  ANALYSES.set(key, a = { lead, parts })
+  if (ANALYSES.size >= 4096)
+    ANALYSES.clear()
+  ANALYSES.set(key, (a = { lead, parts }))
   return a
 }
 
@@ -273,18 +345,26 @@ export type KernelTables = Pick<FinderTables, 'filter' | 'pair' | 'pw' | 'm3' | 
  */
 export type TableSink = (groups: number) => KernelTables
 export const newTables: TableSink = n => ({
-  filter: new Int32Array(FILTER_WORDS), pair: new Uint16Array(65536), pw: new Uint8Array(n),
-  m3: new Uint8Array(n * 257), m4: new Uint8Array(n * 257),
-  tpw: new Uint8Array(n * 4), tbits: new Uint8Array(MASKS * n * 257),
+  filter: new Int32Array(FILTER_WORDS),
+  pair: new Uint16Array(65536),
+  pw: new Uint8Array(n),
+  m3: new Uint8Array(n * 257),
+  m4: new Uint8Array(n * 257),
+  tpw: new Uint8Array(n * 4),
+  tbits: new Uint8Array(MASKS * n * 257),
 })
 /** Size of the class filter: a bit per 19-bit key. */
 export const FILTER_WORDS = 1 << 14
 
 /** Scratch of the build, reused (a table build allocates no large temporary arrays). */
-let scratch: { slot: Int32Array; bucketGroups: Uint16Array } | null = null
+let scratch: { slot: Int32Array, bucketGroups: Uint16Array } | null = null
 
 /** The tables of `new RegExp(tokens.join('|'), ignoreCase ? 'gi' : 'g')`, or null when the analyser cannot take the tokens. */
-export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink: TableSink = newTables): FinderTables | null {
+export function buildTables(
+  tokens: readonly string[],
+  ignoreCase: boolean,
+  sink: TableSink = newTables,
+): FinderTables | null {
   built++
   const mode = modeOf(ignoreCase)
   // Parts in token, then prefix order (the order the keys are first touched in, which numbers the
@@ -293,11 +373,22 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
   const analyses: Analysis[] = []
   try {
     for (let t = 0; t < tokens.length; t++) analyses.push(analyse(tokens[t]!, ignoreCase))
-  } catch (error) {
-    if (error instanceof Unsupported) return null
+  }
+  catch (error) {
+    if (error instanceof Unsupported)
+      return null
     throw error
   }
-  const entries: Entry[] = [{ list: [], listHash: listHash([]), masks: new Array<number>(WORDS * MASKS).fill(0), unit: 0, parent: -1, part: -1 }]
+  const entries: Entry[] = [
+    {
+      list: [],
+      listHash: listHash([]),
+      masks: new Array<number>(WORDS * MASKS).fill(0),
+      unit: 0,
+      parent: -1,
+      part: -1,
+    },
+  ]
   // Per part id: its token and masks (for the per-token tables).
   const partToken: number[] = []
   const partMasks: Masks[] = []
@@ -321,12 +412,14 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
         const wordA = a < 128 && isWord(a)
         for (let pw = 0; pw < 2; pw++) {
           // `\b` first: a word character needs a non-word one before it, and the other way round.
-          if (lead && (pw === 1) === wordA) continue
+          if (lead && (pw === 1) === wordA)
+            continue
           const base = (pw * END + a) * B
           for (let bi = 0; bi < bs.length; bi++) {
             const key = base + bs[bi]!
             const cur = slot[key]!
-            if (cur === 0) created.push(key)
+            if (cur === 0)
+              created.push(key)
             let to = edges.get(cur * stride + id)
             if (to === undefined) {
               const from = entries[cur]!
@@ -334,7 +427,14 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
               for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= add[w]!
               const same = from.list[from.list.length - 1] === t
               to = entries.length
-              entries.push({ list: same ? from.list : [...from.list, t], listHash: same ? from.listHash : mix(from.listHash, t), masks, unit: 0, parent: cur, part: id })
+              entries.push({
+                list: same ? from.list : [...from.list, t],
+                listHash: same ? from.listHash : mix(from.listHash, t),
+                masks,
+                unit: 0,
+                parent: cur,
+                part: id,
+              })
               edges.set(cur * stride + id, to)
             }
             slot[key] = to
@@ -354,14 +454,17 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
     if (e.unit === 0) {
       const h = hashWords(e.listHash, e.masks, 0, 2 * WORDS)
       let bucket = unitByHash.get(h)
-      if (!bucket) unitByHash.set(h, bucket = [])
+      if (!bucket)
+        unitByHash.set(h, (bucket = []))
       for (let i = 0; i < bucket.length && e.unit === 0; i++) {
         const o = unitOwners[bucket[i]!]!
-        if (sameList(o.list, e.list) && sameWords(o.masks, e.masks, 0, 2 * WORDS)) e.unit = bucket[i]!
+        if (sameList(o.list, e.list) && sameWords(o.masks, e.masks, 0, 2 * WORDS))
+          e.unit = bucket[i]!
       }
       if (e.unit === 0) {
         e.unit = unitOwners.length
-        if (e.unit > 65535) return null
+        if (e.unit > 65535)
+          return null
         unitOwners.push(e)
         bucket.push(e.unit)
       }
@@ -386,7 +489,8 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
   const groupPw: number[] = [0]
   for (let k = 0; k < pairs.length; k++) {
     const ab = pairs[k]!
-    if (k > 0 && ab === pairs[k - 1]) continue
+    if (k > 0 && ab === pairs[k - 1])
+      continue
     const n0 = slot[ab]!
     const n1 = slot[END * B + ab]!
     const pair = n0 * entries.length + n1
@@ -401,7 +505,8 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
         list = n0 ? e0.list : e1.list
         masks = n0 ? e0.masks : e1.masks
         h = n0 ? e0.listHash : e1.listHash
-      } else {
+      }
+      else {
         list = [...new Set([...e0.list, ...e1.list])].sort((x, y) => x - y)
         masks = e0.masks.slice()
         for (let w = 0; w < WORDS * MASKS; w++) masks[w]! |= e1.masks[w]!
@@ -410,10 +515,12 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
       const pw = (n0 ? 1 : 0) | (n1 ? 2 : 0)
       h = mix(hashWords(h, masks, 0, WORDS * MASKS), pw)
       let bucket = byHash.get(h)
-      if (!bucket) byHash.set(h, bucket = [])
+      if (!bucket)
+        byHash.set(h, (bucket = []))
       for (let i = 0; i < bucket.length && g === undefined; i++) {
         const o = bucket[i]!
-        if (groupPw[o] === pw && sameList(groups[o]!, list) && sameWords(groupMasks[o]!, masks, 0, WORDS * MASKS)) g = o
+        if (groupPw[o] === pw && sameList(groups[o]!, list) && sameWords(groupMasks[o]!, masks, 0, WORDS * MASKS))
+          g = o
       }
       if (g === undefined) {
         g = groups.length
@@ -426,7 +533,8 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
     }
     bucketGroups[ab] = g
   }
-  if (groups.length > 65535) return null
+  if (groups.length > 65535)
+    return null
   const n = groups.length
   const t = sink(n)
   const last = new Uint16Array(256)
@@ -441,7 +549,8 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
   const row = new Uint16Array(256)
   for (let k = 0; k < pairs.length; k++) {
     const a = (pairs[k]! / B) | 0
-    if (k > 0 && a === ((pairs[k - 1]! / B) | 0)) continue
+    if (k > 0 && a === ((pairs[k - 1]! / B) | 0))
+      continue
     const base = a * B
     for (let y = 0; y < 128; y++) row[y] = bucketGroups[base + mode.fold[y]!]!
     row.fill(bucketGroups[base + NON_ASCII]!, 128)
@@ -461,14 +570,22 @@ export function buildTables(tokens: readonly string[], ignoreCase: boolean, sink
  * rolling 4-class window. Built from the exact tables, so it passes every position the pair lookup would:
  * each (first class, second class, group) of a bucket pair is marked with the third classes of the group.
  */
-function classFilter(f: Int32Array, mode: Mode, pairs: Int32Array, bucketGroups: Uint16Array, pw: Uint8Array, zs: number[][]): void {
+function classFilter(
+  f: Int32Array,
+  mode: Mode,
+  pairs: Int32Array,
+  bucketGroups: Uint16Array,
+  pw: Uint8Array,
+  zs: number[][],
+): void {
   // A bitset: 64 KB stays in cache where a byte per key (512 KB) measured 2.5x slower.
   const done = new Set<number>()
   for (let k = 0; k < pairs.length; k++) {
     const ab = pairs[k]!
     const b = ab % B
     // The end of the text is no byte: the filter looks at pairs of bytes only.
-    if ((k > 0 && ab === pairs[k - 1]) || b === END) continue
+    if ((k > 0 && ab === pairs[k - 1]) || b === END)
+      continue
     const g = bucketGroups[ab]!
     const xs = mode.classesOf[(ab - b) / B]!
     const ys = mode.classesOf[b]!
@@ -476,11 +593,13 @@ function classFilter(f: Int32Array, mode: Mode, pairs: Int32Array, bucketGroups:
     for (let i = 0; i < xs.length; i++) {
       for (let j = 0; j < ys.length; j++) {
         const once = ((xs[i]! << 6) | ys[j]!) * 65536 + g
-        if (done.has(once)) continue
+        if (done.has(once))
+          continue
         done.add(once)
         const base = (xs[i]! << 12) | (ys[j]! << 6)
         for (let w = 0; w < 2; w++) {
-          if ((pw[g]! & (w + 1)) === 0) continue
+          if ((pw[g]! & (w + 1)) === 0)
+            continue
           for (let k = 0; k < z.length; k++) {
             const key = (w << 18) | base | z[k]!
             f[key >> 5] |= 1 << (key & 31)
@@ -497,13 +616,17 @@ function count(m: Masks, base: number): number {
   for (let w = base; w < base + WORDS; w++) {
     let x = m[w]! - ((m[w]! >>> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
-    n += (Math.imul((x + (x >>> 4)) & 0x0F0F0F0F, 0x01010101) >>> 24)
+    n += Math.imul((x + (x >>> 4)) & 0x0F0F0F0F, 0x01010101) >>> 24
   }
   return n
 }
 
 /** Parts of a group sharing one bit: the OR of their masks and word-ness (1 and/or 2), and their tokens. */
-interface Box { masks: Masks; wb: number; tokens: number }
+interface Box {
+  masks: Masks
+  wb: number
+  tokens: number
+}
 /** How many (word-ness, third to eighth bucket) tuples a box admits: the candidates it lets through. */
 function volume(b: Box): number {
   let v = b.wb === 3 ? 2 : 1
@@ -519,7 +642,7 @@ function unionVolume(a: Box, b: Box): number {
       let x = a.masks[w]! | b.masks[w]!
       x -= (x >>> 1) & 0x55555555
       x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
-      n += (Math.imul((x + (x >>> 4)) & 0x0F0F0F0F, 0x01010101) >>> 24)
+      n += Math.imul((x + (x >>> 4)) & 0x0F0F0F0F, 0x01010101) >>> 24
     }
     v *= n
   }
@@ -539,35 +662,51 @@ function mergeTo8(boxes: Box[]): void {
   // (successive prefixes of one token are alike), so the search below stays small.
   while (boxes.length > MAX_SEARCH) {
     let w = 0
-    for (let i = 0; i < boxes.length; i += 2) boxes[w++] = i + 1 < boxes.length ? union(boxes[i]!, boxes[i + 1]!) : boxes[i]!
+    for (let i = 0; i < boxes.length; i += 2)
+      boxes[w++] = i + 1 < boxes.length ? union(boxes[i]!, boxes[i + 1]!) : boxes[i]!
     boxes.length = w
   }
   const n = boxes.length
-  if (n <= 8) return
+  if (n <= 8)
+    return
   const vols = boxes.map(volume)
   const cost = new Float64Array(n * n)
   const alive = new Uint8Array(n).fill(1)
   const pairCost = (i: number, j: number): number => unionVolume(boxes[i]!, boxes[j]!) - vols[i]! - vols[j]!
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) cost[i * n + j] = pairCost(i, j)
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) cost[i * n + j] = pairCost(i, j)
+  }
   for (let left = n; left > 8; left--) {
     let best = Infinity
     let bi = 0
     let bj = 0
     for (let i = 0; i < n; i++) {
-      if (!alive[i]) continue
-      for (let j = i + 1; j < n; j++) if (alive[j] && cost[i * n + j]! < best) { best = cost[i * n + j]!; bi = i; bj = j }
+      if (!alive[i])
+        continue
+      for (let j = i + 1; j < n; j++) {
+        if (alive[j] && cost[i * n + j]! < best) {
+          best = cost[i * n + j]!
+          bi = i
+          bj = j
+        }
+      }
     }
     boxes[bi] = union(boxes[bi]!, boxes[bj]!)
     vols[bi] = volume(boxes[bi]!)
     alive[bj] = 0
     for (let k = 0; k < n; k++) {
-      if (!alive[k] || k === bi) continue
-      if (k < bi) cost[k * n + bi] = pairCost(k, bi)
+      if (!alive[k] || k === bi)
+        continue
+      if (k < bi)
+        cost[k * n + bi] = pairCost(k, bi)
       else cost[bi * n + k] = pairCost(bi, k)
     }
   }
   let w = 0
-  for (let i = 0; i < n; i++) if (alive[i]) boxes[w++] = boxes[i]!
+  for (let i = 0; i < n; i++) {
+    if (alive[i])
+      boxes[w++] = boxes[i]!
+  }
   boxes.length = w
 }
 
@@ -583,7 +722,16 @@ function union(a: Box, b: Box): Box {
  * parts, the two whose union adds the fewest tuples share a bit, until 8 are left. A group's masks are the
  * OR of its bits, so these tables only remove candidates that no token's own prefix fits.
  */
-function tokenBits(t: KernelTables, mode: Mode, n: number, merged: Map<number, number>, entries: Entry[], groups: number[][], partToken: number[], partMasks: Masks[]): Uint32Array {
+function tokenBits(
+  t: KernelTables,
+  mode: Mode,
+  n: number,
+  merged: Map<number, number>,
+  entries: Entry[],
+  groups: number[][],
+  partToken: number[],
+  partMasks: Masks[],
+): Uint32Array {
   const size = n * 257
   const bitTokens = new Uint32Array(n * 8)
   const row = new Uint8Array(B)
@@ -601,8 +749,10 @@ function tokenBits(t: KernelTables, mode: Mode, n: number, merged: Map<number, n
     const n1 = pair % entries.length
     const n0 = (pair - n1) / entries.length
     // Slot 0 of a key: the previous byte is not a word byte (WORD_BIT 1); slot 1: it is (2).
-    if (n0) add(g, entries[n0]!, 1)
-    if (n1) add(g, entries[n1]!, 2)
+    if (n0)
+      add(g, entries[n0]!, 1)
+    if (n1)
+      add(g, entries[n1]!, 2)
   }
   for (let g = 1; g < n; g++) {
     const list = groups[g]!
@@ -615,8 +765,10 @@ function tokenBits(t: KernelTables, mode: Mode, n: number, merged: Map<number, n
     for (let b = 0; b < boxes.length; b++) {
       const box = boxes[b]!
       bitTokens[g * 8 + b] = box.tokens
-      if (box.wb & 1) t.tpw[g * 4 + 1]! |= 1 << b
-      if (box.wb & 2) t.tpw[g * 4 + 2]! |= 1 << b
+      if (box.wb & 1)
+        t.tpw[g * 4 + 1]! |= 1 << b
+      if (box.wb & 2)
+        t.tpw[g * 4 + 2]! |= 1 << b
     }
     // Per position: the bits of each bucket, then bytes through the case folding (as `template` does).
     // Most masks allow anything (a token ended before): those bits go to every byte at once.
@@ -627,14 +779,20 @@ function tokenBits(t: KernelTables, mode: Mode, n: number, merged: Map<number, n
       let specific = false
       for (let b = 0; b < boxes.length; b++) {
         const k = boxes[b]!.masks
-        if (allowsAll(mode, k, from)) { any |= 1 << b; continue }
+        if (allowsAll(mode, k, from)) {
+          any |= 1 << b
+          continue
+        }
         specific = true
         for (let w = 0; w < WORDS; w++) {
           for (let x = k[from + w]!; x !== 0; x &= x - 1) row[w * 32 + 31 - Math.clz32(x & -x)]! |= 1 << b
         }
       }
       const base = m * size + g * 257
-      if (!specific) { t.tbits.fill(any, base, base + 257); continue }
+      if (!specific) {
+        t.tbits.fill(any, base, base + 257)
+        continue
+      }
       for (let z = 0; z < 128; z++) t.tbits[base + z] = row[mode.fold[z]!]! | any
       t.tbits.fill(row[NON_ASCII]! | any, base + 128, base + 256)
       t.tbits[base + 256] = row[END]! | any

@@ -4,15 +4,50 @@
  */
 
 export const OP = {
-  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0B, br: 0x0C, brIf: 0x0D, ret: 0x0F, select: 0x1B,
-  get: 0x20, set: 0x21, tee: 0x22, load: 0x28, load8: 0x2D, load16: 0x2F, store: 0x36, store16: 0x3B, const: 0x41,
-  eqz: 0x45, eq: 0x46, ne: 0x47, ltU: 0x49, gtU: 0x4B, geU: 0x4F, geS: 0x4E, gtS: 0x4A,
-  add: 0x6A, sub: 0x6B, mul: 0x6C, and: 0x71, or: 0x72, shl: 0x74, shrU: 0x76,
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  else: 0x05,
+  end: 0x0B,
+  br: 0x0C,
+  brIf: 0x0D,
+  ret: 0x0F,
+  select: 0x1B,
+  get: 0x20,
+  set: 0x21,
+  tee: 0x22,
+  load: 0x28,
+  load8: 0x2D,
+  load16: 0x2F,
+  store: 0x36,
+  store16: 0x3B,
+  const: 0x41,
+  eqz: 0x45,
+  eq: 0x46,
+  ne: 0x47,
+  ltU: 0x49,
+  gtU: 0x4B,
+  geU: 0x4F,
+  geS: 0x4E,
+  gtS: 0x4A,
+  add: 0x6A,
+  sub: 0x6B,
+  mul: 0x6C,
+  and: 0x71,
+  or: 0x72,
+  shl: 0x74,
+  shrU: 0x76,
 } as const
 /** SIMD instructions, each after the 0xFD prefix. */
 export const SIMD = {
-  load: [0xFD, 0x00], store: [0xFD, 0x0B], const: [0xFD, 0x0C], bitmask8: [0xFD, 0x64], narrow16to8U: [0xFD, 0x66],
-  extendLow8to16U: [0xFD, 0x89, 0x01], extendHigh8to16U: [0xFD, 0x8A, 0x01], min16U: [0xFD, 0x97, 0x01],
+  load: [0xFD, 0x00],
+  store: [0xFD, 0x0B],
+  const: [0xFD, 0x0C],
+  bitmask8: [0xFD, 0x64],
+  narrow16to8U: [0xFD, 0x66],
+  extendLow8to16U: [0xFD, 0x89, 0x01],
+  extendHigh8to16U: [0xFD, 0x8A, 0x01],
+  min16U: [0xFD, 0x97, 0x01],
 } as const
 export const VOID = 0x40
 export const I32 = 0x7F
@@ -24,13 +59,22 @@ export function leb(n: number): number[] {
   for (;;) {
     const byte = n & 0x7F
     n >>= 7
-    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) { out.push(byte); return out }
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte)
+      return out
+    }
     out.push(byte | 0x80)
   }
 }
-export const uleb = (n: number): number[] => {
+export function uleb(n: number): number[] {
   const out: number[] = []
-  do { let b = n & 0x7F; n >>>= 7; if (n) b |= 0x80; out.push(b) } while (n)
+  do {
+    let b = n & 0x7F
+    n >>>= 7
+    if (n)
+      b |= 0x80
+    out.push(b)
+  } while (n)
   return out
 }
 export const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()]
@@ -41,4 +85,6 @@ export const set = (l: number): number[] => [OP.set, l]
 export const c = (v: number): number[] => [OP.const, ...leb(v)]
 export const memarg = (align: number, offset = 0): number[] => [align, ...uleb(offset)]
 /** A module from its sections, in order. */
-export const wasmModule = (...sections: number[][]): Uint8Array => new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...sections.flat()])
+export function wasmModule(...sections: number[][]): Uint8Array {
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, ...sections.flat()])
+}

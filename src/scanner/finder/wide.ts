@@ -18,5 +18,6 @@ export const hasWide = (text: string): boolean => WIDE.test(text)
 /** Overwrites the bytes of `text`'s code units above 0xFF, in its latin1 copy at `offset` of `bytes`, with `WIDE_BYTE`. */
 export function patchWide(text: string, bytes: Uint8Array, offset: number): void {
   WIDE_RUNS.lastIndex = 0
-  for (let m = WIDE_RUNS.exec(text); m; m = WIDE_RUNS.exec(text)) bytes.fill(WIDE_BYTE, offset + m.index, offset + m.index + m[0].length)
+  for (let m = WIDE_RUNS.exec(text); m; m = WIDE_RUNS.exec(text))
+    bytes.fill(WIDE_BYTE, offset + m.index, offset + m.index + m[0].length)
 }

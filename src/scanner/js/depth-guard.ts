@@ -6,12 +6,42 @@
  */
 export const NESTING_LIMIT = 400
 
-const NEST_KEYWORDS = new Set(['if', 'else', 'for', 'while', 'do', 'with', 'new', 'typeof', 'void', 'delete', 'await', 'yield', 'extends', 'class', 'function', 'case'])
+const NEST_KEYWORDS = new Set([
+  'if',
+  'else',
+  'for',
+  'while',
+  'do',
+  'with',
+  'new',
+  'typeof',
+  'void',
+  'delete',
+  'await',
+  'yield',
+  'extends',
+  'class',
+  'function',
+  'case',
+])
 const CONTROL = new Set(['if', 'for', 'while', 'with', 'switch', 'catch'])
 
-const isIdStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127 || c === 92 || c === 35
+function isIdStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127 || c === 92 || c === 35
+}
 const isIdPart = (c: number): boolean => isIdStart(c) || (c >= 48 && c <= 57)
-const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 13 || c === 10 || c === 11 || c === 12 || c === 0xA0 || c === 0xFEFF || c === 0x2028 || c === 0x2029
+function isSpace(c: number): boolean {
+  return c === 32
+    || c === 9
+    || c === 13
+    || c === 10
+    || c === 11
+    || c === 12
+    || c === 0xA0
+    || c === 0xFEFF
+    || c === 0x2028
+  || c === 0x2029
+}
 
 /** True when the estimated nesting of `text` stays within `limit`. */
 export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
@@ -30,15 +60,28 @@ export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
     sum += w
     return chain.length + sum <= limit
   }
-  const reset = (): void => { sum -= chain[chain.length - 1]!; chain[chain.length - 1] = 0 }
-  const push = (k: number, ctrl: boolean): boolean => { chain.push(0); control.push(ctrl); kind.push(k); return chain.length + sum <= limit }
+  const reset = (): void => {
+    sum -= chain[chain.length - 1]!
+    chain[chain.length - 1] = 0
+  }
+  const push = (k: number, ctrl: boolean): boolean => {
+    chain.push(0)
+    control.push(ctrl)
+    kind.push(k)
+    return chain.length + sum <= limit
+  }
   const skipTemplate = (from: number): number => {
     let j = from
     while (j < n) {
       const c = text.charCodeAt(j)
-      if (c === 92) { j += 2; continue }
-      if (c === 96) return j + 1
-      if (c === 36 && text.charCodeAt(j + 1) === 123) return -(j + 2)
+      if (c === 92) {
+        j += 2
+        continue
+      }
+      if (c === 96)
+        return j + 1
+      if (c === 36 && text.charCodeAt(j + 1) === 123)
+        return -(j + 2)
       j++
     }
     return n
@@ -49,26 +92,42 @@ export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
       if (c === 10 && operand && !lastCtrlClose) {
         let j = i + 1
         while (j < n && isSpace(text.charCodeAt(j))) j++
-        if (j < n && isIdStart(text.charCodeAt(j))) reset()
+        if (j < n && isIdStart(text.charCodeAt(j)))
+          reset()
       }
       i++
       continue
     }
     if (c === 47) {
       const d = text.charCodeAt(i + 1)
-      if (d === 47) { const e = text.indexOf('\n', i); i = e === -1 ? n : e; continue }
-      if (d === 42) { const e = text.indexOf('*/', i + 2); i = e === -1 ? n : e + 2; continue }
+      if (d === 47) {
+        const e = text.indexOf('\n', i)
+        i = e === -1 ? n : e
+        continue
+      }
+      if (d === 42) {
+        const e = text.indexOf('*/', i + 2)
+        i = e === -1 ? n : e + 2
+        continue
+      }
       if (!operand) {
         // Regex literal.
         let j = i + 1
         let cls = false
         while (j < n) {
           const x = text.charCodeAt(j)
-          if (x === 92) { j += 2; continue }
-          if (x === 10) break
-          if (x === 91) cls = true
-          else if (x === 93) cls = false
-          else if (x === 47 && !cls) break
+          if (x === 92) {
+            j += 2
+            continue
+          }
+          if (x === 10)
+            break
+          if (x === 91)
+            cls = true
+          else if (x === 93)
+            cls = false
+          else if (x === 47 && !cls)
+            break
           j++
         }
         i = j + 1
@@ -81,8 +140,12 @@ export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
       let j = i + 1
       while (j < n) {
         const x = text.charCodeAt(j)
-        if (x === 92) { j += 2; continue }
-        if (x === c || x === 10) break
+        if (x === 92) {
+          j += 2
+          continue
+        }
+        if (x === c || x === 10)
+          break
         j++
       }
       i = j + 1
@@ -92,7 +155,16 @@ export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
     }
     if (c === 96) {
       const r = skipTemplate(i + 1)
-      if (r < 0) { if (!push(2, false)) return false; i = -r; operand = false } else { i = r; operand = true }
+      if (r < 0) {
+        if (!push(2, false))
+          return false
+        i = -r
+        operand = false
+      }
+      else {
+        i = r
+        operand = true
+      }
       lastCtrlClose = false
       continue
     }
@@ -102,7 +174,14 @@ export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
       const word = text.slice(i, j)
       i = j
       lastCtrlClose = false
-      if (NEST_KEYWORDS.has(word)) { if (!add(1)) return false; operand = false } else operand = true
+      if (NEST_KEYWORDS.has(word)) {
+        if (!add(1))
+          return false
+        operand = false
+      }
+      else {
+        operand = true
+      }
       lastWord = word
       continue
     }
@@ -115,7 +194,8 @@ export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
       continue
     }
     if (c === 40 || c === 91 || c === 123) {
-      if (!push(1, c === 40 && CONTROL.has(lastWord) && !operand ? true : c === 40 && CONTROL.has(lastWord))) return false
+      if (!push(1, c === 40 && CONTROL.has(lastWord) && !operand ? true : c === 40 && CONTROL.has(lastWord)))
+        return false
       i++
       operand = false
       lastCtrlClose = false
@@ -129,7 +209,13 @@ export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
         sum -= chain.pop()!
         if (c === 125 && k === 2) {
           const r = skipTemplate(i + 1)
-          if (r < 0) { if (!push(2, false)) return false; i = -r; operand = false; continue }
+          if (r < 0) {
+            if (!push(2, false))
+              return false
+            i = -r
+            operand = false
+            continue
+          }
           i = r
           operand = true
           lastCtrlClose = false
@@ -142,27 +228,90 @@ export function nestingWithin(text: string, limit = NESTING_LIMIT): boolean {
       lastWord = ''
       continue
     }
-    if (c === 59 || c === 44) { reset(); i++; operand = false; lastCtrlClose = false; lastWord = ''; continue }
+    if (c === 59 || c === 44) {
+      reset()
+      i++
+      operand = false
+      lastCtrlClose = false
+      lastWord = ''
+      continue
+    }
     // Operator run.
     let j = i
     while (j < n) {
       const x = text.charCodeAt(j)
-      if (x === 61 || x === 43 || x === 45 || x === 42 || x === 37 || x === 38 || x === 124 || x === 94 || x === 33 || x === 126 || x === 63 || x === 58 || x === 60 || x === 62 || x === 46 || x === 64) j++
-      else break
+      if (
+        x === 61
+        || x === 43
+        || x === 45
+        || x === 42
+        || x === 37
+        || x === 38
+        || x === 124
+        || x === 94
+        || x === 33
+        || x === 126
+        || x === 63
+        || x === 58
+        || x === 60
+        || x === 62
+        || x === 46
+        || x === 64
+      ) {
+        j++
+      }
+      else {
+        break
+      }
     }
-    if (j === i) { i++; continue }
+    if (j === i) {
+      i++
+      continue
+    }
     const op = text.slice(i, j)
     i = j
     lastCtrlClose = false
     lastWord = ''
     let w: number
-    if (!operand) w = op === '.' ? 0.1 : op.length
-    else if (op === '++' || op === '--') { w = 0; if (!add(w)) return false; continue }
-    else if (op === '.' || op === '?.') w = 0.1
-    else if (op.includes('=>') || op === '?' || op === ':' || op === '**' || op.includes('<') || op === '...' || op.includes('@')) w = op.length
-    else if (op.endsWith('=') && op !== '==' && op !== '===' && op !== '!=' && op !== '!==' && op !== '<=' && op !== '>=') w = op.length
-    else w = 0.1 * op.length
-    if (!add(w)) return false
+    if (!operand) {
+      w = op === '.' ? 0.1 : op.length
+    }
+    else if (op === '++' || op === '--') {
+      w = 0
+      if (!add(w))
+        return false
+      continue
+    }
+    else if (op === '.' || op === '?.') {
+      w = 0.1
+    }
+    else if (
+      op.includes('=>')
+      || op === '?'
+      || op === ':'
+      || op === '**'
+      || op.includes('<')
+      || op === '...'
+      || op.includes('@')
+    ) {
+      w = op.length
+    }
+    else if (
+      op.endsWith('=')
+      && op !== '=='
+      && op !== '==='
+      && op !== '!='
+      && op !== '!=='
+      && op !== '<='
+      && op !== '>='
+    ) {
+      w = op.length
+    }
+    else {
+      w = 0.1 * op.length
+    }
+    if (!add(w))
+      return false
     operand = false
   }
   return true

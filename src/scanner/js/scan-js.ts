@@ -1,9 +1,9 @@
 import type * as Acorn from 'acorn'
 import type * as Oxc from 'oxc-parser'
-import { lazy } from '../../core/lazy'
 import type { NarrowText } from '../../narrow'
-import { AnalysisTooLarge, analyzeProgram } from './analyze'
 import type { AstFinding, Node } from './analyze'
+import { lazy } from '../../core/lazy'
+import { AnalysisTooLarge, analyzeProgram } from './analyze'
 import { nestingWithin } from './depth-guard'
 import { AST_TRIGGER_FINDER } from './trigger'
 
@@ -12,13 +12,12 @@ const oxc = lazy<typeof Oxc>('oxc-parser')
 
 export type JsFlavor = 'js' | 'jsx' | 'ts' | 'tsx'
 
-export type JsResult =
-  | { ok: true; findings: AstFinding[] }
-  | { ok: false; reason: string; tooLarge?: true }
+export type JsResult = { ok: true, findings: AstFinding[] } | { ok: false, reason: string, tooLarge?: true }
 
-function parse(text: string, flavor: JsFlavor): { program: Node; errors: number } {
+function parse(text: string, flavor: JsFlavor): { program: Node, errors: number } {
   const r = oxc().parseSync(`skill.${flavor}`, text, { sourceType: 'unambiguous' })
-  if (r.errors.length) return { program: null as unknown as Node, errors: r.errors.length }
+  if (r.errors.length)
+    return { program: null as unknown as Node, errors: r.errors.length }
   return { program: r.program as unknown as Node, errors: 0 }
 }
 
@@ -30,8 +29,15 @@ function parse(text: string, flavor: JsFlavor): { program: Node; errors: number 
 function parsePlain(text: string): Node | null {
   for (const sourceType of ['module', 'script'] as const) {
     try {
-      return acorn().parse(text, { ecmaVersion: 'latest', sourceType, allowHashBang: true, allowReturnOutsideFunction: sourceType === 'script', allowAwaitOutsideFunction: true }) as unknown as Node
-    } catch {}
+      return acorn().parse(text, {
+        ecmaVersion: 'latest',
+        sourceType,
+        allowHashBang: true,
+        allowReturnOutsideFunction: sourceType === 'script',
+        allowAwaitOutsideFunction: true,
+      }) as unknown as Node
+    }
+    catch {}
   }
   return null
 }
@@ -42,20 +48,28 @@ function parsePlain(text: string): Node | null {
  * analysis's budget (analyze.ts; tests lower it).
  */
 export function scanJs(text: string, flavor: JsFlavor, real?: NarrowText, maxWork?: number): JsResult {
-  if (!AST_TRIGGER_FINDER.test(text)) return { ok: true, findings: [] }
+  if (!AST_TRIGGER_FINDER.test(text))
+    return { ok: true, findings: [] }
   // A stand-in (src/narrow.ts) may tell the trigger's absence; the parser reads the real text.
-  if (real) text = real.text
-  if (!nestingWithin(text)) return { ok: false, reason: 'nesting too deep for the parser' }
+  if (real)
+    text = real.text
+  if (!nestingWithin(text))
+    return { ok: false, reason: 'nesting too deep for the parser' }
   try {
     const plain = flavor === 'js' ? parsePlain(text) : null
-    if (plain) return { ok: true, findings: analyzeProgram(plain, maxWork) }
+    if (plain)
+      return { ok: true, findings: analyzeProgram(plain, maxWork) }
     let r = parse(text, flavor)
     // Plain .js files often hold JSX; TS files sometimes hold TSX.
-    if (r.errors && (flavor === 'js' || flavor === 'ts')) r = parse(text, flavor === 'js' ? 'jsx' : 'tsx')
-    if (r.errors) return { ok: false, reason: `syntax error${r.errors > 1 ? 's' : ''}` }
+    if (r.errors && (flavor === 'js' || flavor === 'ts'))
+      r = parse(text, flavor === 'js' ? 'jsx' : 'tsx')
+    if (r.errors)
+      return { ok: false, reason: `syntax error${r.errors > 1 ? 's' : ''}` }
     return { ok: true, findings: analyzeProgram(r.program, maxWork) }
-  } catch (error) {
-    if (error instanceof AnalysisTooLarge) return { ok: false, reason: 'too much for the AST analysis', tooLarge: true }
+  }
+  catch (error) {
+    if (error instanceof AnalysisTooLarge)
+      return { ok: false, reason: 'too much for the AST analysis', tooLarge: true }
     return { ok: false, reason: `parser failure: ${(error as Error)?.message ?? String(error)}`.slice(0, 160) }
   }
 }

@@ -11,17 +11,80 @@ export const exfiltration: RuleModule = {
     id: 'exfiltration',
     severity: 'error',
     cwe: 'CWE-200',
-    description: 'Exfiltration: markdown images or links that template conversation data into URLs, or code that sends files, keys or environment variables to a remote host.',
+    description:
+      'Exfiltration: markdown images or links that template conversation data into URLs, or code that sends files, keys or environment variables to a remote host.',
     hint: 'Never put conversation data, secrets or environment variables into URLs or uploads; images must be static.',
   },
   patterns: [
-    { anchor: '!\\[', re: new RegExp(String.raw`!\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}?${PLACEHOLDER}`, 'i'), langs: ['prose', 'text'], message: 'markdown image URL templates data (images load without a click)' },
-    { anchor: ']:', re: new RegExp(String.raw`^\s{0,3}\[[^\]\n]{1,100}\]:\s*<?(?:https?:)?\/\/[^\s>]{0,400}?${PLACEHOLDER}`, 'i'), langs: ['prose', 'text'], message: 'reference-style link/image definition templates data' },
-    { anchor: String.raw`\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}[{<\[$%]`, re: new RegExp(String.raw`\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}?[?&#=/][^)\s]{0,200}?(?:\{\{?\s*${DATA}\w*\s*\}\}?|\$\{\s*${DATA}\w*[^}\n]{0,40}\}|<${DATA}\w*>|\[${DATA}\w*\])`, 'i'), langs: ['prose', 'text'], message: 'link URL templates conversation data' },
-    { anchor: String.raw`conversation|chat\s+history|messages|system\s+prompt|credentials|secrets|password|env(?:ironment)?\s+variables|\.env|ssh|private\s+key|id_rsa|id_ed25519|id_ecdsa|\.aws|passwd|shadow|netrc|npmrc|pypirc|git-credentials|kube|docker|gnupg|Login\s+Data|cookies|session\s+token`, re: new RegExp(String.raw`\b(?:send|post|upload|transmit|forward|exfiltrate|leak|copy|smuggle|append|encode)\b(?:[^.\n]|\.(?=\S)){0,80}?\b(?:conversation|chat\s+history|(?:previous|all|user['’]?s?)\s+messages|system\s+prompt|credentials|secrets|passwords?|env(?:ironment)?\s+variables|\.env\b|ssh\s+keys?|private\s+keys?|${SENSITIVE_FILE}|cookies|session\s+tokens?)\b[^.\n]{0,80}?\b(?:to|into|in|as)\b[^.\n]{0,60}?(?:https?:\/\/|\burl\b|webhook|endpoint|server|\blink\b|image|query\s+(?:string|param)|remote|domain)`, 'i'), langs: ['prose', 'text'], message: 'instructs the agent to send secrets or conversation data to a remote place' },
-    { anchor: 'curl|wget', re: new RegExp(String.raw`\b(?:curl|wget)\b[^\n]{0,200}?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--body-file)(?:=|\s+)['"]?[^\s'"]{0,40}?(?:@|=@)?[^\n]{0,120}?(?:${SENSITIVE_FILE}|${SECRET_VAR}))`, 'i'), langs: ['sh', 'prose', 'text', 'py', 'js'], view: 'noComments', message: 'uploads a sensitive file or secret' },
-    { anchor: String.raw`\|\s*(?:base64\s*\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|openssl)`, re: new RegExp(String.raw`(?:^|[\s;&|(\`$])(?:env|printenv|set|(?:cat|tar\s+\S*c\S*|zip\s+-r\S*)\s+[^\n|]{0,120}?${SENSITIVE_FILE}[^\n|]{0,60}?)\s*\|\s*(?:base64\s*\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|openssl\s+s_client)\b`, 'i'), langs: ['sh', 'prose', 'text', 'py', 'js'], view: 'noComments', message: 'pipes secrets or the environment to the network' },
-    { anchor: 'nc|ncat|netcat|dev/tcp', re: new RegExp(String.raw`\b(?:nc|ncat|netcat|socat)\b[^\n]{0,120}?<\s*[^\n]{0,40}?${SENSITIVE_FILE}|>\s*\/dev\/tcp\/`, 'i'), langs: ['sh', 'prose', 'text'], view: 'noComments', message: 'sends data over a raw socket' },
-    { anchor: String.raw`(?:requests|httpx|session|client|urllib\.request)\s*\.\s*(?:post|put|patch|get|request|urlopen)`, re: new RegExp(String.raw`\b(?:requests|httpx|session|client|urllib\.request)\s*\.\s*(?:post|put|patch|get|request|urlopen)\s*\([^\n]{0,200}?(?:os\.environ\b(?!\s*(?:\[|\.get))|dict\s*\(\s*os\.environ|${SENSITIVE_FILE})`, 'i'), langs: ['py'], view: 'noComments', message: 'sends the environment or a sensitive file over the network' },
+    {
+      anchor: '!\\[',
+      re: new RegExp(String.raw`!\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}?${PLACEHOLDER}`, 'i'),
+      langs: ['prose', 'text'],
+      message: 'markdown image URL templates data (images load without a click)',
+    },
+    {
+      anchor: ']:',
+      re: new RegExp(String.raw`^\s{0,3}\[[^\]\n]{1,100}\]:\s*<?(?:https?:)?\/\/[^\s>]{0,400}?${PLACEHOLDER}`, 'i'),
+      langs: ['prose', 'text'],
+      message: 'reference-style link/image definition templates data',
+    },
+    {
+      anchor: String.raw`\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}[{<\[$%]`,
+      re: new RegExp(
+        String.raw`\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}?[?&#=/][^)\s]{0,200}?(?:\{\{?\s*${DATA}\w*\s*\}\}?|\$\{\s*${DATA}\w*[^}\n]{0,40}\}|<${DATA}\w*>|\[${DATA}\w*\])`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'link URL templates conversation data',
+    },
+    {
+      anchor: String.raw`conversation|chat\s+history|messages|system\s+prompt|credentials|secrets|password|env(?:ironment)?\s+variables|\.env|ssh|private\s+key|id_rsa|id_ed25519|id_ecdsa|\.aws|passwd|shadow|netrc|npmrc|pypirc|git-credentials|kube|docker|gnupg|Login\s+Data|cookies|session\s+token`,
+      re: new RegExp(
+        String.raw`\b(?:send|post|upload|transmit|forward|exfiltrate|leak|copy|smuggle|append|encode)\b(?:[^.\n]|\.(?=\S)){0,80}?\b(?:conversation|chat\s+history|(?:previous|all|user['’]?s?)\s+messages|system\s+prompt|credentials|secrets|passwords?|env(?:ironment)?\s+variables|\.env\b|ssh\s+keys?|private\s+keys?|${SENSITIVE_FILE}|cookies|session\s+tokens?)\b[^.\n]{0,80}?\b(?:to|into|in|as)\b[^.\n]{0,60}?(?:https?:\/\/|\burl\b|webhook|endpoint|server|\blink\b|image|query\s+(?:string|param)|remote|domain)`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'instructs the agent to send secrets or conversation data to a remote place',
+    },
+    {
+      anchor: 'curl|wget',
+      re: new RegExp(
+        String.raw`\b(?:curl|wget)\b[^\n]{0,200}?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--body-file)(?:=|\s+)['"]?[^\s'"]{0,40}?(?:@|=@)?[^\n]{0,120}?(?:${SENSITIVE_FILE}|${SECRET_VAR}))`,
+        'i',
+      ),
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'uploads a sensitive file or secret',
+    },
+    {
+      anchor: String.raw`\|\s*(?:base64\s*\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|openssl)`,
+      re: new RegExp(
+        String.raw`(?:^|[\s;&|(\`$])(?:env|printenv|set|(?:cat|tar\s+\S*c\S*|zip\s+-r\S*)\s+[^\n|]{0,120}?${SENSITIVE_FILE}[^\n|]{0,60}?)\s*\|\s*(?:base64\s*\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|openssl\s+s_client)\b`,
+        'i',
+      ),
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'pipes secrets or the environment to the network',
+    },
+    {
+      anchor: 'nc|ncat|netcat|dev/tcp',
+      re: new RegExp(
+        String.raw`\b(?:nc|ncat|netcat|socat)\b[^\n]{0,120}?<\s*[^\n]{0,40}?${SENSITIVE_FILE}|>\s*\/dev\/tcp\/`,
+        'i',
+      ),
+      langs: ['sh', 'prose', 'text'],
+      view: 'noComments',
+      message: 'sends data over a raw socket',
+    },
+    {
+      anchor: String.raw`(?:requests|httpx|session|client|urllib\.request)\s*\.\s*(?:post|put|patch|get|request|urlopen)`,
+      re: new RegExp(
+        String.raw`\b(?:requests|httpx|session|client|urllib\.request)\s*\.\s*(?:post|put|patch|get|request|urlopen)\s*\([^\n]{0,200}?(?:os\.environ\b(?!\s*(?:\[|\.get))|dict\s*\(\s*os\.environ|${SENSITIVE_FILE})`,
+        'i',
+      ),
+      langs: ['py'],
+      view: 'noComments',
+      message: 'sends the environment or a sensitive file over the network',
+    },
   ],
 }

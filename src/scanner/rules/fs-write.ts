@@ -10,9 +10,34 @@ export const fsWrite: RuleModule = {
     hint: 'Declare `capabilities: [fs:write]` (or `allowed-tools: Write`) and write only inside the working directory.',
   },
   patterns: [
-    { anchor: 'open', re: /(?<![.\w])open\s*\([^)\n]*,\s*(?:mode\s*=\s*)?[rbf]?['"][rbt]?[wax]/, langs: ['py'], view: 'noComments', message: 'opens a file for writing' },
-    { anchor: 'os|shutil', re: /\b(?:os\s*\.\s*(?:remove|unlink|rmdir|removedirs|makedirs|mkdir|rename|renames|replace|chmod|chown|truncate|symlink|link)|shutil\s*\.\s*(?:rmtree|move|copy2?|copyfile|copytree|make_archive|chown))\s*\(/, langs: ['py'], view: 'code', message: 'filesystem write' },
-    { anchor: 'write_text|write_bytes|unlink|rmdir|touch|mkdir', re: /\.\s*(?:write_text|write_bytes|unlink|rmdir|touch|mkdir)\s*\(/, langs: ['py'], view: 'code', message: 'pathlib filesystem write' },
-    { anchor: 'write|append|mkdir|unlink|rm|rename|copyFile|chmod|truncate|symlink', re: /\b(?:writeFile|writeFileSync|appendFile|appendFileSync|mkdir|mkdirSync|unlink|unlinkSync|rmSync|rmdir|rmdirSync|rename|renameSync|copyFile|copyFileSync|createWriteStream|chmod|chmodSync|truncate|truncateSync|symlink|symlinkSync)\s*\(/, langs: ['js'], view: 'code', message: 'filesystem write', astCovered: true },
+    {
+      anchor: 'open',
+      re: /(?<![.\w])open\s*\([^)\n]*,\s*(?:mode\s*=\s*)?[rbf]?['"][rbt]?[wax]/,
+      langs: ['py'],
+      view: 'noComments',
+      message: 'opens a file for writing',
+    },
+    {
+      anchor: 'os|shutil',
+      re: /\b(?:os\s*\.\s*(?:remove|unlink|rmdir|removedirs|makedirs|mkdir|rename|renames|replace|chmod|chown|truncate|symlink|link)|shutil\s*\.\s*(?:rmtree|move|copy2?|copyfile|copytree|make_archive|chown))\s*\(/,
+      langs: ['py'],
+      view: 'code',
+      message: 'filesystem write',
+    },
+    {
+      anchor: 'write_text|write_bytes|unlink|rmdir|touch|mkdir',
+      re: /\.\s*(?:write_text|write_bytes|unlink|rmdir|touch|mkdir)\s*\(/,
+      langs: ['py'],
+      view: 'code',
+      message: 'pathlib filesystem write',
+    },
+    {
+      anchor: 'write|append|mkdir|unlink|rm|rename|copyFile|chmod|truncate|symlink',
+      re: /\b(?:writeFile|writeFileSync|appendFile|appendFileSync|mkdir|mkdirSync|unlink|unlinkSync|rmSync|rmdir|rmdirSync|rename|renameSync|copyFile|copyFileSync|createWriteStream|chmod|chmodSync|truncate|truncateSync|symlink|symlinkSync)\s*\(/,
+      langs: ['js'],
+      view: 'code',
+      message: 'filesystem write',
+      astCovered: true,
+    },
   ],
 }

@@ -4,7 +4,8 @@ const EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\u{FE0F}\u{20E3}]/u
 const JOINING_SCRIPT = /[\p{L}\p{M}]/u
 
 function cpBefore(line: string, i: number): string {
-  if (i <= 0) return ''
+  if (i <= 0)
+    return ''
   const c = line.charCodeAt(i - 1)
   return c >= 0xDC00 && c <= 0xDFFF && i >= 2 ? line.slice(i - 2, i) : line[i - 1]!
 }
@@ -21,19 +22,23 @@ function legitimate(m: RegExpExecArray, line: string): boolean {
   const i = m.index
   const before = cpBefore(line, i)
   const after = cpAt(line, i + ch.length)
-  if (cp === 0x200D) return (EMOJI.test(before) && EMOJI.test(after)) || (nonLatinLetter(before) && nonLatinLetter(after))
-  if (cp === 0x200C) return nonLatinLetter(before) && nonLatinLetter(after)
+  if (cp === 0x200D)
+    return (EMOJI.test(before) && EMOJI.test(after)) || (nonLatinLetter(before) && nonLatinLetter(after))
+  if (cp === 0x200C)
+    return nonLatinLetter(before) && nonLatinLetter(after)
   if (cp >= 0xE0020 && cp <= 0xE007F) {
     // Subdivision flags: U+1F3F4 followed by tag letters and CANCEL TAG.
     let j = i
     while (j >= 2) {
       const prev = line.codePointAt(j - 2)!
-      if (prev >= 0xE0020 && prev <= 0xE007E) j -= 2
+      if (prev >= 0xE0020 && prev <= 0xE007E)
+        j -= 2
       else break
     }
     return line.codePointAt(j - 2) === 0x1F3F4
   }
-  if (cp >= 0xE0100 && cp <= 0xE01EF) return /\p{Ideographic}/u.test(before)
+  if (cp >= 0xE0100 && cp <= 0xE01EF)
+    return /\p{Ideographic}/u.test(before)
   return false
 }
 
@@ -43,7 +48,8 @@ export const hiddenUnicode: RuleModule = {
     id: 'hidden_unicode',
     severity: 'error',
     cwe: 'CWE-451',
-    description: 'Hidden Unicode: bidirectional controls (Trojan Source), zero-width characters and Unicode tag characters that make text or code read differently from how it runs.',
+    description:
+      'Hidden Unicode: bidirectional controls (Trojan Source), zero-width characters and Unicode tag characters that make text or code read differently from how it runs.',
     hint: 'Remove the invisible character (the excerpt shows it as \\u{...}); emoji joiners inside emoji sequences are allowed.',
   },
   patterns: [

@@ -13,20 +13,78 @@ export const remoteExec: RuleModule = {
     id: 'remote_exec',
     severity: 'error',
     cwe: 'CWE-494',
-    description: 'Remote code execution: piping downloads into a shell (curl | sh, iex (iwr ...)), or telling the user or agent to download and run a binary/archive or paste a command from a paste site.',
+    description:
+      'Remote code execution: piping downloads into a shell (curl | sh, iex (iwr ...)), or telling the user or agent to download and run a binary/archive or paste a command from a paste site.',
     hint: 'Pin and verify what you install (package manager with a lockfile, checksum, signature); never pipe the network into an interpreter.',
   },
   patterns: [
-    { anchor: 'curl|wget|iwr|irm|fetch', re: new RegExp(String.raw`\b(?:curl|wget|iwr|irm|fetch)\b[^|\n;]{0,300}\|\s*(?:${SHELL}|iex\b|Invoke-Expression\b)`, 'i'), langs: ['sh', 'prose', 'text', 'py', 'js'], view: 'noComments', message: 'pipes a download into an interpreter' },
-    { anchor: 'curl|wget', re: /\b(?:(?:ba|z|k)?sh|python[\d.]*|node|perl|ruby)\s+(?:-c\s+)?["']?(?:<\(|\$\(|`)\s*(?:curl|wget)\b|\b(?:eval|source|\.)\s+["']?(?:<\(|\$\(|`)\s*(?:curl|wget)\b/i, langs: ['sh', 'prose', 'text', 'py', 'js'], view: 'noComments', message: 'runs the output of a download' },
-    { anchor: 'iex|Invoke-Expression|DownloadString|WebClient', re: /\b(?:iex|Invoke-Expression)\b\s*\(?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object\s+(?:System\.)?Net\.WebClient|\(?\s*New-Object)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|]{0,300}\|\s*(?:iex|Invoke-Expression)\b|\.DownloadString\s*\([^\n]{0,200}\)\s*\|?\s*(?:iex|Invoke-Expression)?/i, langs: ['sh', 'prose', 'text', 'js', 'py'], view: 'noComments', message: 'PowerShell runs downloaded code' },
-    { anchor: 'curl|wget|iwr|Invoke-WebRequest', re: /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n]{0,200}?(?:\s-o\s*|\s-O\s+|--output(?:-document)?[=\s]+|-OutFile\s+|>\s*)\S+[^\n]{0,200}?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:chmod\s+(?:[ugoa]*\+x|[0-7]*[1357][0-7]{0,2})\b|\.\/|\.\\|(?:ba|z)?sh\s|python[\d.]*\s|tar\s+-?\w*x|unzip\s|msiexec|Start-Process|\S+\.(?:sh|exe|bin|run|AppImage|msi)\b)/i, langs: ['sh', 'prose', 'text', 'py', 'js'], view: 'noComments', message: 'downloads a file and runs it' },
-    { anchor: 'exec|eval', re: /\b(?:exec|eval)\s*\([^\n]{0,40}?\b(?:requests\s*\.\s*get|urlopen|urllib\.request|httpx\s*\.\s*get)\b/, langs: ['py'], view: 'code', message: 'executes code downloaded at run time' },
-    { anchor: 'download|fetch|grab', re: /\b(?:download|fetch|grab)\b(?:[^.\n]|\.(?=\S)){0,160}?(?:\band\b|\bthen\b|,)\s*(?:then\s+)?(?:run|execute|launch|install|double-click|start)\b/i, langs: ['prose', 'text'], message: 'tells the reader to download and run a binary or archive', lineGate: RUNNABLE_RE },
+    {
+      anchor: 'curl|wget|iwr|irm|fetch',
+      re: new RegExp(
+        String.raw`\b(?:curl|wget|iwr|irm|fetch)\b[^|\n;]{0,300}\|\s*(?:${SHELL}|iex\b|Invoke-Expression\b)`,
+        'i',
+      ),
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'pipes a download into an interpreter',
+    },
+    {
+      anchor: 'curl|wget',
+      re: /\b(?:(?:ba|z|k)?sh|python[\d.]*|node|perl|ruby)\s+(?:-c\s+)?["']?(?:<\(|\$\(|`)\s*(?:curl|wget)\b|\b(?:eval|source|\.)\s+["']?(?:<\(|\$\(|`)\s*(?:curl|wget)\b/i,
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'runs the output of a download',
+    },
+    {
+      anchor: 'iex|Invoke-Expression|DownloadString|WebClient',
+      re: /\b(?:iex|Invoke-Expression)\b\s*\(?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object\s+(?:System\.)?Net\.WebClient|\(?\s*New-Object)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|]{0,300}\|\s*(?:iex|Invoke-Expression)\b|\.DownloadString\s*\([^\n]{0,200}\)\s*\|?\s*(?:iex|Invoke-Expression)?/i,
+      langs: ['sh', 'prose', 'text', 'js', 'py'],
+      view: 'noComments',
+      message: 'PowerShell runs downloaded code',
+    },
+    {
+      anchor: 'curl|wget|iwr|Invoke-WebRequest',
+      re: /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n]{0,200}?(?:\s-o\s*|\s-O\s+|--output(?:-document)?[=\s]+|-OutFile\s+|>\s*)\S+[^\n]{0,200}?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:chmod\s+(?:[ugoa]*\+x|[0-7]*[1357][0-7]{0,2})\b|\.\/|\.\\|(?:ba|z)?sh\s|python[\d.]*\s|tar\s+-?\w*x|unzip\s|msiexec|Start-Process|\S+\.(?:sh|exe|bin|run|AppImage|msi)\b)/i,
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'downloads a file and runs it',
+    },
+    {
+      anchor: 'exec|eval',
+      re: /\b(?:exec|eval)\s*\([^\n]{0,40}?\b(?:requests\s*\.\s*get|urlopen|urllib\.request|httpx\s*\.\s*get)\b/,
+      langs: ['py'],
+      view: 'code',
+      message: 'executes code downloaded at run time',
+    },
+    {
+      anchor: 'download|fetch|grab',
+      re: /\b(?:download|fetch|grab)\b(?:[^.\n]|\.(?=\S)){0,160}?(?:\band\b|\bthen\b|,)\s*(?:then\s+)?(?:run|execute|launch|install|double-click|start)\b/i,
+      langs: ['prose', 'text'],
+      message: 'tells the reader to download and run a binary or archive',
+      lineGate: RUNNABLE_RE,
+    },
     // Anchored on the URL's preposition, which every match has: the four nouns are common words in docs
     // (105 hits against 19 in 695 READMEs of node_modules), each a hit to gate.
-    { anchor: String.raw`\b(?:from|at)\s+<?https?:\/\/`, re: /\b(?:run|execute|launch|open|install)\b[^.\n]{0,60}?\b(?:the\s+)?(?:binary|installer|executable|archive)\b[^.\n]{0,40}?\b(?:from|at|downloaded\s+from)\s+<?https?:\/\//i, langs: ['prose', 'text'], message: 'tells the reader to run a binary from a URL' },
-    { anchor: 'pastebin|paste|hastebin|ghostbin|rentry|dpaste|termbin|0x0|transfer.sh|ix.io|sprunge|privatebin|controlc|bpa.st', re: new RegExp(String.raw`\b${PASTE}`, 'i'), langs: ['prose', 'text', 'sh', 'py', 'js'], view: 'noComments', message: 'runs or pastes a command from a paste site', lineGate: PASTE_VERB },
-    { anchor: String.raw`Win(?:dows)?(?:\s*key)?\s*\+\s*R|Run\s+dialog`, re: /\b(?:Win(?:dows)?(?:\s*key)?\s*\+\s*R|Run\s+dialog)\b[^\n]{0,200}?\b(?:paste|Ctrl\s*\+\s*V|type)\b|\b(?:paste|Ctrl\s*\+\s*V)\b[^\n]{0,200}?\b(?:Win(?:dows)?(?:\s*key)?\s*\+\s*R|Run\s+dialog)\b/i, langs: ['prose', 'text'], message: 'tells the user to paste a command into the Run dialog (ClickFix)' },
+    {
+      anchor: String.raw`\b(?:from|at)\s+<?https?:\/\/`,
+      re: /\b(?:run|execute|launch|open|install)\b[^.\n]{0,60}?\b(?:the\s+)?(?:binary|installer|executable|archive)\b[^.\n]{0,40}?\b(?:from|at|downloaded\s+from)\s+<?https?:\/\//i,
+      langs: ['prose', 'text'],
+      message: 'tells the reader to run a binary from a URL',
+    },
+    {
+      anchor:
+        'pastebin|paste|hastebin|ghostbin|rentry|dpaste|termbin|0x0|transfer.sh|ix.io|sprunge|privatebin|controlc|bpa.st',
+      re: new RegExp(String.raw`\b${PASTE}`, 'i'),
+      langs: ['prose', 'text', 'sh', 'py', 'js'],
+      view: 'noComments',
+      message: 'runs or pastes a command from a paste site',
+      lineGate: PASTE_VERB,
+    },
+    {
+      anchor: String.raw`Win(?:dows)?(?:\s*key)?\s*\+\s*R|Run\s+dialog`,
+      re: /\b(?:Win(?:dows)?(?:\s*key)?\s*\+\s*R|Run\s+dialog)\b[^\n]{0,200}?\b(?:paste|Ctrl\s*\+\s*V|type)\b|\b(?:paste|Ctrl\s*\+\s*V)\b[^\n]{0,200}?\b(?:Win(?:dows)?(?:\s*key)?\s*\+\s*R|Run\s+dialog)\b/i,
+      langs: ['prose', 'text'],
+      message: 'tells the user to paste a command into the Run dialog (ClickFix)',
+    },
   ],
 }

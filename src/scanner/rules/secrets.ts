@@ -1,9 +1,10 @@
-import { entropy, isPlaceholder } from '../entropy'
 import type { LinePattern, RuleModule } from '../types'
+import { entropy, isPlaceholder } from '../entropy'
 
 const real = (m: RegExpExecArray): boolean => !isPlaceholder(m[1] ?? m[0])
-const key = (anchor: string, re: RegExp, message: string): LinePattern =>
-  ({ anchor, re, langs: ['js', 'py', 'sh', 'prose', 'text'], message, accept: real })
+function key(anchor: string, re: RegExp, message: string): LinePattern {
+  return { anchor, re, langs: ['js', 'py', 'sh', 'prose', 'text'], message, accept: real }
+}
 
 /** A PEM header is a secret only when key material follows (docs show `-----BEGIN ... KEY-----` with `...`). */
 function pemBody(m: RegExpExecArray, line: string, next: () => string): boolean {
@@ -18,18 +19,41 @@ export const secrets: RuleModule = {
     id: 'secrets',
     severity: 'error',
     cwe: 'CWE-798',
-    description: 'Hard-coded secrets: private keys, cloud credentials and API tokens (placeholders such as sk-xxxx or AKIAIOSFODNN7EXAMPLE are ignored).',
+    description:
+      'Hard-coded secrets: private keys, cloud credentials and API tokens (placeholders such as sk-xxxx or AKIAIOSFODNN7EXAMPLE are ignored).',
     hint: 'Revoke the credential now, remove it from the skill and its history, and read secrets from the environment at run time.',
   },
   patterns: [
-    { anchor: 'PRIVATE KEY', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/, langs: ['js', 'py', 'sh', 'prose', 'text'], message: 'private key', accept: pemBody },
+    {
+      anchor: 'PRIVATE KEY',
+      re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
+      langs: ['js', 'py', 'sh', 'prose', 'text'],
+      message: 'private key',
+      accept: pemBody,
+    },
     key('AKIA|ASIA|ABIA|ACCA|A3T', /\b((?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b/, 'AWS access key id'),
-    key('secret_?access', /\b(?:aws_?secret_?access_?key|SecretAccessKey)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/i, 'AWS secret access key'),
-    key('ghp_|gho_|ghu_|ghs_|ghr_|github_pat_', /\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{60,})\b/, 'GitHub token'),
+    key(
+      'secret_?access',
+      /\b(?:aws_?secret_?access_?key|SecretAccessKey)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/i,
+      'AWS secret access key',
+    ),
+    key(
+      'ghp_|gho_|ghu_|ghs_|ghr_|github_pat_',
+      /\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{60,})\b/,
+      'GitHub token',
+    ),
     key('glpat-', /\b(glpat-[A-Za-z0-9_-]{20,})\b/, 'GitLab token'),
     key('xox', /\b(xox[baprse]-(?:\d{8,13}-){1,2}[A-Za-z0-9-]{8,})/, 'Slack token'),
-    key('hooks.slack', /(https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{8,}\/B[A-Z0-9]{8,}\/[A-Za-z0-9]{20,})/, 'Slack webhook URL'),
-    key('sk-', /(?<![\w-])(sk-(?:ant-(?:api|admin|oat)\d{2}-)?(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})/, 'OpenAI / Anthropic API key'),
+    key(
+      'hooks.slack',
+      /(https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{8,}\/B[A-Z0-9]{8,}\/[A-Za-z0-9]{20,})/,
+      'Slack webhook URL',
+    ),
+    key(
+      'sk-',
+      /(?<![\w-])(sk-(?:ant-(?:api|admin|oat)\d{2}-)?(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})/,
+      'OpenAI / Anthropic API key',
+    ),
     key('sk_live|rk_live|sk_test|rk_test', /\b([sr]k_(?:live|test)_[A-Za-z0-9]{20,})\b/, 'Stripe key'),
     key('AIza', /\b(AIza[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])/, 'Google API key'),
     key('SG.', /\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})\b/, 'SendGrid key'),
@@ -38,15 +62,25 @@ export const secrets: RuleModule = {
     key('hf_', /\b(hf_[A-Za-z0-9]{34,})\b/, 'Hugging Face token'),
     key('AccountKey', /\bAccountKey=([A-Za-z0-9+/]{80,}={0,2})/, 'Azure storage key'),
     key(':AA', /\b(\d{8,10}:AA[A-Za-z0-9_-]{33})\b/, 'Telegram bot token'),
-    key('discord', /(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{16,}\/[\w-]{60,})/, 'Discord webhook URL'),
+    key(
+      'discord',
+      /(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{16,}\/[\w-]{60,})/,
+      'Discord webhook URL',
+    ),
     {
       anchor: String.raw`(?:password|passwd|pwd|secret|api[_-]?key|apikey|token|private[_-]?key)["']?\s*[:=]`,
       re: /\b(?:[A-Za-z0-9]{1,20}_)?(?:password|passwd|pwd|secret|client_secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|private[_-]?key)\b["']?\s*[:=]\s*["']([^"'\s]{12,})["']/i,
       langs: ['js', 'py', 'sh', 'prose', 'text'],
       message: 'hard-coded credential',
-      accept: m => {
+      accept: (m) => {
         const v = m[1]!
-        return !isPlaceholder(v) && !/^\$|^%|process\.env|os\.environ|getenv|^env[:.]/i.test(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && entropy(v) >= 3.5
+        return (
+          !isPlaceholder(v)
+          && !/^\$|^%|process\.env|os\.environ|getenv|^env[:.]/i.test(v)
+          && /\d/.test(v)
+          && /[A-Za-z]/.test(v)
+          && entropy(v) >= 3.5
+        )
       },
     },
   ],

@@ -7,20 +7,32 @@ describe('child_process', () => {
     expect(childProcess.meta).toMatchObject({ id: 'child_process', severity: 'error', cwe: 'CWE-78' })
   })
   it('finds imports and calls, including computed module names', () => {
-    expect(hitsOf('child_process', {
-      'scripts/a.mjs': "import { exec as run } from 'node:child_process'\nrun('ls')\nconst cp = await import('node:' + 'child_process')\n",
-      'scripts/b.js': "const m = 'child' + '_process'\nrequire(m).spawn('sh')\nprocess.binding('spawn_sync')\n",
-    })).toEqual([
-      'error child_process scripts/a.mjs:1:1', 'error child_process scripts/a.mjs:2:1', 'error child_process scripts/a.mjs:3:18',
-      'error child_process scripts/b.js:2:1', 'error child_process scripts/b.js:3:1',
+    expect(
+      hitsOf('child_process', {
+        'scripts/a.mjs':
+          'import { exec as run } from \'node:child_process\'\nrun(\'ls\')\nconst cp = await import(\'node:\' + \'child_process\')\n',
+        'scripts/b.js': 'const m = \'child\' + \'_process\'\nrequire(m).spawn(\'sh\')\nprocess.binding(\'spawn_sync\')\n',
+      }),
+    ).toEqual([
+      'error child_process scripts/a.mjs:1:1',
+      'error child_process scripts/a.mjs:2:1',
+      'error child_process scripts/a.mjs:3:18',
+      'error child_process scripts/b.js:2:1',
+      'error child_process scripts/b.js:3:1',
     ])
   })
   it('finds Python subprocess/os.system and skips comments and strings', () => {
-    expect(hitsOf('child_process', {
-      'scripts/c.py': "import subprocess\n# os.system('x')\nprint('subprocess')\nos.system('ls')\n",
-    })).toEqual(['error child_process scripts/c.py:1:8', 'error child_process scripts/c.py:4:1'])
+    expect(
+      hitsOf('child_process', {
+        'scripts/c.py': 'import subprocess\n# os.system(\'x\')\nprint(\'subprocess\')\nos.system(\'ls\')\n',
+      }),
+    ).toEqual(['error child_process scripts/c.py:1:8', 'error child_process scripts/c.py:4:1'])
   })
   it('does not treat local functions named exec as spawning', () => {
-    expect(hitsOf('child_process', { 'scripts/d.js': "function exec(q) { return q }\nexec('select 1')\nconst re = /x/g\nre.exec('x')\n" })).toEqual([])
+    expect(
+      hitsOf('child_process', {
+        'scripts/d.js': 'function exec(q) { return q }\nexec(\'select 1\')\nconst re = /x/g\nre.exec(\'x\')\n',
+      }),
+    ).toEqual([])
   })
 })

@@ -5,15 +5,26 @@ import { hitsOf } from '../helpers'
 describe('dangerous_shell', () => {
   it('is an error rule with a CWE; sudo, chmod 777 and TLS opt-outs are warnings', () => {
     expect(dangerousShell.meta).toMatchObject({ id: 'dangerous_shell', severity: 'error', cwe: 'CWE-250' })
-    expect(hitsOf('dangerous_shell', {
-      'scripts/a.sh': '#!/bin/sh\nrm -rf --no-preserve-root /\nrm -fr ~\nchmod -R 777 /var/www\nsudo apt-get install jq\ncurl -k https://x.example\ndd if=/dev/zero of=/dev/sda\n:(){ :|:& };:\n',
-      'scripts/b.js': "process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0'\n",
-    })).toEqual([
-      'error dangerous_shell scripts/a.sh:2:1', 'error dangerous_shell scripts/a.sh:3:1', 'warning dangerous_shell scripts/a.sh:4:1', 'warning dangerous_shell scripts/a.sh:5:1',
-      'warning dangerous_shell scripts/a.sh:6:1', 'error dangerous_shell scripts/a.sh:7:1', 'error dangerous_shell scripts/a.sh:8:1', 'warning dangerous_shell scripts/b.js:1:13',
+    expect(
+      hitsOf('dangerous_shell', {
+        'scripts/a.sh':
+          '#!/bin/sh\nrm -rf --no-preserve-root /\nrm -fr ~\nchmod -R 777 /var/www\nsudo apt-get install jq\ncurl -k https://x.example\ndd if=/dev/zero of=/dev/sda\n:(){ :|:& };:\n',
+        'scripts/b.js': 'process.env.NODE_TLS_REJECT_UNAUTHORIZED = \'0\'\n',
+      }),
+    ).toEqual([
+      'error dangerous_shell scripts/a.sh:2:1',
+      'error dangerous_shell scripts/a.sh:3:1',
+      'warning dangerous_shell scripts/a.sh:4:1',
+      'warning dangerous_shell scripts/a.sh:5:1',
+      'warning dangerous_shell scripts/a.sh:6:1',
+      'error dangerous_shell scripts/a.sh:7:1',
+      'error dangerous_shell scripts/a.sh:8:1',
+      'warning dangerous_shell scripts/b.js:1:13',
     ])
   })
   it('ignores scoped deletes, chmod +x and comments', () => {
-    expect(hitsOf('dangerous_shell', { 'scripts/c.sh': '# rm -rf /\nrm -rf ./build node_modules\nchmod +x run.sh\n' })).toEqual([])
+    expect(
+      hitsOf('dangerous_shell', { 'scripts/c.sh': '# rm -rf /\nrm -rf ./build node_modules\nchmod +x run.sh\n' }),
+    ).toEqual([])
   })
 })

@@ -7,12 +7,24 @@ describe('fs_write', () => {
     expect(fsWrite.meta).toMatchObject({ id: 'fs_write', severity: 'warning', cwe: 'CWE-73' })
   })
   it('finds JS writes through promises and computed names, and Python writes', () => {
-    expect(hitsOf('fs_write', {
-      'scripts/a.mjs': "import { promises as fsp } from 'fs'\nawait fsp.writeFile('a', 'b')\nconst fs = await import('node:fs')\nfs['unlink' + 'Sync']('a')\n",
-      'scripts/b.py': "with open(p, 'w') as f:\n    pass\nshutil.rmtree('x')\nopen(p).read()\n",
-    })).toEqual(['warning fs_write scripts/a.mjs:2:7', 'warning fs_write scripts/a.mjs:4:1', 'warning fs_write scripts/b.py:1:6', 'warning fs_write scripts/b.py:3:1'])
+    expect(
+      hitsOf('fs_write', {
+        'scripts/a.mjs':
+          'import { promises as fsp } from \'fs\'\nawait fsp.writeFile(\'a\', \'b\')\nconst fs = await import(\'node:fs\')\nfs[\'unlink\' + \'Sync\'](\'a\')\n',
+        'scripts/b.py': 'with open(p, \'w\') as f:\n    pass\nshutil.rmtree(\'x\')\nopen(p).read()\n',
+      }),
+    ).toEqual([
+      'warning fs_write scripts/a.mjs:2:7',
+      'warning fs_write scripts/a.mjs:4:1',
+      'warning fs_write scripts/b.py:1:6',
+      'warning fs_write scripts/b.py:3:1',
+    ])
   })
   it('ignores reads', () => {
-    expect(hitsOf('fs_write', { 'scripts/r.js': "const fs = require('fs')\nfs.readFileSync('a')\nprocess.stdout.write('x')\n" })).toEqual([])
+    expect(
+      hitsOf('fs_write', {
+        'scripts/r.js': 'const fs = require(\'fs\')\nfs.readFileSync(\'a\')\nprocess.stdout.write(\'x\')\n',
+      }),
+    ).toEqual([])
   })
 })

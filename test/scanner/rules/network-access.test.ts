@@ -7,16 +7,24 @@ describe('network_access', () => {
     expect(networkAccess.meta).toMatchObject({ id: 'network_access', severity: 'error', cwe: 'CWE-918' })
   })
   it('finds fetch, http modules, WebSocket, requests and curl', () => {
-    expect(hitsOf('network_access', {
-      'scripts/a.js': "await fetch('https://x.example')\nconst h = require('ht' + 'tps')\nnew WebSocket('wss://x')\n",
-      'scripts/b.py': "import requests\nrequests.get(u)\n",
-      'scripts/c.sh': "#!/bin/sh\n# curl https://x\ncurl -s https://x.example\n",
-    })).toEqual([
-      'error network_access scripts/a.js:1:7', 'error network_access scripts/a.js:2:11', 'error network_access scripts/a.js:3:1',
-      'error network_access scripts/b.py:1:1', 'error network_access scripts/b.py:2:1', 'error network_access scripts/c.sh:3:1',
+    expect(
+      hitsOf('network_access', {
+        'scripts/a.js': 'await fetch(\'https://x.example\')\nconst h = require(\'ht\' + \'tps\')\nnew WebSocket(\'wss://x\')\n',
+        'scripts/b.py': 'import requests\nrequests.get(u)\n',
+        'scripts/c.sh': '#!/bin/sh\n# curl https://x\ncurl -s https://x.example\n',
+      }),
+    ).toEqual([
+      'error network_access scripts/a.js:1:7',
+      'error network_access scripts/a.js:2:11',
+      'error network_access scripts/a.js:3:1',
+      'error network_access scripts/b.py:1:1',
+      'error network_access scripts/b.py:2:1',
+      'error network_access scripts/c.sh:3:1',
     ])
   })
   it('never reads prose ("git fetch", "fetch the data")', () => {
-    expect(hitsOf('network_access', { 'SKILL.md': '# x\n\nRun git fetch, then fetch the data over a WebSocket.\n' })).toEqual([])
+    expect(
+      hitsOf('network_access', { 'SKILL.md': '# x\n\nRun git fetch, then fetch the data over a WebSocket.\n' }),
+    ).toEqual([])
   })
 })

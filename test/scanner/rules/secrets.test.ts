@@ -15,15 +15,21 @@ describe('secrets', () => {
       'SKILL.md': '# x\n\nkey AKIAZ7Q3M5N8P2R4T6V8\n',
     })
     expect(r.diagnostics.map(d => `${d.rule} ${d.file}:${d.line}`)).toEqual([
-      'secrets skills/demo/SKILL.md:3', 'secrets skills/demo/resources/k.pem:1', 'secrets skills/demo/scripts/a.py:1', 'secrets skills/demo/scripts/a.py:2',
+      'secrets skills/demo/SKILL.md:3',
+      'secrets skills/demo/resources/k.pem:1',
+      'secrets skills/demo/scripts/a.py:1',
+      'secrets skills/demo/scripts/a.py:2',
     ])
     expect(r.diagnostics[2]!.excerpt).toBe('ghp_aB…****')
     expect(JSON.stringify(r)).not.toContain(GH)
   })
   it('ignores placeholders', () => {
-    expect(hitsOf('secrets', {
-      'SKILL.md': '# x\n\nsk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx sk-... AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nSLACK=xoxb-your-token password: "your-password"\n```\n-----BEGIN RSA PRIVATE KEY-----\n...\n```\n',
-      'resources/c.json': '{ "password": "${DB_PASSWORD}", "api_key": "<your-api-key>" }\n',
-    })).toEqual([])
+    expect(
+      hitsOf('secrets', {
+        'SKILL.md':
+          '# x\n\nsk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx sk-... AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nSLACK=xoxb-your-token password: "your-password"\n```\n-----BEGIN RSA PRIVATE KEY-----\n...\n```\n',
+        'resources/c.json': '{ "password": "${DB_PASSWORD}", "api_key": "<your-api-key>" }\n',
+      }),
+    ).toEqual([])
   })
 })
