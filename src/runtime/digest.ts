@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { digestInput } from '../core/digest'
 
 /**
  * Bytewise (UTF-8) order without Buffer: comparing code points gives the same order as
@@ -32,8 +33,5 @@ export function sha256Hex(data: Uint8Array | string): string {
  * callers may pass files in any order.
  */
 export function computeSkillDigest(files: ReadonlyArray<{ path: string, sha256: string }>): string {
-  const sorted = [...files].sort((a, b) => compareUtf8(a.path, b.path))
-  let text = ''
-  for (const file of sorted) text += `${file.sha256}  ${file.path}\n`
-  return sha256Hex(text)
+  return sha256Hex(digestInput([...files].sort((a, b) => compareUtf8(a.path, b.path))))
 }

@@ -1,14 +1,9 @@
 import type { SkillsManifest } from '../core/types'
 import type { DiscoveryIndex } from './discovery-index'
-import type { FindSkillsOptions, SkillMatch } from './find'
-import {
-  attachChunks,
-  findSkills,
-  missingChunkRecords,
-  missingPostingShards,
-  rankSkills,
-  takeMissingParts,
-} from './find'
+import type { FindSkillsOptions, SkillMatch } from './find-types'
+import { attachChunks, findSkills, missingChunkRecords, rankSkills } from './find'
+import { takeMissingParts } from './find-prepared'
+import { missingPostingShards } from './find-query'
 
 /** Parts of an index to load: postings shard numbers, and skill indexes whose chunk records are wanted. */
 export interface IndexParts {
