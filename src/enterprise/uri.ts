@@ -183,7 +183,8 @@ function parseCastor(uri: string, scheme: 'castor' | 'cstr', rest: string, err: 
   if (parts.length !== 4) {
     return err(
       'uri/segments',
-      `expected ${scheme}://${scheme === 'castor' ? 'skills/' : ''}{domain}/{category}/{name}/{version}, got ${parts.length} segment(s) after the prefix`,
+      `expected ${scheme}://${scheme === 'castor' ? 'skills/' : ''}{domain}/{category}/{name}/{version}, `
+      + `got ${parts.length} segment(s) after the prefix`,
     )
   }
   const [domain, category, name, version] = parts
