@@ -31,4 +31,20 @@ export default antfu(
       'unicorn/no-new-array': 'off',
     },
   },
+  {
+    // Benchmarks and maintenance scripts are command-line programs: printing is their output, and top-level await
+    // runs their steps in order (nothing imports them, so no importer waits on it).
+    files: ['bench/**', 'scripts/**'],
+    rules: {
+      'no-console': 'off',
+      'antfu/no-top-level-await': 'off',
+    },
+  },
+  {
+    // The executable's entry: nothing imports it, and top-level await is how it waits for the exit code.
+    files: ['src/bin.ts'],
+    rules: {
+      'antfu/no-top-level-await': 'off',
+    },
+  },
 )

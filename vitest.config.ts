@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+// eslint-disable-next-line antfu/no-import-dist -- tests get the virtual module from the built plugin, as users do
 import skills from './dist/vite.mjs'
 
 export default defineConfig({

@@ -4,6 +4,7 @@
  * solo time, on hyperthread siblings or a throttled VM each takes up to twice as long. The parallel
  * engine (options.workers) can only gain what this shows. Prints JSON; asserts nothing.
  */
+import { Buffer } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 
@@ -42,7 +43,9 @@ function together(kind, sab) {
   const fn = prepare(kind)
   const flag = new Int32Array(sab)
   Atomics.add(flag, 0, 1)
-  while (Atomics.load(flag, 0) < 2) {}
+  while (Atomics.load(flag, 0) < 2) {
+    // Spin rather than wait: both threads must leave the barrier at the same moment.
+  }
   return timed(fn)
 }
 

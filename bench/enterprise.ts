@@ -102,7 +102,9 @@ const f = median(floors)
 const c = median(checks)
 const line = (name: string, value: string): void => console.log(`  ${name.padEnd(48)} ${value}`)
 console.log(
-  `\n# checkEnterprise, ${skills.length} skills, ${corpus.files} files, ${(textChars / 1e6).toFixed(1)} M chars of text, ${rounds} rounds, scanner ${scan ? 'results' : 'off (no capabilities)'}`,
+  `\n# checkEnterprise, ${skills.length} skills, ${corpus.files} files, `
+  + `${(textChars / 1e6).toFixed(1)} M chars of text, ${rounds} rounds, `
+  + `scanner ${scan ? 'results' : 'off (no capabilities)'}`,
 )
 line(
   'floor: read + SHA-256 every corpus file',

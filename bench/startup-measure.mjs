@@ -1,11 +1,12 @@
 /**
  * The timed half of bench/startup.ts, in plain Node (no TypeScript loader hooks, which would add
- * a transform to every module import and make the pre-compiled path look 10-40x slower than an app
- * sees). Both paths run in this one process, alternating. Arguments: a JSON object on argv[2]:
+ * a transform to every module import and make the pre-compiled path look many times slower than an
+ * app sees). Both paths run in this one process, alternating. Arguments: a JSON object on argv[2]:
  * { modules, corpusDir, query, runs, tokenizer } (see runStartupBench). Prints a JSON result.
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import process from 'node:process'
 import { pathToFileURL } from 'node:url'
 import matter from 'gray-matter'
 
@@ -146,8 +147,8 @@ async function time(load) {
 }
 /**
  * A timed run whose result is dropped: an agent starts in a fresh heap, so runs must not keep
- * earlier runs' results alive (15 naive indexes are 300 MB that every later collection, incremental
- * marking included, would walk in the middle of both paths' timed runs).
+ * earlier runs' results alive (the naive indexes of past runs add up, and every later collection,
+ * incremental marking included, would walk them in the middle of both paths' timed runs).
  */
 async function timeOnly(load) {
   const { ms, cpu } = await time(load)

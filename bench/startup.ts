@@ -22,6 +22,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import process from 'node:process'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { build } from 'esbuild'
@@ -67,7 +68,10 @@ export interface StartupBenchResult {
   partsLoaded: string
   /** Bytes of every generated discovery module (head and all parts): what a bundle carries. */
   indexTotalBytes: number
-  /** JSON bytes of each summary field (key included) across the skills, largest first (`description=70000 ...`); the entry ships plain summaries as columns, without the keys. */
+  /**
+   * JSON bytes of each summary field (key included) across the skills, largest first
+   * (`description=70000 ...`); the entry ships plain summaries as columns, without the keys.
+   */
   summaryFieldBytes: string
 }
 
@@ -223,7 +227,9 @@ export async function runStartupBench({
       entryBytes: sizeOf(path.join(modules, 'main.mjs')),
       indexHeadBytes: sizeOf(path.join(modules, 'index.mjs')),
       partsBytes,
-      partsLoaded: `${m.loaded.postings.length}/${index.postings.length} postings shards, ${m.loaded.chunks.length}/${index.skills.length} chunk records`,
+      partsLoaded:
+        `${m.loaded.postings.length}/${index.postings.length} postings shards, `
+        + `${m.loaded.chunks.length}/${index.skills.length} chunk records`,
       indexTotalBytes:
         sizeOf(path.join(modules, 'index.mjs'))
         + dirBytes(path.join(modules, 'postings'))
@@ -258,14 +264,17 @@ async function main(): Promise<void> {
     console.log(`startup, ${result.skills} skills (median of ${result.runs}, alternating):`)
     console.log(`  pre-compiled modules: ${result.manifestMs} ms, retained heap ${mb(result.manifestHeapBytes)}`)
     console.log(
-      `    steps (medians): import entry ${result.phases.entry} ms, registry ${result.phases.registry} ms, first findSkills ${result.phases.findSkills} ms`,
+      `    steps (medians): import entry ${result.phases.entry} ms, registry ${result.phases.registry} ms, `
+      + `first findSkills ${result.phases.findSkills} ms`,
     )
     console.log(
-      `    imported: entry ${mb(result.entryBytes)} + index head ${mb(result.indexHeadBytes)} + parts ${mb(result.partsBytes)} (${result.partsLoaded}; all discovery modules ${mb(result.indexTotalBytes)})`,
+      `    imported: entry ${mb(result.entryBytes)} + index head ${mb(result.indexHeadBytes)} `
+      + `+ parts ${mb(result.partsBytes)} (${result.partsLoaded}; all discovery modules ${mb(result.indexTotalBytes)})`,
     )
     console.log(`  naive gray-matter walk + BM25:  ${result.naiveMs} ms, retained heap ${mb(result.naiveHeapBytes)}`)
     console.log(
-      `  speedup: ${result.speedup}x (target >= 20x); CPU time ${result.manifestCpuMs} ms vs ${result.naiveCpuMs} ms, ${result.cpuSpeedup}x`,
+      `  speedup: ${result.speedup}x (target >= 20x); `
+      + `CPU time ${result.manifestCpuMs} ms vs ${result.naiveCpuMs} ms, ${result.cpuSpeedup}x`,
     )
     console.log(
       `  summary fields as JSON (the entry ships them as columns): ${result.summaryFieldBytes

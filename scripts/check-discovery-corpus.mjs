@@ -6,6 +6,7 @@
 // --baseline also prints MRR/top-1/top-3 of a plain BM25 ranker, as a floor for the real engine.
 import fs from 'node:fs'
 import path from 'node:path'
+import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import matter from 'gray-matter'
 
@@ -237,7 +238,8 @@ if (counts.none < MIN.none)
 
 console.log(`corpus: ${root}`)
 console.log(
-  `skills: ${skillIndex.size}  queries: ${queries.length}  none: ${counts.none}  partial: ${counts.partial} (of which ${partialWithoutOverlap.length} have no measurable overlap)`,
+  `skills: ${skillIndex.size}  queries: ${queries.length}  none: ${counts.none}  partial: ${counts.partial} `
+  + `(of which ${partialWithoutOverlap.length} have no measurable overlap)`,
 )
 console.log(
   `domains (${domains.size}): ${[...domains]
@@ -253,7 +255,8 @@ if (process.argv.includes('--baseline'))
   printBaseline()
 if (partialWithoutOverlap.length) {
   console.log(
-    `note: "partial" queries the stemmer sees no overlap in (overlap may be a synonym or abbreviation):\n${partialWithoutOverlap.join('\n')}`,
+    'note: "partial" queries the stemmer sees no overlap in (overlap may be a synonym or abbreviation):\n'
+    + `${partialWithoutOverlap.join('\n')}`,
   )
 }
 if (errors.length) {
@@ -333,7 +336,8 @@ function printBaseline() {
       }
       const pct = x => ((100 * x) / qs.length).toFixed(1)
       console.log(
-        `baseline BM25 ${label.padEnd(9)} ${cls.padEnd(7)} n=${qs.length} MRR=${(rr / qs.length).toFixed(3)} top1=${pct(top1)}% top3=${pct(top3)}%`,
+        `baseline BM25 ${label.padEnd(9)} ${cls.padEnd(7)} n=${qs.length} MRR=${(rr / qs.length).toFixed(3)} `
+        + `top1=${pct(top1)}% top3=${pct(top3)}%`,
       )
     }
   }

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 
 const PACKAGE = 'cwe-sdk'
@@ -70,7 +71,8 @@ try {
   )
   fs.writeFileSync(out, `${text}\n`)
   console.log(
-    `${path.relative(process.cwd(), out)}: CWE ${data.version} (${data.date}), ${data.ids.length} ids, ${data.deprecated.length} deprecated`,
+    `${path.relative(process.cwd(), out)}: CWE ${data.version} (${data.date}), ${data.ids.length} ids, `
+    + `${data.deprecated.length} deprecated`,
   )
 }
 finally {

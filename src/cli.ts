@@ -137,9 +137,8 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       io.stderr.write(`${PREFIX} ${error.message}\n`)
       return 2
     }
-    io.stderr.write(
-      `${PREFIX} unexpected failure: ${(error as Error)?.message ?? error}\n${process.env.DEBUG ? `${(error as Error)?.stack}\n` : ''}`,
-    )
+    const stack = process.env.DEBUG ? `${(error as Error)?.stack}\n` : ''
+    io.stderr.write(`${PREFIX} unexpected failure: ${(error as Error)?.message ?? error}\n${stack}`)
     return 1
   }
 }
@@ -156,7 +155,8 @@ async function check(options: Options, values: Record<string, unknown>, color: b
   const result = await new SkillsEngine(options, { content: false }).audit()
   let output: string
   if (format === 'json') {
-    output = `${JSON.stringify({ ok: result.ok, skills: result.stats.skills, diagnostics: result.diagnostics }, null, 2)}\n`
+    const report = { ok: result.ok, skills: result.stats.skills, diagnostics: result.diagnostics }
+    output = `${JSON.stringify(report, null, 2)}\n`
   }
   else if (format === 'sarif') {
     output = `${JSON.stringify(toSarif(result.diagnostics, { version: pkg.version }), null, 2)}\n`
@@ -232,8 +232,9 @@ async function build(options: Options, out: string | undefined, color: boolean, 
     return 1
   }
   const changed = writeIfChanged(target, json)
+  const where = path.relative(process.cwd(), target) || target
   io.stdout.write(
-    `${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), target) || target} (${result.stats.skills} skill(s), ${json.length} bytes)\n`,
+    `${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${where} (${result.stats.skills} skill(s), ${json.length} bytes)\n`,
   )
   return 0
 }

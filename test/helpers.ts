@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -41,11 +42,16 @@ export function skill(
   name: string,
   overrides: { frontmatter?: string, body?: string, files?: Record<string, TreeEntry> } = {},
 ): Record<string, TreeEntry> {
-  const frontmatter
-    = overrides.frontmatter
-      ?? `name: ${name}\ndescription: Does ${name} things. Use when ${name} is needed.\nversion: 1.0.0\ndomain: testing\ncategory: fixtures`
+  const frontmatter = overrides.frontmatter ?? [
+    `name: ${name}`,
+    `description: Does ${name} things. Use when ${name} is needed.`,
+    'version: 1.0.0',
+    'domain: testing',
+    'category: fixtures',
+  ].join('\n')
+  const body = overrides.body ?? `# ${name}\n\n1. Read [the guide](references/guide.md).\n2. Follow the example.\n`
   const files: Record<string, TreeEntry> = {
-    'SKILL.md': `---\n${frontmatter}\n---\n${overrides.body ?? `# ${name}\n\n1. Read [the guide](references/guide.md).\n2. Follow the example.\n`}`,
+    'SKILL.md': `---\n${frontmatter}\n---\n${body}`,
     'references/guide.md': `# Guide\n\nHow to do ${name} well.\n`,
     'examples/basic.md': `# Example\n\nAn example of ${name}.\n`,
     ...overrides.files,

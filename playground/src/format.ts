@@ -48,12 +48,16 @@ export const isWebLink = (href: string): boolean => /^(?:https?:\/\/|mailto:)/i.
 
 /** Words too common to say anything about a skill. */
 const STOP_WORDS = new Set(
-  'a an and are as at be by can do for from how i in is it its my of on or our should so that the this to too was what when why with you your'.split(
-    ' ',
-  ),
+  [
+    'a an and are as at be by can do for from how i in is it its my of on or our should so that the this to too',
+    'was what when why with you your',
+  ].join(' ').split(' '),
 )
 
-/** Fallback search over the summaries: share of query words found in name, description (and tags, triggers when given). */
+/**
+ * Fallback search over the summaries: share of query words found in name, description (and tags, triggers
+ * when given).
+ */
 export function textMatches<T extends { name: string, description: string, frontmatter?: Record<string, unknown> }>(
   skills: readonly T[],
   query: string,

@@ -112,7 +112,8 @@ async function search(query: string): Promise<void> {
         return
       results.replaceChildren(
         status(
-          'JIT discovery is not available in this build (the manifest has no discovery index), so these are plain text matches on name, description, tags and triggers.',
+          'JIT discovery is not available in this build (the manifest has no discovery index), '
+          + 'so these are plain text matches on name, description, tags and triggers.',
           'is-warning',
         ),
         plain.length

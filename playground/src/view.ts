@@ -133,7 +133,8 @@ export function emptyDetail(count: number): HTMLElement {
     h(
       'p',
       {},
-      `Pick one of the ${plural(count, 'skill')} to read its instructions. They are loaded on demand: each skill is its own chunk.`,
+      `Pick one of the ${plural(count, 'skill')} to read its instructions. `
+      + 'They are loaded on demand: each skill is its own chunk.',
     ),
   )
 }

@@ -1,4 +1,5 @@
 import type { Diagnostic, Severity } from './types'
+import { Buffer } from 'node:buffer'
 
 type DiagnosticInit = Pick<Diagnostic, 'code' | 'severity' | 'message'>
   & Partial<Omit<Diagnostic, 'code' | 'severity' | 'message'>>

@@ -17,6 +17,7 @@ export interface FormatOptions {
 const MAX_LINE = 160
 // Bidi controls, zero-width and tag characters reorder or hide text in a terminal (Trojan Source): show them.
 const INVISIBLE
+  // eslint-disable-next-line no-control-regex -- control characters (but tab and newline) are what it finds
   = /[\u0000-\u0008\u000B-\u001F\u007F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/g
 export function reveal(text: string): string {
   return text.replace(INVISIBLE, c => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`)
@@ -87,7 +88,8 @@ export function formatSummary(diagnostics: readonly Diagnostic[], skills: number
   const c = pc.createColors(color)
   const counts = countBySeverity(diagnostics)
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
-  const text = `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.info, 'note')} in ${plural(skills, 'skill')}`
+  const text = `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, `
+    + `${plural(counts.info, 'note')} in ${plural(skills, 'skill')}`
   return counts.error ? c.red(`✖ ${text}`) : counts.warning ? c.yellow(`⚠ ${text}`) : c.green(`✔ ${text}`)
 }
 

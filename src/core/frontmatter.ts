@@ -1,4 +1,5 @@
 import type { Severity } from './types'
+import { Buffer } from 'node:buffer'
 import matter from 'gray-matter'
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml'
 import { detach } from './detach'

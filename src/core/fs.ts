@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import process from 'node:process'
 
 export const toPosix = (p: string): string => p.split(path.sep).join('/')
 

@@ -13,6 +13,13 @@ export interface ScenarioReport {
 }
 
 const FIELDS = new Set(Object.keys(scenarioSchema.properties))
+const FIELD_HINTS: Record<string, string> = {
+  prompt: '`prompt: "How do I ...?"`: the request sent to the agent.',
+  executes: '`executes: true` asserts that the expected skills are called.',
+  expected_skills: '`expected_skills: [skill-name, ...]`: names of skills of this build.',
+  threshold: '`threshold: 0.7`: a number from 0 to 1.',
+  metadata: '`metadata:` followed by indented `key: value` lines.',
+}
 
 const validate = (data: unknown): ErrorObject[] => (scenario(data) ? [] : (scenario.errors ?? []))
 
@@ -48,7 +55,10 @@ export function checkScenarios(
   return settleScenarios(draftScenarios(skill, severity), skillNames)
 }
 
-/** The expected skills of each draft against the build's names: findings and the scenarios that stand, in file order. */
+/**
+ * The expected skills of each draft against the build's names: findings and the scenarios that stand, in
+ * file order.
+ */
 export function settleScenarios(drafts: readonly ScenarioDraft[], skillNames: ReadonlySet<string>): ScenarioReport {
   const diagnostics: Diagnostic[] = []
   const scenarios: Scenario[] = []
@@ -213,14 +223,6 @@ export function draftScenarios(skill: SkillSource, severity: Severity): Scenario
   return drafts
 }
 
-const FIELD_HINTS: Record<string, string> = {
-  prompt: '`prompt: "How do I ...?"`: the request sent to the agent.',
-  executes: '`executes: true` asserts that the expected skills are called.',
-  expected_skills: '`expected_skills: [skill-name, ...]`: names of skills of this build.',
-  threshold: '`threshold: 0.7`: a number from 0 to 1.',
-  metadata: '`metadata:` followed by indented `key: value` lines.',
-}
-
 /** The top-level field an ajv error is about, and its dotted path. */
 function errorField(error: ErrorObject): { key: string, path: string } {
   if (error.keyword === 'required') {
@@ -234,6 +236,8 @@ function errorField(error: ErrorObject): { key: string, path: string } {
     .join('.')
   return { key: path.split('.')[0] || 'frontmatter', path }
 }
+
+const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`)
 
 function schemaMessage(error: ErrorObject, path: string): string {
   switch (error.keyword) {
@@ -250,5 +254,3 @@ function schemaMessage(error: ErrorObject, path: string): string {
       return `\`${path}\` ${error.message ?? 'is invalid'}`
   }
 }
-
-const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`)

@@ -111,8 +111,14 @@ const MAX_LENGTH = 2048
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
-const SEMVER
-  = /^v?(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/
+// Semantic versions in parts: `major.minor.patch` (the major captured for Go's rule), then dot-separated
+// identifiers for a pre-release (`-rc.1`) or build metadata (`+build.5`).
+const MAJOR = /(0|[1-9]\d*)/.source
+const MINOR_PATCH = /\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)/.source
+const IDENTIFIERS = /[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*/.source
+const SEMVER = new RegExp(`^v?(?:0|[1-9]\\d*)${MINOR_PATCH}(?:-${IDENTIFIERS})?(?:\\+${IDENTIFIERS})?$`)
+const GO_VERSION = new RegExp(`^v${MAJOR}${MINOR_PATCH}(?:-${IDENTIFIERS})?(?:\\+incompatible)?$`)
+const isSlug = (value: string): boolean => value.length <= 64 && SLUG.test(value)
 
 export const KNOWN_SCHEMES = ['castor', 'cstr', 'github', 'mod', 'maven', 'pkg', 'file'] as const
 
@@ -130,6 +136,7 @@ export function parseSkillUri(uri: string): ParsedSkillUri | UriError {
   if (uri.length > MAX_LENGTH)
     return fail('uri/too-long', `the URI is longer than ${MAX_LENGTH} characters`)
   // Whitespace and control characters are never part of a skill URI (percent-encode them).
+  // eslint-disable-next-line no-control-regex -- control characters are what it rejects
   const bad = /[\s\u0000-\u001F\u007F]/.exec(uri)
   if (bad)
     return fail('uri/invalid-char', `the URI contains a space or control character at position ${bad.index + 1}`)
@@ -176,7 +183,8 @@ function parseCastor(uri: string, scheme: 'castor' | 'cstr', rest: string, err: 
   if (parts.length !== 4) {
     return err(
       'uri/segments',
-      `expected ${scheme}://${scheme === 'castor' ? 'skills/' : ''}{domain}/{category}/{name}/{version}, got ${parts.length} segment(s) after the prefix`,
+      `expected ${scheme}://${scheme === 'castor' ? 'skills/' : ''}{domain}/{category}/{name}/{version}, `
+      + `got ${parts.length} segment(s) after the prefix`,
     )
   }
   const [domain, category, name, version] = parts
@@ -240,10 +248,7 @@ function parseGoModule(uri: string, rest: string, err: Fail): GoModuleUri | UriE
       `\`${module}\` is not a Go module path (it starts with a domain, e.g. github.com/acme/skills)`,
     )
   }
-  const semver
-    = /^v(0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+incompatible)?$/.exec(
-      version,
-    )
+  const semver = GO_VERSION.exec(version)
   if (!semver)
     return err('uri/version', `\`${version}\` is not a Go module version (vX.Y.Z)`)
   // Go's major version rule: a v2+ module path ends in /vN (or is +incompatible).
@@ -251,10 +256,8 @@ function parseGoModule(uri: string, rest: string, err: Fail): GoModuleUri | UriE
   const major = Number(semver[1])
   const incompatible = version.endsWith('+incompatible')
   if (suffix ? Number(suffix[1]) !== major : major >= 2 && !incompatible) {
-    return err(
-      'uri/version',
-      `version ${version} does not match the module path's major version${suffix ? ` (/v${suffix[1]})` : ' (no /vN suffix: v0 or v1)'}`,
-    )
+    const expected = suffix ? ` (/v${suffix[1]})` : ' (no /vN suffix: v0 or v1)'
+    return err('uri/version', `version ${version} does not match the module path's major version${expected}`)
   }
   const path = subPath(slash === -1 ? '' : afterAt.slice(slash + 1), err)
   if (typeof path !== 'string')
@@ -375,12 +378,11 @@ function decode(value: string): string | null {
 function isGitRef(ref: string): boolean {
   if (ref === '' || ref === '@' || ref.length > 255)
     return false
+  // eslint-disable-next-line no-control-regex -- git refuses control characters in a ref name
   if (/[\s~^:?*[\\\u0000-\u001F\u007F]|\.\.|@\{|\/\/|^\/|\/$|\.$|\.lock(?:\/|$)|(?:^|\/)\./.test(ref))
     return false
   return true
 }
-
-const isSlug = (value: string): boolean => value.length <= 64 && SLUG.test(value)
 
 /** Lowercase DNS name with at least `minLabels` labels; a numeric TLD is an IP address, not a name. */
 function isDnsName(value: string, minLabels: number): boolean {

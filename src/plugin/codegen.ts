@@ -32,11 +32,10 @@ const BUCKET = 8
 /**
  * `name(i)` imports module `ids[i]`. The import() calls must be literal for bundlers to split the
  * modules; a few switch functions of BUCKET cases are only pre-parsed until called, then compiled
- * bucket by bucket (one 1,000-case switch costs ~5 ms to compile on its first call). A first query
- * calls ~12 buckets (one per shard and record it loads): 8 cases each compile in half the time of
- * 32 (0.26 against 0.6 ms for 11 buckets), and 4 cost more at import than they save. They are
- * function declarations: arrow functions in an array literal were parsed in full at import
- * (1,159 cases: ~2.5 ms against ~0.7 ms for a module of the same size).
+ * bucket by bucket (one switch of a thousand cases is slow to compile on its first call). A first
+ * query calls about a dozen buckets (one per shard and record it loads): 8 cases each compile faster
+ * than 32, and 4 cost more at import than they save. They are function declarations: arrow functions
+ * in an array literal were parsed in full at import.
  */
 function loader(name: string, ids: readonly string[]): string {
   const buckets: string[] = []
@@ -54,13 +53,14 @@ const ${name} = i => ${name}Buckets[Math.floor(i / ${BUCKET})]?.(i) ?? Promise.r
 
 /** The object literal the entry builds a summary with (see isPlainSummary), in summarizeSkill's key order. */
 function plainSummary(source: string): string {
-  return `{ name: N[i], description: D[i], version: V[i], source: ${source}, digest: G[i], capabilities: P[i], workload: 'read', requiresApproval: false, counts: K[i] }`
+  return `{ name: N[i], description: D[i], version: V[i], source: ${source}, digest: G[i], capabilities: P[i], `
+    + 'workload: \'read\', requiresApproval: false, counts: K[i] }'
 }
 /**
  * The summaries' nested objects (capabilities, counts), one of each per skill, made by JSON.parse
  * from text built at import: module code runs once in the interpreter, without the feedback that
  * lets object literals be cloned from a boilerplate, so each nested literal in the loop was a
- * runtime call (~0.9 ms of the ~2 ms loop for 1,000 skills), where JSON.parse builds them natively.
+ * runtime call (a large share of the loop's time), where JSON.parse builds them natively.
  */
 const NESTED = `const P = JSON.parse(\`[\${'{"declared":[],"detected":[]},'.repeat(N.length).slice(0, -1)}]\`)
 const K = JSON.parse(\`[\${N.map((_, i) => \`{"files":\${F[i]},"scenarios":\${C[i]},"findings":{}}\`).join(',')}]\`)`
@@ -89,6 +89,11 @@ function isPlainSummary(s: SkillSummary): boolean {
     && JSON.stringify(plain) === JSON.stringify(s)
   )
 }
+
+// Pieces of the entry's code, named to keep its lines short: every skill's full entry, and the
+// search runtime with the index module, paired once.
+const LOAD_ALL_SKILLS = 'Promise.all(skills.map((_, i) => loadSkill(i).then(m => m.default)))'
+const SEARCHABLE = '([runtime, index]) => ({ runtime, index, manifest: { ...manifest, index: index.default } })'
 
 /**
  * The entry module: skill summaries only (what an agent lists and registers at startup). Full
@@ -159,7 +164,7 @@ export function getSkill(name) {
 const loadIndex = () => import(${JSON.stringify(ALIAS_ID + INDEX_SUFFIX)})
 /** The complete manifest, every skill loaded: equal to skills_manifest.json. */
 export async function loadManifest() {
-  const [full, index] = await Promise.all([Promise.all(skills.map((_, i) => loadSkill(i).then(m => m.default))), loadIndex().then(m => m.complete())])
+  const [full, index] = await Promise.all([${LOAD_ALL_SKILLS}, loadIndex().then(m => m.complete())])
   const { skills: _summaries, ...head } = manifest
   const result = { ...head, skills: full }
   if (index !== undefined) result.index = index
@@ -168,7 +173,7 @@ export async function loadManifest() {
 let searchable
 /** JIT discovery: the best skills for a query, best first; index parts load as queries need them. */
 export async function findSkills(query, options) {
-  searchable ??= Promise.all([import(${JSON.stringify(ALIAS_ID + RUNTIME_SUFFIX)}), loadIndex()]).then(([runtime, index]) => ({ runtime, index, manifest: { ...manifest, index: index.default } }))
+  searchable ??= Promise.all([import(${JSON.stringify(ALIAS_ID + RUNTIME_SUFFIX)}), loadIndex()]).then(${SEARCHABLE})
   const { runtime, index, manifest: withIndex } = await searchable
   return runtime.findSkillsLoading(withIndex, query, options, index.load)
 }
@@ -188,6 +193,12 @@ export { loadSkill }
 export function skillModule(skill: ManifestSkill): string {
   return `export default ${data(skill)}\n`
 }
+
+// Pieces of the index module's code, named to keep its lines short: a loaded postings shard, a
+// skill's loaded chunk records, each stored into the index.
+const STORE_POSTINGS = '(m) => { if (typeof m.default === \'string\') index.postings[i] = m.default }'
+const STORE_RECORDS
+  = '(m) => { if (typeof m.chunks === \'string\') { index.chunks[s] = m.chunks; index.inline[s] = m.inline } }'
 
 /**
  * The discovery index's head: everything but the postings and the per-skill chunk records, which
@@ -221,8 +232,8 @@ export default index
 /** Loads postings shards and skills' chunk records (by skill index) into the index. */
 export async function load(parts) {
   await Promise.all([
-    ...parts.postings.map(i => loadPostings(i).then((m) => { if (typeof m.default === 'string') index.postings[i] = m.default })),
-    ...parts.chunks.map(s => loadRecords(s).then((m) => { if (typeof m.chunks === 'string') { index.chunks[s] = m.chunks; index.inline[s] = m.inline } })),
+    ...parts.postings.map(i => loadPostings(i).then(${STORE_POSTINGS})),
+    ...parts.chunks.map(s => loadRecords(s).then(${STORE_RECORDS})),
   ])
 }
 /** The complete index, every part loaded: equal to skills_manifest.json's. */
@@ -244,5 +255,6 @@ export function indexSkillModule(manifest: SkillsManifest, name: string): string
   const s = isDiscoveryIndex(index) ? index.skills.indexOf(name) : -1
   if (!isDiscoveryIndex(index) || s < 0)
     return `export const chunks = undefined\nexport const inline = undefined\n`
-  return `export const chunks = ${JSON.stringify(index.chunks[s])}\nexport const inline = ${JSON.stringify(index.inline[s])}\n`
+  return `export const chunks = ${JSON.stringify(index.chunks[s])}\n`
+    + `export const inline = ${JSON.stringify(index.inline[s])}\n`
 }

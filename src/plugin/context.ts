@@ -112,6 +112,7 @@ export function createSkillsContext(options: Options = {}) {
     },
     /** The current audit, re-run first when files changed (serialised: one audit at a time). */
     async audit(): Promise<AuditResult> {
+      // eslint-disable-next-line no-unmodified-loop-condition -- the audit awaited clears `running` when it ends
       while (running) await running
       if (result && !pending && !full)
         return result
@@ -155,6 +156,7 @@ export function createSkillsContext(options: Options = {}) {
         return
       reportedKey = key
       const warn = host.warn ?? ((m: string) => console.warn(`${PREFIX} ${m}`))
+      // eslint-disable-next-line no-console -- hosts have no info channel: lock notices are printed, not warned
       const info = host.info ?? ((m: string) => console.info(`${PREFIX} ${m}`))
       for (const d of audit.diagnostics) {
         if (d.severity === 'warning' || (d.severity === 'error' && dev))
@@ -205,7 +207,10 @@ export function createSkillsContext(options: Options = {}) {
         return { files: [], dirs: [] }
       return audit.watch
     },
-    /** Resolved ids of the modules to invalidate after `files` changed: the entry, loaders and discovery modules, the touched skills. */
+    /**
+     * Resolved ids of the modules to invalidate after `files` changed: the entry, loaders and discovery
+     * modules, the touched skills.
+     */
     affectedModules(files: readonly string[]): string[] {
       const ids = [RESOLVED_ID, ...sharedModuleIds(result?.manifest.skills.map(s => s.name) ?? [], servedShards)]
       const { root: projectRoot } = getEngine().options

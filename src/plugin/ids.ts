@@ -10,7 +10,10 @@ export const RESOLVED_ID = `\0${VIRTUAL_ID}`
  * per-skill chunk records, each loaded when a query needs it), the browser runtime.
  */
 export const SKILL_PREFIX = '/skill/'
-/** The loaders of the skill modules, imported on the first `load()`: 1,000 import() calls cost the entry ~1 ms. */
+/**
+ * The loaders of the skill modules, imported on the first `load()`: an import() call per skill would
+ * add to the entry's parse at startup.
+ */
 export const LOADERS_SUFFIX = '/loaders'
 export const INDEX_SUFFIX = '/index'
 export const POSTINGS_PREFIX = '/index/postings/'
@@ -70,7 +73,10 @@ export function parseVirtual(resolved: string): VirtualModule {
   return { kind: 'unknown' }
 }
 
-/** Percent-encodes a skill name for an id; also `.` (path segments), `!` (webpack loader syntax) and the rest encodeURIComponent keeps. */
+/**
+ * Percent-encodes a skill name for an id; also `.` (path segments), `!` (webpack loader syntax) and the
+ * rest encodeURIComponent keeps.
+ */
 function encodeName(name: string): string {
   return encodeURIComponent(name).replace(/[!'()*.~]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 }
@@ -79,12 +85,15 @@ export const resolvedSkillId = (name: string): string => `${RESOLVED_ID}${SKILL_
 /**
  * Index parts are addressed by content (`key`: the lock digest, which covers every skill file): a changed
  * index gets new part ids from its head, so the parts need no watch dependencies of their own (1,000+
- * modules each listing every skill file made Vite builds ~3x slower).
+ * modules each listing every skill file made Vite builds several times slower).
  */
 export function postingsModuleId(shard: number, key = ''): string {
   return `${ALIAS_ID}${POSTINGS_PREFIX}${key && `${key}/`}${shard}`
 }
-/** Resolved ids of the skill loaders and the discovery modules: all change when any skill changes (positions, term ids). */
+/**
+ * Resolved ids of the skill loaders and the discovery modules: all change when any skill changes
+ * (positions, term ids).
+ */
 export function sharedModuleIds(skills: readonly string[], shards: number): string[] {
   const ids = [RESOLVED_ID + LOADERS_SUFFIX, RESOLVED_ID + INDEX_SUFFIX]
   for (let i = 0; i < shards; i++) ids.push(`${RESOLVED_ID}${POSTINGS_PREFIX}${i}`)

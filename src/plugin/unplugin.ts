@@ -22,7 +22,10 @@ function nativeOf(self: unknown): NativeContext {
   return (self as { getNativeBuildContext?: () => NativeContext }).getNativeBuildContext?.()
 }
 
-/** unplugin's own placeholder files (webpack `_virtual_*`, Rspack `node_modules/.virtual`): they show up as spurious changes. */
+/**
+ * unplugin's own placeholder files (webpack `_virtual_*`, Rspack `node_modules/.virtual`): they show up as
+ * spurious changes.
+ */
 function isPlaceholder(id: string): boolean {
   return path.basename(id).startsWith('_virtual_') || id.includes(`node_modules${path.sep}.virtual${path.sep}`)
 }
@@ -84,7 +87,9 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         const { manifest } = ctx.options
         if (manifest !== false && !esbuildOutdir) {
           warnings.push({
-            text: `${manifest} is not written: esbuild emits files only with \`outdir\` (this build has \`outfile\` or none). Set \`outdir\`, or run \`unplugin-skills build\`.`,
+            text:
+              `${manifest} is not written: esbuild emits files only with \`outdir\` `
+              + '(this build has `outfile` or none). Set `outdir`, or run `unplugin-skills build`.',
           })
         }
         return { warnings } as unknown as void
@@ -113,7 +118,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
           const deps = ctx.moduleDeps(id, audit)
           for (const file of deps.files) this.addWatchFile(file)
           const loaderContext = nativeOf(this)?.loaderContext
-          // webpack/Rspack see new skill folders only through context (directory) dependencies; Rollup's watcher takes dirs.
+          // webpack/Rspack see new skill folders only through context (directory) dependencies; Rollup's
+          // watcher takes dirs.
           if (loaderContext?.addContextDependency) {
             for (const dir of deps.dirs) loaderContext.addContextDependency(dir)
           }

@@ -12,7 +12,10 @@ import { analyze, ANALYZER_VERSION, isStopword, memoStem, scanAsciiTokens } from
 import { chunkSkill } from './chunk'
 import { bridgingTable, DEFAULT_TIER_WEIGHTS } from './synonyms'
 
-/** Knobs of the build-time ranking model; the defaults were tuned (coordinate search) on the tuning half of bench/discovery.ts only. */
+/**
+ * Knobs of the build-time ranking model; the defaults were tuned (coordinate search) on the tuning half of
+ * bench/discovery.ts only.
+ */
 export interface DiscoveryTuning {
   /** BM25F weight of each chunk kind (0 drops the kind from the skill-level score). */
   fieldWeights: Record<ChunkKind, number>
@@ -33,7 +36,10 @@ export interface DiscoveryTuning {
   maxExpansion: number
   /** Largest summed bridge weight of one expansion term (before expansionWeight). */
   expansionCap: number
-  /** 0: a bridge weighs as its source field (expandFrom); 1: as the source term's saturated weight in the skill times its IDF; between: a mix. */
+  /**
+   * 0: a bridge weighs as its source field (expandFrom); 1: as the source term's saturated weight in the
+   * skill times its IDF; between: a mix.
+   */
   expansionByTerm: number
   /** Power of the source term's normalised IDF in that weighting. */
   expansionIdfPower: number
@@ -64,7 +70,10 @@ export interface BuildDiscoveryOptions {
   embed?: Options['embed'] | null
   /** Ranking knobs (benchmarks and ablations); the defaults are the shipped model. */
   tuning?: Partial<DiscoveryTuning>
-  /** Pre-stemmed bridging table (tests); default: data/discovery-synonyms.json merged with data/discovery-neighbours.json. */
+  /**
+   * Pre-stemmed bridging table (tests); default: data/discovery-synonyms.json merged with
+   * data/discovery-neighbours.json.
+   */
   synonyms?: SynonymTable
 }
 
@@ -212,17 +221,17 @@ async function embedAll(embed: NonNullable<Options['embed']>, texts: string[]): 
     const batch = texts.slice(i, i + EMBED_BATCH)
     const vectors = await embed(batch)
     if (!Array.isArray(vectors) || vectors.length !== batch.length) {
-      throw new Error(
-        `discovery: options.embed returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${batch.length} texts`,
-      )
+      const got = Array.isArray(vectors) ? vectors.length : typeof vectors
+      throw new Error(`discovery: options.embed returned ${got} vectors for ${batch.length} texts`)
     }
     out.push(...vectors)
   }
   const dim = out[0]?.length ?? 0
   for (const v of out) {
     if (!Array.isArray(v) || v.length !== dim || dim === 0 || v.some(x => !Number.isFinite(x))) {
+      const got = Array.isArray(v) ? v.length : typeof v
       throw new Error(
-        `discovery: options.embed must return finite vectors of one constant dimension (got ${Array.isArray(v) ? v.length : typeof v} and ${dim})`,
+        `discovery: options.embed must return finite vectors of one constant dimension (got ${got} and ${dim})`,
       )
     }
   }
@@ -337,7 +346,8 @@ export async function buildDiscoveryIndex(
           const t = directIds[i]
           let source = sources[i]
           if (tuning.expansionByTerm > 0) {
-            // Translation-model weighting: a bridge to a word counts as much as the skill's own use of the term it comes from.
+            // Translation-model weighting: a bridge to a word counts as much as the skill's own use of the
+            // term it comes from.
             const idf = Math.log(1 + (skills.length - directDf[t] + 0.5) / (directDf[t] + 0.5)) / maxIdf
             const sat = directWeights[i] / (tuning.k1 + directWeights[i])
             source
@@ -491,7 +501,7 @@ export async function buildDiscoveryIndex(
     const chunkOut = new VarintWriter(4096)
     const texts: string[] = []
     chunkOut.write(chunks.length)
-    chunks.forEach((c, j) => {
+    chunks.forEach((c) => {
       chunkTerms += c.length
       chunkCount++
       let source = 0

@@ -34,7 +34,10 @@ let wordnet: Promise<Record<string, string>> | null = null
 let neighbours: Promise<Record<string, string>> | null = null
 let relations: Promise<Record<string, string>> | null = null
 
-/** The derived WordNet table, already stemmed (`stem -> "tier1 stems|tier2 stems|tier3 stems"`), loaded once, only when an index is built. */
+/**
+ * The derived WordNet table, already stemmed (`stem -> "tier1 stems|tier2 stems|tier3 stems"`), loaded
+ * once, only when an index is built.
+ */
 export function loadSynonymData(): Promise<Record<string, string>> {
   wordnet ??= readDataFile('discovery-synonyms.json')
   return wordnet

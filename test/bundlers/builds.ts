@@ -10,7 +10,10 @@ export interface Built {
   warnings: string[]
 }
 
-/** Builds `<dir>/main.js` into `<dir>/out` with the real bundler API and the built plugin; rejects like the host does. */
+/**
+ * Builds `<dir>/main.js` into `<dir>/out` with the real bundler API and the built plugin; rejects like the
+ * host does.
+ */
 export type BuildApp = (dir: string, options: Options) => Promise<Built>
 
 export const BUNDLERS = ['vite', 'rollup', 'rolldown', 'esbuild', 'webpack', 'rspack'] as const

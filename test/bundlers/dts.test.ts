@@ -18,7 +18,8 @@ function typeErrors(dir: string, code: string): string[] {
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     types: [],
-    // The package's types at their source (dist/index.d.mts re-exports them, plus every bundler's typings: slow to load).
+    // The package's types at their source (dist/index.d.mts re-exports them, plus every bundler's typings:
+    // slow to load).
     paths: {
       'unplugin-skills': [path.join(REPO, 'src/core/types.ts')],
       'unplugin-skills/runtime': [path.join(REPO, 'src/runtime/index.ts')],

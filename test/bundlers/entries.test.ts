@@ -18,7 +18,12 @@ const path = require('node:path')
     const imported = (await import(pathToFileURL(file).href)).default
     const plugin = required({ roots: ['skills'] })
     const first = Array.isArray(plugin) ? plugin[0] : plugin
-    report[name] = { required: typeof required, same: required === imported, plugin: typeof plugin, name: first && (first.name || first.constructor?.name) }
+    report[name] = {
+      required: typeof required,
+      same: required === imported,
+      plugin: typeof plugin,
+      name: first && (first.name || first.constructor?.name),
+    }
   }
   process.stdout.write(JSON.stringify(report))
 })()

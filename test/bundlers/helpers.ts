@@ -1,8 +1,10 @@
+import type { Buffer } from 'node:buffer'
 import type { Diagnostic, Options, SkillsManifest } from '../../src/index'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import process from 'node:process'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 
@@ -92,7 +94,13 @@ const mod = await import(pathToFileURL(process.argv[1]).href)
 const api = typeof mod.loadManifest === 'function' ? mod : mod.default
 const loaded = {}
 for (const skill of api.skills) loaded[skill.name] = await api.getSkill(skill.name).load()
-const out = { manifest: api.manifest, skills: api.skills, full: await api.loadManifest(), loaded, unknown: api.getSkill('no-such-skill') ?? null }
+const out = {
+  manifest: api.manifest,
+  skills: api.skills,
+  full: await api.loadManifest(),
+  loaded,
+  unknown: api.getSkill('no-such-skill') ?? null,
+}
 process.stdout.write(JSON.stringify(out))
 `
 

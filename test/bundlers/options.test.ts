@@ -48,7 +48,8 @@ describe('manifest option', () => {
       plugins: [skills({ ...OPTIONS, lock: false })],
     })
     expect(result.warnings.map(w => w.text)).toEqual([
-      'skills_manifest.json is not written: esbuild emits files only with `outdir` (this build has `outfile` or none). Set `outdir`, or run `unplugin-skills build`.',
+      'skills_manifest.json is not written: esbuild emits files only with `outdir` '
+      + '(this build has `outfile` or none). Set `outdir`, or run `unplugin-skills build`.',
     ])
     expect(fs.readdirSync(path.join(dir, 'out'))).toEqual(['main.js'])
   })

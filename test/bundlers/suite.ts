@@ -1,3 +1,4 @@
+import type { Buffer } from 'node:buffer'
 import type { Diagnostic, SkillsManifest } from '../../src/index'
 import type { Built, Bundler } from './builds'
 import type { RunResult } from './helpers'

@@ -95,7 +95,16 @@ describe('vite dev server', () => {
     fs.mkdirSync(added)
     fs.writeFileSync(
       path.join(added, 'SKILL.md'),
-      '---\nname: meeting-notes\ndescription: Summarise a meeting into decisions and owners. Use after a call.\n---\n# Meeting notes\n\nList decisions first.\n',
+      [
+        '---',
+        'name: meeting-notes',
+        'description: Summarise a meeting into decisions and owners. Use after a call.',
+        '---',
+        '# Meeting notes',
+        '',
+        'List decisions first.',
+        '',
+      ].join('\n'),
     )
     await until(async () => (await get(MAIN)).text.includes('Summarise a meeting into decisions'), 'the new skill')
     expect((await get(skillUrl('meeting-notes'))).text).toContain('List decisions first.')

@@ -37,7 +37,9 @@ function chromiumExecutable(): string {
   const executable = found || '/usr/bin/chromium'
   if (!fs.existsSync(executable)) {
     throw new Error(
-      `Chromium is required by the end-to-end test and was not found (\`which chromium\`, ${executable}). Install Debian's package: \`apt-get install -y chromium\`. The test drives it through playwright-core; \`playwright install\` is not used.`,
+      `Chromium is required by the end-to-end test and was not found (\`which chromium\`, ${executable}). `
+      + 'Install Debian\'s package: `apt-get install -y chromium`. '
+      + 'The test drives it through playwright-core; `playwright install` is not used.',
     )
   }
   return executable
@@ -61,7 +63,8 @@ beforeAll(async () => {
   const executable = chromiumExecutable()
   if (!fs.existsSync(path.join(repo, 'dist/vite.mjs'))) {
     throw new Error(
-      'dist/vite.mjs is missing: the playground imports the published `unplugin-skills/vite` entry. Run `npm run build` first.',
+      'dist/vite.mjs is missing: the playground imports the published `unplugin-skills/vite` entry. '
+      + 'Run `npm run build` first.',
     )
   }
   engine = await audit({ root: playground, lock: 'verify', ci: true })

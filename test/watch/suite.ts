@@ -28,9 +28,8 @@ async function settle(
     }
     await new Promise(resolve => setTimeout(resolve, 50))
   }
-  throw new Error(
-    `timed out waiting for ${what} (${watching.builds} builds, errors: ${watching.errors.join('\n---\n').slice(0, 2000)})`,
-  )
+  const errors = watching.errors.join('\n---\n').slice(0, 2000)
+  throw new Error(`timed out waiting for ${what} (${watching.builds} builds, errors: ${errors})`)
 }
 
 const names = (result: RunResult | null): string[] => result?.skills.map(s => s.name) ?? []
