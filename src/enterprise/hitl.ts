@@ -1,6 +1,6 @@
 import type { Diagnostic, Profile, ScanResult, SkillSource } from '../core/types'
 import { diagnostic } from '../core/diagnostics'
-import { isMarkdown, lineIndex, projectPath, searchText } from './text'
+import { isMarkdown, lineIndex, projectPath } from './text'
 
 /** Why a skill counts as a write workload: a detected capability or a non-GET request in its text. */
 export interface WriteEvidence {
@@ -153,15 +153,12 @@ export function checkHitl(skill: SkillSource, scan: ScanResult | null, profile: 
         || (file.path.startsWith('references/') && isMarkdown(file.path))
     if (!relevant)
       continue
-    const text = searchText(file)
+    const text = file.text
     if (text === null)
       continue
-    // A stand-in (src/narrow.ts) tells where requests are; what they say is read from the text.
-    let requests = findWriteRequests(text)
+    const requests = findWriteRequests(text)
     if (requests.length === 0)
       continue
-    if (file.narrow)
-      requests = findWriteRequests(file.text!)
     const at = lineIndex(text)
     for (const r of requests) evidence.push({ what: r.what, file: file.path, line: at(r.offset).line })
   }

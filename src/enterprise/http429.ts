@@ -1,6 +1,6 @@
 import type { Diagnostic, ScanResult, Severity, SkillSource } from '../core/types'
 import { diagnostic } from '../core/diagnostics'
-import { filesUnder, isMarkdown, lineIndex, projectPath, searchText } from './text'
+import { filesUnder, isMarkdown, lineIndex, projectPath } from './text'
 
 /** Code that makes HTTP requests (scripts and examples). */
 const HTTP_CALL
@@ -24,9 +24,8 @@ export function checkHttp429(skill: SkillSource, scan: ScanResult | null, severi
   if (instructions.some(f => handles429(f.text!)))
     return []
 
-  // Both patterns match ASCII only: a stand-in gives the same matches (src/narrow.ts).
   const code = filesUnder(skill, 'scripts', 'examples')
-    .map(f => ({ path: f.path, text: searchText(f) }))
+    .map(f => ({ path: f.path, text: f.text }))
     .filter((f): f is { path: string, text: string } => f.text !== null)
   const out: Diagnostic[] = []
   let calls = 0

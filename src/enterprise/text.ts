@@ -17,12 +17,6 @@ export function lineIndex(text: string): (offset: number) => { line: number, col
   }
 }
 
-/**
- * What a search for ASCII reads: a text's one-byte stand-in when it has one (src/narrow.ts).
- * Matches are at the same offsets and lines; text taken out of a match must come from `file.text`.
- */
-export const searchText = (file: SkillFile): string | null => file.narrow?.scan ?? file.text
-
 /** `decodeURIComponent` that reports malformed escapes as null instead of throwing. */
 export function safeDecode(value: string): string | null {
   if (!value.includes('%'))

@@ -1,4 +1,3 @@
-import type { NarrowText } from '../narrow'
 import type { Finder } from './finder/prefilter'
 import type { MaskRanges } from './mask'
 import type { Lang, LinePattern, RawFinding, View } from './types'
@@ -276,11 +275,6 @@ export interface Segment {
   /** Lines (0-based, segment-relative) this scan must skip, e.g. fenced blocks inside prose. */
   skip?: (line: number) => boolean
   index?: LineIndex
-  /**
-   * When `text` is a stand-in (src/narrow.ts): the real text. The finder, the comment masks and the line
-   * table read `text` (same offsets, same line breaks); every pattern reads slices of this.
-   */
-  real?: NarrowText
 }
 
 interface Window {
@@ -290,6 +284,19 @@ interface Window {
   from: number
   to: number
   pats: Set<number>
+}
+
+/** What the windows of one segment's scan share: `scanLine` reads one window with it. */
+interface LineScan {
+  seg: Segment
+  patterns: Compiled[]
+  /** The text of [from, to) as a pattern's view reads it. */
+  viewSlice: (v: View, from: number, to: number) => string
+  /** The segment's line table (built on its first hit). */
+  index: LineIndex
+  out: RawFinding[]
+  /** Rules already reported on the current line: later windows of a long line skip them. */
+  done: Set<string>
 }
 
 /**
@@ -302,30 +309,26 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     return true
   const finder = seg.astDone ? table.finderAst : table.finder
   const text = seg.text
-  const real = seg.real
-  const slice = real
-    ? (from: number, to: number): string => real.slice(from, to)
-    : (from: number, to: number): string => text.slice(from, to)
   // The line table is built on the first hit: most segments have none.
   let lines = seg.index ?? null
   // Comment and string ranges are found once, and only when a pattern reads a masked view.
   let ranges: MaskRanges | null = null
   const viewSlice = (view: View, from: number, to: number): string => {
     if (view === 'raw')
-      return slice(from, to)
+      return text.slice(from, to)
     ranges ??= maskRanges(text, seg.lang)
-    return maskedSlice(slice, ranges[view], from, to)
+    return maskedSlice(text, ranges[view], from, to)
   }
-  // Rules already reported on the current line: later windows of a long line skip them.
-  const done = new Set<string>()
+  let scan: LineScan | null = null
   let doneLine = -1
   let cur: Window | null = null
   const flush = (w: Window): void => {
+    scan ??= { seg, patterns: table.patterns, viewSlice, index: lines!, out, done: new Set() }
     if (w.line !== doneLine) {
-      done.clear()
+      scan.done.clear()
       doneLine = w.line
     }
-    scanLine(seg, table.patterns, w, viewSlice, lines!, out, done)
+    scanLine(scan, w)
   }
   let next = 0
   let hit: { index: number, text: string } | null
@@ -352,7 +355,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
         gateEnd = text.indexOf('\n', pos)
         if (gateEnd === -1)
           gateEnd = text.length
-        gateLine = gateEnd - gateStart <= WINDOW ? slice(gateStart, gateEnd).toLowerCase() : null
+        gateLine = gateEnd - gateStart <= WINDOW ? text.slice(gateStart, gateEnd).toLowerCase() : null
         gateLineId++
       }
       if (gateLine !== null && !passesAny(table, list, gateLine, gateLineId))
@@ -368,7 +371,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     }
     if (cur)
       flush(cur)
-    const index = (lines ??= new LineIndex(text, slice))
+    const index = (lines ??= new LineIndex(text))
     const line: number = cur && pos < cur.lineEnd ? cur.line : index.lineOf(pos)
     const lineStart = index.start(line)
     const lineEnd = line + 1 < index.count ? index.start(line + 1) - 1 : text.length
@@ -393,15 +396,9 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   return directive
 }
 
-function scanLine(
-  seg: Segment,
-  patterns: Compiled[],
-  w: Window,
-  viewSlice: (v: View, from: number, to: number) => string,
-  index: LineIndex,
-  out: RawFinding[],
-  done: Set<string>,
-): void {
+/** Runs the patterns whose anchors hit in one window of a line; the first finding per rule wins. */
+function scanLine(scan: LineScan, w: Window): void {
+  const { seg, patterns, viewSlice, index, out, done } = scan
   const { line, lineStart, from } = w
   let to = w.to
   // CRLF: keep the CR out of the line.

@@ -16,7 +16,6 @@ export function makeSkill(
       return {
         path,
         absPath: `/virtual/skills/${name}/${path}`,
-        bytes,
         size: bytes.byteLength,
         sha256: createHash('sha256').update(bytes).digest('hex'),
         text: typeof value === 'string' ? value : null,
@@ -25,7 +24,6 @@ export function makeSkill(
   const skillMd = list.find(f => f.path === 'SKILL.md') ?? {
     path: 'SKILL.md',
     absPath: `/virtual/skills/${name}/SKILL.md`,
-    bytes: new Uint8Array(),
     size: 0,
     sha256: createHash('sha256').digest('hex'),
     text: '',
