@@ -11,7 +11,7 @@ import {
   requiredClasses,
   splitAlternatives,
 } from '../../src/scanner/finder/prefilter'
-import { CLS, CLS_START, WORD_BIT } from '../../src/scanner/finder/tables'
+import { CLS, CLS_START, WORD_BIT } from '../../src/scanner/finder/token-masks'
 import { patchWide, WIDE_BYTE } from '../../src/scanner/finder/wide'
 import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
 import { maskedSlice, maskRanges, maskViews } from '../../src/scanner/mask'

@@ -4,7 +4,8 @@ import type { FinderTables, KernelTables } from './tables'
 import { createKernel } from './kernel'
 import { B, CLASS_S, END, isWord, NON_ASCII, none, parse, Unsupported } from './regex-subset'
 import { shippedStore } from './store'
-import { buildTables, CLS, CLS_START, newTables, WORD_BIT } from './tables'
+import { buildTables, newTables } from './tables'
+import { CLS, CLS_START, WORD_BIT } from './token-masks'
 import { hasWide, patchWide, WIDE_BYTE } from './wide'
 
 /**
