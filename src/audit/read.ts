@@ -1,6 +1,6 @@
 import type { Diagnostic, SkillFile } from '../core/types'
 import type { DirEntry, DirListings } from './discover'
-import { isAscii, isUtf8 } from 'node:buffer'
+import { Buffer, isAscii, isUtf8 } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
@@ -44,7 +44,15 @@ interface Context {
 }
 
 // Control characters and backslashes would make the digest text (and `sha256sum` output) ambiguous.
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const BAD_NAME = /[\u0000-\u001F\u007F\\]/
+
+// `dir` is absolute and normalised, and a listed name holds no separator: path.join's normalising
+// is wasted on the walk's every entry.
+export const childPath
+  = path.sep === '/'
+    ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`)
+    : path.join
 
 /**
  * Lists a skill's files without reading them. Symlinks are resolved and checked: one that leaves the
@@ -150,13 +158,6 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
     }
   }
 }
-
-// `dir` is absolute and normalised, and a listed name holds no separator: path.join's normalising
-// is wasted on the walk's every entry.
-export const childPath
-  = path.sep === '/'
-    ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`)
-    : path.join
 
 // Skills share layouts (SKILL.md, references/guide.md, ...): one string per path, not one per skill and
 // file, for what the engine keeps (manifest and lock entries). Bounded, so odd trees can't grow it.
@@ -339,8 +340,17 @@ function addFile(
   out.entries.push({ path: relPath, absPath, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, realPath })
 }
 
-const TEXT_EXTENSIONS
-  = /\.(?:md|markdown|mdx|txt|rst|js|mjs|cjs|jsx|ts|mts|cts|tsx|py|sh|bash|zsh|fish|ps1|psm1|bat|cmd|rb|go|rs|java|kt|php|pl|lua|r|sql|json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml|html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl)$/i
+const TEXT_EXTENSIONS = new RegExp(
+  String.raw`\.(?:${[
+    'md|markdown|mdx|txt|rst',
+    'js|mjs|cjs|jsx|ts|mts|cts|tsx',
+    'py|sh|bash|zsh|fish|ps1|psm1|bat|cmd',
+    'rb|go|rs|java|kt|php|pl|lua|r|sql',
+    'json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml',
+    'html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl',
+  ].join('|')})$`,
+  'i',
+)
 // O_NONBLOCK: a file swapped for a FIFO after the walk must not block the open; fstat then rejects it.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
 // A file the walk saw as regular and that is a symlink by read time is not followed (ELOOP): it could

@@ -46,5 +46,6 @@ export function projectPath(skill: SkillSource, file: string): string {
 /** Backquoted, shortened, and with control characters made visible, for messages. */
 export function quote(value: string, max = 120): string {
   const shown = value.length > max ? `${value.slice(0, max - 1)}…` : value
+  // eslint-disable-next-line no-control-regex -- control characters are what it makes visible
   return `\`${shown.replace(/[\u0000-\u001F\u007F]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\``
 }

@@ -288,7 +288,9 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
       ctx.meta.push(
         metaDiagnostic(ctx, {
           id: 'file-too-large',
-          message: `${file.path} is ${file.size} bytes (maxTextSize ${maxText}): scanned in windows, without the parser`,
+          message:
+            `${file.path} is ${file.size} bytes (maxTextSize ${maxText})`
+            + ': scanned in windows, without the parser',
           file: file.path,
         }),
       )

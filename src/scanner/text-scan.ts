@@ -2,14 +2,8 @@ import type { Finder } from './finder/prefilter'
 import type { MaskRanges } from './mask'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 import { excerptAt, redact } from './excerpt'
-import {
-  buildFinder,
-  compileGate,
-  lazyFinder,
-  literalGate,
-  requiredClasses,
-  splitAlternatives,
-} from './finder/prefilter'
+import { compileGate, literalGate, requiredClasses } from './finder/gates'
+import { buildFinder, lazyFinder, splitAlternatives } from './finder/prefilter'
 import { LineIndex } from './lines'
 import { maskedSlice, maskRanges } from './mask'
 import { RULE_MODULES } from './rules/index'
@@ -76,7 +70,10 @@ const WHOLE = new Set([
   'ncat',
 ])
 
-/** Top-level alternatives of an anchor fragment, each with a leading word boundary when it starts with a word character. */
+/**
+ * Top-level alternatives of an anchor fragment, each with a leading word boundary when it starts with a
+ * word character.
+ */
 export function anchorTokens(anchor: string): string[] {
   return splitAlternatives(anchor)
     .filter(Boolean)
@@ -94,7 +91,10 @@ interface LangTable {
   finder: Finder
   finderAst: Finder
   memo: Map<string, number[]>
-  /** Per pattern: the line (`gateLineId`) its gate was last tested on, and the answer (trigger words repeat on a line). */
+  /**
+   * Per pattern: the line (`gateLineId`) its gate was last tested on, and the answer (trigger words repeat
+   * on a line).
+   */
   gateOn: Float64Array
   gateAnswer: Uint8Array
 }
@@ -103,8 +103,8 @@ const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
 /** The suppression comment: index.ts looks for directives only in files whose scan met it. */
 export const DIRECTIVE = 'skills-ignore-next-line'
 /**
- * Its anchor token, in every finder (the scan reads each byte once, where a separate search of every
- * text cost ~9% of the scan). It consumes only `skills`, which no other token matches at or in, so the
+ * Its anchor token, in every finder (the scan reads each byte once, instead of a separate search of
+ * every text for the directive). It consumes only `skills`, which no other token matches at or in, so the
  * other hits stay exactly what they were (test/scanner/directive-anchor.test.ts compares them). A
  * directive is met at this token's hit, inside a longer hit that covers its start, or on a line the
  * scan skips (read there).
@@ -123,7 +123,10 @@ function derive(p: LinePattern, anchor: RegExp): Derived {
 const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)
 const combine = (tokens: Iterable<string>): RegExp => new RegExp(order(tokens).join('|') || '(?!)', 'gi')
 
-/** One finder per distinct token list (prose and text use the same list with and without AST rules), built on first use. */
+/**
+ * One finder per distinct token list (prose and text use the same list with and without AST rules), built
+ * on first use.
+ */
 const finders = new Map<string, Finder>()
 function finderOf(tokens: string[]): Finder {
   const key = tokens.join('\n')
@@ -133,7 +136,10 @@ function finderOf(tokens: string[]): Finder {
   return f
 }
 
-/** A pattern's compiled form, shared by the languages it serves (nothing in it depends on the language; `re` is reset before each use). */
+/**
+ * A pattern's compiled form, shared by the languages it serves (nothing in it depends on the language; `re`
+ * is reset before each use).
+ */
 const shared = new WeakMap<LinePattern, Compiled>()
 
 /** A language's patterns and the tokens of its two finders (every pattern's; those not covered by the AST). */
@@ -190,7 +196,10 @@ function compile(lang: Lang): LangTable {
   }
 }
 
-/** Per language, compiled on first access (importing the scanner compiles nothing; a language no file uses never is). */
+/**
+ * Per language, compiled on first access (importing the scanner compiles nothing; a language no file uses
+ * never is).
+ */
 export const COMPILED = {} as Readonly<Record<Lang, LangTable>>
 for (const lang of LANGS) {
   Object.defineProperty(COMPILED, lang, {
@@ -331,13 +340,12 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     scanLine(scan, w)
   }
   let next = 0
-  let hit: { index: number, text: string } | null
   // The line of the last gated hit (trigger words repeat on a line): bounds, and lower-cased text when short.
   let gateStart = -1
   let gateEnd = -1
   let gateLine: string | null = null
   let directive = false
-  while ((hit = finder.next(text, next))) {
+  for (let hit = finder.next(text, next); hit; hit = finder.next(text, next)) {
     const pos = hit.index
     next = pos + (hit.text.length || 1)
     // A directive starts at its own anchor's hit or inside a hit that covered it.
@@ -420,8 +428,7 @@ function scanLine(scan: LineScan, w: Window): void {
     if (c.p.lineGate && !c.p.lineGate.test(subject))
       continue
     c.re.lastIndex = 0
-    let m: RegExpExecArray | null
-    while ((m = c.re.exec(subject))) {
+    for (let m = c.re.exec(subject); m; m = c.re.exec(subject)) {
       if (m[0] === '') {
         c.re.lastIndex++
         continue

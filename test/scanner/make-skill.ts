@@ -2,7 +2,10 @@ import type { SkillFile, SkillSource } from '../../src/core/types'
 import { createHash } from 'node:crypto'
 import { compareBytewise } from '../../src/core/diagnostics'
 
-/** Builds an in-memory SkillSource: `{ 'SKILL.md': '...', 'scripts/a.js': '...' }` (Uint8Array values are binary files). */
+/**
+ * Builds an in-memory SkillSource: `{ 'SKILL.md': '...', 'scripts/a.js': '...' }` (Uint8Array values are
+ * binary files).
+ */
 export function makeSkill(
   files: Record<string, string | Uint8Array>,
   frontmatter: Record<string, unknown> = {},
