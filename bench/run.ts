@@ -178,9 +178,10 @@ async function engineBench(): Promise<void> {
   )
   row('  the floor as a process (wall: node, read + SHA-256, exit)', ms(asProcess.floor))
 
-  // The same corpus with the characters above U+00FF real skills hold (bench/corpus.ts): every text then
+  // The same corpus with the characters above U+00FF real skills hold (bench/corpus.ts): a text with one
   // decodes to a two-byte string in V8 (twice the memory; over 65,528 characters, 7% of these files, a large
-  // object allocated on its own), unless it is read through a one-byte stand-in (src/narrow.ts).
+  // object allocated on its own), and every stage reads it as it is. Only the scanner's finder copies a text
+  // into bytes for its tables, privately (src/scanner/finder/kernel.ts).
   const wide = generateCorpus(path.join(corpusRoot, 's1000-unicode'), { skills: 1000, unicode: true })
   const wideOptions = { root: wide.dir, lock: 'verify' as const, ci: false }
   await new SkillsEngine(wideOptions, { content: false }).audit()

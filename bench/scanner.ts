@@ -54,8 +54,6 @@ function load(dir: string): SkillSource[] {
       const relDir = `skills/${name}`
       const listing = listSkill(skillDir, relDir, name)
       const files = listing.entries.map(e => readEntry(e, relDir, name, [])).filter((f): f is SkillFile => !!f)
-      // The scanner reads only `text`: drop the bytes so two copies of the corpus do not sit in memory.
-      for (const f of files) f.bytes = new Uint8Array(0)
       const skillMd = files.find(f => f.path === 'SKILL.md')!
       const parsed = parseFrontmatter(skillMd.text ?? '')
       return {

@@ -1,15 +1,11 @@
 import type { Diagnostic, SkillFile } from '../core/types'
-import type { NarrowText } from '../narrow'
 import type { DirEntry, DirListings } from './discover'
-import { isAscii, isUtf8 } from 'node:buffer'
+import { Buffer, isAscii, isUtf8 } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { isInside } from '../core/fs'
 import { sha256Hex } from '../core/hash'
-import { narrowing } from '../narrow'
-import { isMarkdownPath } from '../scanner/classify'
-import { decodeUtf8 } from '../utf8'
 
 export const SKILL_FILE = 'SKILL.md'
 /** Folders that never belong to a skill's artifact. */
@@ -48,7 +44,15 @@ interface Context {
 }
 
 // Control characters and backslashes would make the digest text (and `sha256sum` output) ambiguous.
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const BAD_NAME = /[\u0000-\u001F\u007F\\]/
+
+// `dir` is absolute and normalised, and a listed name holds no separator: path.join's normalising
+// is wasted on the walk's every entry.
+export const childPath
+  = path.sep === '/'
+    ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`)
+    : path.join
 
 /**
  * Lists a skill's files without reading them. Symlinks are resolved and checked: one that leaves the
@@ -154,13 +158,6 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
     }
   }
 }
-
-// `dir` is absolute and normalised, and a listed name holds no separator: path.join's normalising
-// is wasted on the walk's every entry.
-export const childPath
-  = path.sep === '/'
-    ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`)
-    : path.join
 
 // Skills share layouts (SKILL.md, references/guide.md, ...): one string per path, not one per skill and
 // file, for what the engine keeps (manifest and lock entries). Bounded, so odd trees can't grow it.
@@ -343,8 +340,17 @@ function addFile(
   out.entries.push({ path: relPath, absPath, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, realPath })
 }
 
-const TEXT_EXTENSIONS
-  = /\.(?:md|markdown|mdx|txt|rst|js|mjs|cjs|jsx|ts|mts|cts|tsx|py|sh|bash|zsh|fish|ps1|psm1|bat|cmd|rb|go|rs|java|kt|php|pl|lua|r|sql|json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml|html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl)$/i
+const TEXT_EXTENSIONS = new RegExp(
+  String.raw`\.(?:${[
+    'md|markdown|mdx|txt|rst',
+    'js|mjs|cjs|jsx|ts|mts|cts|tsx',
+    'py|sh|bash|zsh|fish|ps1|psm1|bat|cmd',
+    'rb|go|rs|java|kt|php|pl|lua|r|sql',
+    'json|jsonc|ya?ml|toml|ini|cfg|conf|env|csv|tsv|xml',
+    'html?|css|scss|svg|graphql|gql|proto|dockerfile|makefile|tf|hcl',
+  ].join('|')})$`,
+  'i',
+)
 // O_NONBLOCK: a file swapped for a FIFO after the walk must not block the open; fstat then rejects it.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
 // A file the walk saw as regular and that is a symlink by read time is not followed (ELOOP): it could
@@ -400,13 +406,10 @@ export function readEntry(
       fs.closeSync(fd)
   }
   const bytes = shared.subarray(0, size)
-  // Hashed first, while the bytes are in cache (decoding writes up to three times their size elsewhere).
+  // Hashed first, while the bytes are in cache (decoding writes the text elsewhere).
   const sha256 = sha256Hex(bytes)
   const text = decodeText(bytes, entry.path, relDir, skill, diagnostics)
-  const file: SkillFile
-    = typeof text === 'string' || text === null
-      ? { path: entry.path, absPath: entry.absPath, size, sha256, text }
-      : new NarrowFile(entry.path, entry.absPath, size, sha256, text)
+  const file: SkillFile = { path: entry.path, absPath: entry.absPath, size, sha256, text }
   // One huge file must not keep a huge buffer for the rest of the process.
   if (shared.length > MAX_KEPT_BUFFER)
     shared = Buffer.allocUnsafe(INITIAL_BUFFER)
@@ -438,31 +441,16 @@ function readAll(fd: number, expected: number): number {
 }
 
 /**
- * A file whose text is read through its stand-in (narrow.ts): `text` is built on first read, if any. A
- * getter on the class, not one defined on each object: each of those gave its object a map of its own,
- * in old space, which kept the stand-in alive through young collections (promoted, then collected late).
+ * The text of a file's bytes (BOM stripped), or null for a binary file. Invalid UTF-8 in a file that
+ * should be text is an error diagnostic at its first bad sequence, and the file gets no text.
  */
-class NarrowFile implements SkillFile {
-  constructor(
-    readonly path: string,
-    readonly absPath: string,
-    readonly size: number,
-    readonly sha256: string,
-    readonly narrow: NarrowText,
-  ) {}
-
-  get text(): string {
-    return this.narrow.text
-  }
-}
-
 function decodeText(
   bytes: Buffer,
   relPath: string,
   relDir: string,
   skill: string | null,
   diagnostics: Diagnostic[],
-): string | NarrowText | null {
+): string | null {
   const knownText = TEXT_EXTENSIONS.test(relPath) || path.posix.basename(relPath) === SKILL_FILE
   if (!knownText && bytes.subarray(0, 8192).includes(0))
     return null
@@ -471,8 +459,7 @@ function decodeText(
     return bytes.toString('latin1')
   if (isUtf8(bytes)) {
     const bom = bytes.length >= 3 && bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF
-    // Markdown is read whole by parsers (frontmatter, fences, links, headings): never through a stand-in.
-    return decodeUtf8(bytes, bom ? 3 : 0, narrowing && !isMarkdownPath(relPath))
+    return bytes.toString('utf8', bom ? 3 : 0)
   }
   if (!knownText)
     return null

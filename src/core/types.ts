@@ -3,8 +3,6 @@
  * engine stages, the bundler layer, the CLI and the runtime is one of these.
  */
 
-import type { NarrowText } from '../narrow'
-
 export type Severity = 'error' | 'warning' | 'info'
 
 /**
@@ -34,21 +32,12 @@ export interface SkillFile {
   path: string
   /** Absolute path on disk (never serialised). */
   absPath: string
-  /**
-   * The bytes, when whoever built this file kept them. The engine doesn't: it hashes and decodes each
-   * file while it is in one reused read buffer, so an audit holds no file contents besides texts.
-   */
-  bytes?: Uint8Array
+  /** Size in bytes. */
   size: number
-  /** lowercase hex SHA-256 of `bytes`. */
+  /** lowercase hex SHA-256 of the file's bytes. */
   sha256: string
-  /** UTF-8 decoded text (BOM stripped) when the file is text; null for binary files. */
+  /** UTF-8 decoded text (BOM stripped) when the file is text; null for binary files and invalid UTF-8. */
   text: string | null
-  /**
-   * For a text with characters above U+00FF (not markdown), its one-byte stand-in (src/narrow.ts): searches
-   * that compare ASCII read it, and `text` is built only when something reads that.
-   */
-  narrow?: NarrowText
 }
 
 /** A skill after discovery + read + frontmatter parse: the input of validators and the scanner. */

@@ -1,7 +1,7 @@
 import type { Diagnostic, Severity, SkillSource } from '../core/types'
 import catalog from '../../data/cwe-ids.json'
 import { diagnostic } from '../core/diagnostics'
-import { lineIndex, projectPath, searchText } from './text'
+import { lineIndex, projectPath } from './text'
 
 /** The MITRE CWE catalogue the ids come from (data/cwe-ids.json, made by scripts/update-cwe.mjs). */
 export const CWE_CATALOG: { version: string, date: string } = { version: catalog.version, date: catalog.date }
@@ -54,8 +54,7 @@ const MAX_PER_FILE = 100
 export function checkCweMentions(skill: SkillSource, severity: Severity): Diagnostic[] {
   const out: Diagnostic[] = []
   for (const file of skill.files) {
-    // A stand-in (src/narrow.ts) gives the same matches: the pattern is ASCII and their text too.
-    const text = searchText(file)
+    const text = file.text
     if (text === null || !mentionsCwe(text))
       continue
     let at: ReturnType<typeof lineIndex> | null = null

@@ -1,6 +1,6 @@
 import type { Diagnostic, Profile, ScanResult, SkillSource } from '../core/types'
 import { diagnostic } from '../core/diagnostics'
-import { isMarkdown, lineIndex, projectPath, searchText } from './text'
+import { isMarkdown, lineIndex, projectPath } from './text'
 
 /** Why a skill counts as a write workload: a detected capability or a non-GET request in its text. */
 export interface WriteEvidence {
@@ -37,8 +37,12 @@ const NON_GET: Array<{ pattern: RegExp, possible: (text: string) => boolean }> =
 ]
 const CURL = /\bcurl\b(?:[^\n]*\\\r?\n)*[^\n]*/g
 // Every write option starts with `-`: a text without one has curl calls, but no writing ones.
-const CURL_WRITE
-  = /(?:^|\s)(?:-X\s*["']?(?:POST|PUT|PATCH|DELETE)\b|--request[\s=]["']?(?:POST|PUT|PATCH|DELETE)\b|(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form|--json|-T|--upload-file)(?=[\s=]|$))/i
+const CURL_WRITE_OPTIONS = [
+  String.raw`-X\s*["']?(?:POST|PUT|PATCH|DELETE)\b`,
+  String.raw`--request[\s=]["']?(?:POST|PUT|PATCH|DELETE)\b`,
+  String.raw`(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form|--json|-T|--upload-file)(?=[\s=]|$)`,
+].join('|')
+const CURL_WRITE = new RegExp(String.raw`(?:^|\s)(?:${CURL_WRITE_OPTIONS})`, 'i')
 
 /** Whether `text` holds `word` (lowercase ASCII letters) at `at`, in any case, as /i compares them. */
 function wordAt(text: string, at: number, word: string): boolean {
@@ -153,15 +157,12 @@ export function checkHitl(skill: SkillSource, scan: ScanResult | null, profile: 
         || (file.path.startsWith('references/') && isMarkdown(file.path))
     if (!relevant)
       continue
-    const text = searchText(file)
+    const text = file.text
     if (text === null)
       continue
-    // A stand-in (src/narrow.ts) tells where requests are; what they say is read from the text.
-    let requests = findWriteRequests(text)
+    const requests = findWriteRequests(text)
     if (requests.length === 0)
       continue
-    if (file.narrow)
-      requests = findWriteRequests(file.text!)
     const at = lineIndex(text)
     for (const r of requests) evidence.push({ what: r.what, file: file.path, line: at(r.offset).line })
   }
@@ -191,7 +192,9 @@ export function checkHitl(skill: SkillSource, scan: ScanResult | null, profile: 
         code: 'hitl/invalid-workload',
         severity: 'warning',
         message: `\`workload\` must be \`read\` or \`write\``,
-        hint: 'Declare `workload: write` when the skill changes anything (files, processes, remote state), else `workload: read`.',
+        hint:
+          'Declare `workload: write` when the skill changes anything (files, processes, remote state),'
+          + ' else `workload: read`.',
       }),
     )
   }

@@ -1,10 +1,20 @@
 import type { Diagnostic, ScanResult, Severity, SkillSource } from '../core/types'
 import { diagnostic } from '../core/diagnostics'
-import { filesUnder, isMarkdown, lineIndex, projectPath, searchText } from './text'
+import { filesUnder, isMarkdown, lineIndex, projectPath } from './text'
 
 /** Code that makes HTTP requests (scripts and examples). */
-const HTTP_CALL
-  = /\bfetch\s*\(|\baxios\b|\brequests\.[A-Za-z_]+|\bcurl\b|\bhttps?\.(?:request|get)\s*\(|\bhttpx\.[A-Za-z_]+|\burlopen\s*\(|\bwget\b/
+const HTTP_CALL = new RegExp(
+  [
+    String.raw`\bfetch\s*\(`,
+    String.raw`\baxios\b`,
+    String.raw`\brequests\.[A-Za-z_]+`,
+    String.raw`\bcurl\b`,
+    String.raw`\bhttps?\.(?:request|get)\s*\(`,
+    String.raw`\bhttpx\.[A-Za-z_]+`,
+    String.raw`\burlopen\s*\(`,
+    String.raw`\bwget\b`,
+  ].join('|'),
+)
 
 /** Evidence of 429 handling: the status, the header, or a backoff. */
 const HANDLES_429 = /(?<![\w.])429(?![\w.])|retry[-_ ]?after|\bback[-_ ]?off|too[-_ ]?many[-_ ]?requests/i
@@ -24,9 +34,8 @@ export function checkHttp429(skill: SkillSource, scan: ScanResult | null, severi
   if (instructions.some(f => handles429(f.text!)))
     return []
 
-  // Both patterns match ASCII only: a stand-in gives the same matches (src/narrow.ts).
   const code = filesUnder(skill, 'scripts', 'examples')
-    .map(f => ({ path: f.path, text: searchText(f) }))
+    .map(f => ({ path: f.path, text: f.text }))
     .filter((f): f is { path: string, text: string } => f.text !== null)
   const out: Diagnostic[] = []
   let calls = 0
@@ -41,11 +50,15 @@ export function checkHttp429(skill: SkillSource, scan: ScanResult | null, severi
       diagnostic({
         code: 'quality/http-429',
         severity,
-        message: `${path} makes HTTP requests (\`${call[0].trim()}\`) but neither it nor the instructions handle HTTP 429`,
+        message:
+          `${path} makes HTTP requests (\`${call[0].trim()}\`)`
+          + ' but neither it nor the instructions handle HTTP 429',
         file: projectPath(skill, path),
         ...lineIndex(text)(call.index),
         skill: skill.name,
-        hint: 'On 429 Too Many Requests, wait for `Retry-After` (or an exponential backoff with jitter) and retry a bounded number of times; say so in SKILL.md or a reference.',
+        hint:
+          'On 429 Too Many Requests, wait for `Retry-After` (or an exponential backoff with jitter) and retry'
+          + ' a bounded number of times; say so in SKILL.md or a reference.',
       }),
     )
   }
@@ -57,7 +70,9 @@ export function checkHttp429(skill: SkillSource, scan: ScanResult | null, severi
         message: 'the skill uses the network but shows no HTTP 429 handling',
         file: projectPath(skill, skill.skillMd.path),
         skill: skill.name,
-        hint: 'Document what to do on 429 Too Many Requests: honour `Retry-After`, back off exponentially, cap the retries.',
+        hint:
+          'Document what to do on 429 Too Many Requests: honour `Retry-After`, back off exponentially,'
+          + ' cap the retries.',
       }),
     )
   }

@@ -17,12 +17,6 @@ export function lineIndex(text: string): (offset: number) => { line: number, col
   }
 }
 
-/**
- * What a search for ASCII reads: a text's one-byte stand-in when it has one (src/narrow.ts).
- * Matches are at the same offsets and lines; text taken out of a match must come from `file.text`.
- */
-export const searchText = (file: SkillFile): string | null => file.narrow?.scan ?? file.text
-
 /** `decodeURIComponent` that reports malformed escapes as null instead of throwing. */
 export function safeDecode(value: string): string | null {
   if (!value.includes('%'))
@@ -52,5 +46,6 @@ export function projectPath(skill: SkillSource, file: string): string {
 /** Backquoted, shortened, and with control characters made visible, for messages. */
 export function quote(value: string, max = 120): string {
   const shown = value.length > max ? `${value.slice(0, max - 1)}…` : value
+  // eslint-disable-next-line no-control-regex -- control characters are what it makes visible
   return `\`${shown.replace(/[\u0000-\u001F\u007F]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\``
 }

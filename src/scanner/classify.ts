@@ -30,9 +30,6 @@ const EXT: Record<string, FileKind> = {
   markdown: { lang: 'prose', markdown: true },
 }
 
-/** Whether the scanner reads a file as markdown (by its extension): such texts are never given a stand-in (src/walk.ts). */
-export const isMarkdownPath = (path: string): boolean => classify(path, '').markdown === true
-
 /** Language of a skill file from its extension, else its shebang; anything else is plain text. */
 export function classify(path: string, text: string): FileKind {
   const base = path.slice(path.lastIndexOf('/') + 1)

@@ -1,6 +1,5 @@
 import type { ResolvedOptions } from '../core/options'
 import type { Capability, Diagnostic, ScanResult, Severity, SkillSource, Suppression } from '../core/types'
-import type { NarrowText } from '../narrow'
 import type { JsFlavor } from './js/scan-js'
 import type { Directive } from './suppress'
 import type { Lang, RawFinding, RuleMeta } from './types'
@@ -41,22 +40,26 @@ interface Ctx {
 
 const relFile = (skill: SkillSource, path: string): string => (skill.relDir ? `${skill.relDir}/${path}` : path)
 
+/** JavaScript or TypeScript read by the AST rules, then by the token patterns they don't cover. */
+interface JsSegment {
+  path: string
+  text: string
+  flavor: JsFlavor
+  /** Where the segment starts in its file (a fenced block's first line and indent; 0 for a whole file). */
+  lineOffset: number
+  colOffset: number
+  /** A whole file, not a fenced block: when the parser gives up, the file gets a meta diagnostic. */
+  isFile: boolean
+}
+
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
-function scanJsSegment(
-  ctx: Ctx,
-  path: string,
-  text: string,
-  flavor: JsFlavor,
-  lineOffset: number,
-  colOffset: number,
-  isFile: boolean,
-  real?: NarrowText,
-): boolean {
-  const res = scanJs(text, flavor, real)
+function scanJsSegment(ctx: Ctx, seg: JsSegment): boolean {
+  const { path, text, lineOffset, colOffset } = seg
+  const res = scanJs(text, seg.flavor)
   let index: LineIndex | undefined
   if (res.ok) {
     if (res.findings.length) {
-      index = new LineIndex(real ? real.text : text)
+      index = new LineIndex(text)
       for (const f of res.findings) {
         const line = index.lineOf(f.start)
         const lineText = index.line(line)
@@ -72,28 +75,22 @@ function scanJsSegment(
       }
     }
   }
-  else if (isFile) {
+  else if (seg.isFile) {
     ctx.meta.push(
       res.tooLarge
-        ? metaDiagnostic(
-            ctx,
-            'analysis-too-large',
-            `${path} needs more than the AST analysis's budget: it was read with token patterns`,
-            path,
-            null,
-            null,
-          )
-        : metaDiagnostic(
-            ctx,
-            'parse-fallback',
-            `${path} was read with token patterns: ${res.reason}`,
-            path,
-            null,
-            null,
-          ),
+        ? metaDiagnostic(ctx, {
+            id: 'analysis-too-large',
+            message: `${path} needs more than the AST analysis's budget: it was read with token patterns`,
+            file: path,
+          })
+        : metaDiagnostic(ctx, {
+            id: 'parse-fallback',
+            message: `${path} was read with token patterns: ${res.reason}`,
+            file: path,
+          }),
     )
   }
-  return scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index, real }, ctx.raw)
+  return scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index }, ctx.raw)
 }
 
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
@@ -131,7 +128,7 @@ function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
     }
     const body = lines.join('\n')
     if (f.lang === 'js' || f.lang === 'ts' || f.lang === 'jsx' || f.lang === 'tsx') {
-      scanJsSegment(ctx, path, body, f.lang, first, f.indent, false)
+      scanJsSegment(ctx, { path, text: body, flavor: f.lang, lineOffset: first, colOffset: f.indent, isFile: false })
     }
     else {
       if (f.lang === 'sh')
@@ -177,21 +174,23 @@ function scanOversized(ctx: Ctx, path: string, text: string, lang: Lang): void {
   }
 }
 
-function metaDiagnostic(
-  ctx: Ctx,
-  id: string,
-  message: string,
-  path: string | null,
-  line: number | null,
-  column: number | null,
-  severity?: Severity,
-): Diagnostic {
+/** A finding of a meta rule (`META_RULES`) about a skill file; `line`/`column` are null when not given. */
+interface MetaFinding {
+  id: string
+  message: string
+  /** The file's path in the skill. */
+  file: string
+  line?: number | null
+  column?: number | null
+}
+
+function metaDiagnostic(ctx: Ctx, { id, message, file, line = null, column = null }: MetaFinding): Diagnostic {
   const m = META_BY_ID.get(id)!
   return diagnostic({
     code: `scan/${id}`,
-    severity: severity ?? m.severity,
+    severity: m.severity,
     message,
-    file: path === null ? null : relFile(ctx.skill, path),
+    file: relFile(ctx.skill, file),
     line,
     column,
     skill: ctx.skill.name,
@@ -269,54 +268,45 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
   const capLoc = safeLocate(skill, 'capabilities')
   for (const word of unknown) {
     ctx.meta.push(
-      metaDiagnostic(
-        ctx,
-        'unknown-capability',
-        `unknown capability "${word}" (known: network, fs:write, process, env, secrets)`,
-        skillMdPath,
-        capLoc?.line ?? null,
-        capLoc?.column ?? null,
-      ),
+      metaDiagnostic(ctx, {
+        id: 'unknown-capability',
+        message: `unknown capability "${word}" (known: network, fs:write, process, env, secrets)`,
+        file: skillMdPath,
+        line: capLoc?.line,
+        column: capLoc?.column,
+      }),
     )
   }
 
   const known = (rule: string): boolean => META_BY_ID.has(rule) || customMeta.has(rule)
   for (const file of skill.files) {
-    // A text with characters above U+00FF is searched through its stand-in (src/narrow.ts); custom patterns may name any.
-    const narrow = custom.length ? undefined : file.narrow
-    const text = narrow ? narrow.scan : file.text
-    if (text === null || text === undefined)
+    const text = file.text
+    if (text === null)
       continue
     const kind = classify(file.path, text)
     if (file.size > maxText || text.length > maxText) {
       ctx.meta.push(
-        metaDiagnostic(
-          ctx,
-          'file-too-large',
-          `${file.path} is ${file.size} bytes (maxTextSize ${maxText}): scanned in windows, without the parser`,
-          file.path,
-          null,
-          null,
-        ),
+        metaDiagnostic(ctx, {
+          id: 'file-too-large',
+          message:
+            `${file.path} is ${file.size} bytes (maxTextSize ${maxText})`
+            + ': scanned in windows, without the parser',
+          file: file.path,
+        }),
       )
-      scanOversized(ctx, file.path, narrow ? narrow.text : text, kind.lang)
+      scanOversized(ctx, file.path, text, kind.lang)
       continue
     }
     if (kind.lang === 'sh')
       ctx.shellUse = true
     // Each of these scans reads the whole text, and tells whether it met the directive's anchor.
-    // Markdown never has a stand-in: walk.ts decides by the same `isMarkdownPath`.
+    const whole = { path: file.path, text, lineOffset: 0, colOffset: 0 }
     const directive = kind.markdown
       ? scanMarkdown(ctx, file.path, text)
       : kind.lang === 'js'
-        ? scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true, narrow)
-        : scanSegment(
-            { path: file.path, text, lang: kind.lang, lineOffset: 0, colOffset: 0, astDone: false, real: narrow },
-            ctx.raw,
-          )
-    // A directive's reason is listed as written: read from the real text.
-    const index
-      = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(narrow ? narrow.text : text) : null
+        ? scanJsSegment(ctx, { ...whole, flavor: kind.flavor ?? 'js', isFile: true })
+        : scanSegment({ ...whole, lang: kind.lang, astDone: false }, ctx.raw)
+    const index = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(text) : null
     if (index && custom.length)
       scanCustom(custom, file.path, index, ctx.raw)
     if (index) {
@@ -357,14 +347,13 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     }
     else {
       ctx.meta.push(
-        metaDiagnostic(
-          ctx,
-          'suppression-invalid',
-          `skills-ignore-next-line ${d.problem}; nothing is suppressed`,
-          d.file,
-          d.line,
-          d.column,
-        ),
+        metaDiagnostic(ctx, {
+          id: 'suppression-invalid',
+          message: `skills-ignore-next-line ${d.problem}; nothing is suppressed`,
+          file: d.file,
+          line: d.line,
+          column: d.column,
+        }),
       )
     }
   }
@@ -422,14 +411,13 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
       continue
     if (DETECTABLE.includes(cap) && !detected.includes(cap)) {
       ctx.meta.push(
-        metaDiagnostic(
-          ctx,
-          'unused-capability',
-          `capability "${cap}" is declared but the scanner found no use of it (over-broad declaration)`,
-          skillMdPath,
-          capLoc?.line ?? null,
-          capLoc?.column ?? null,
-        ),
+        metaDiagnostic(ctx, {
+          id: 'unused-capability',
+          message: `capability "${cap}" is declared but the scanner found no use of it (over-broad declaration)`,
+          file: skillMdPath,
+          line: capLoc?.line,
+          column: capLoc?.column,
+        }),
       )
     }
   }

@@ -1,11 +1,7 @@
 /** Offset → 1-based line/column, with a line-start table built once per text. */
 export class LineIndex {
   private readonly starts: number[]
-  /** `slice` gives `line()` its text: a stand-in's real text (src/narrow.ts), whose line breaks are `text`'s. */
-  constructor(
-    readonly text: string,
-    private readonly slice: (from: number, to: number) => string = (from, to) => text.slice(from, to),
-  ) {
+  constructor(readonly text: string) {
     const starts = [0]
     let i = text.indexOf('\n')
     while (i !== -1) {
@@ -42,6 +38,6 @@ export class LineIndex {
     let e = line + 1 < this.starts.length ? this.starts[line + 1]! - 1 : this.text.length
     if (e > s && this.text.charCodeAt(e - 1) === 13)
       e--
-    return this.slice(s, e)
+    return this.text.slice(s, e)
   }
 }

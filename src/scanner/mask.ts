@@ -203,13 +203,8 @@ export function maskRanges(text: string, lang: Lang): MaskRanges {
   return { noComments: effective([r.comments]), code: effective([r.comments, r.strings]) }
 }
 
-/** `maskViews(text)[view].slice(from, to)` without building the whole masked copy; `slice` reads the text. */
-export function maskedSlice(
-  slice: (from: number, to: number) => string,
-  iv: number[],
-  from: number,
-  to: number,
-): string {
+/** `maskViews(text)[view].slice(from, to)` without building the whole masked copy (`iv`: that view's ranges). */
+export function maskedSlice(text: string, iv: number[], from: number, to: number): string {
   // First interval ending after `from` (binary search over the pairs).
   let lo = 0
   let hi = iv.length >> 1
@@ -224,10 +219,10 @@ export function maskedSlice(
   for (let k = 2 * lo; k < iv.length && iv[k]! < to; k += 2) {
     const s = Math.max(iv[k]!, from)
     const e = Math.min(iv[k + 1]!, to)
-    out += slice(pos, s) + blank(slice(s, e))
+    out += text.slice(pos, s) + blank(text.slice(s, e))
     pos = e
   }
-  return out + slice(pos, to)
+  return out + text.slice(pos, to)
 }
 
 /** Same-length copies of a code text: without comments, and without comments nor string contents. */

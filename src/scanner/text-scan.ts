@@ -1,16 +1,9 @@
-import type { NarrowText } from '../narrow'
 import type { Finder } from './finder/prefilter'
 import type { MaskRanges } from './mask'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 import { excerptAt, redact } from './excerpt'
-import {
-  buildFinder,
-  compileGate,
-  lazyFinder,
-  literalGate,
-  requiredClasses,
-  splitAlternatives,
-} from './finder/prefilter'
+import { compileGate, literalGate, requiredClasses } from './finder/gates'
+import { buildFinder, lazyFinder, splitAlternatives } from './finder/prefilter'
 import { LineIndex } from './lines'
 import { maskedSlice, maskRanges } from './mask'
 import { RULE_MODULES } from './rules/index'
@@ -77,7 +70,10 @@ const WHOLE = new Set([
   'ncat',
 ])
 
-/** Top-level alternatives of an anchor fragment, each with a leading word boundary when it starts with a word character. */
+/**
+ * Top-level alternatives of an anchor fragment, each with a leading word boundary when it starts with a
+ * word character.
+ */
 export function anchorTokens(anchor: string): string[] {
   return splitAlternatives(anchor)
     .filter(Boolean)
@@ -95,7 +91,10 @@ interface LangTable {
   finder: Finder
   finderAst: Finder
   memo: Map<string, number[]>
-  /** Per pattern: the line (`gateLineId`) its gate was last tested on, and the answer (trigger words repeat on a line). */
+  /**
+   * Per pattern: the line (`gateLineId`) its gate was last tested on, and the answer (trigger words repeat
+   * on a line).
+   */
   gateOn: Float64Array
   gateAnswer: Uint8Array
 }
@@ -104,8 +103,8 @@ const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
 /** The suppression comment: index.ts looks for directives only in files whose scan met it. */
 export const DIRECTIVE = 'skills-ignore-next-line'
 /**
- * Its anchor token, in every finder (the scan reads each byte once, where a separate search of every
- * text cost ~9% of the scan). It consumes only `skills`, which no other token matches at or in, so the
+ * Its anchor token, in every finder (the scan reads each byte once, instead of a separate search of
+ * every text for the directive). It consumes only `skills`, which no other token matches at or in, so the
  * other hits stay exactly what they were (test/scanner/directive-anchor.test.ts compares them). A
  * directive is met at this token's hit, inside a longer hit that covers its start, or on a line the
  * scan skips (read there).
@@ -124,7 +123,10 @@ function derive(p: LinePattern, anchor: RegExp): Derived {
 const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)
 const combine = (tokens: Iterable<string>): RegExp => new RegExp(order(tokens).join('|') || '(?!)', 'gi')
 
-/** One finder per distinct token list (prose and text use the same list with and without AST rules), built on first use. */
+/**
+ * One finder per distinct token list (prose and text use the same list with and without AST rules), built
+ * on first use.
+ */
 const finders = new Map<string, Finder>()
 function finderOf(tokens: string[]): Finder {
   const key = tokens.join('\n')
@@ -134,7 +136,10 @@ function finderOf(tokens: string[]): Finder {
   return f
 }
 
-/** A pattern's compiled form, shared by the languages it serves (nothing in it depends on the language; `re` is reset before each use). */
+/**
+ * A pattern's compiled form, shared by the languages it serves (nothing in it depends on the language; `re`
+ * is reset before each use).
+ */
 const shared = new WeakMap<LinePattern, Compiled>()
 
 /** A language's patterns and the tokens of its two finders (every pattern's; those not covered by the AST). */
@@ -191,7 +196,10 @@ function compile(lang: Lang): LangTable {
   }
 }
 
-/** Per language, compiled on first access (importing the scanner compiles nothing; a language no file uses never is). */
+/**
+ * Per language, compiled on first access (importing the scanner compiles nothing; a language no file uses
+ * never is).
+ */
 export const COMPILED = {} as Readonly<Record<Lang, LangTable>>
 for (const lang of LANGS) {
   Object.defineProperty(COMPILED, lang, {
@@ -276,11 +284,6 @@ export interface Segment {
   /** Lines (0-based, segment-relative) this scan must skip, e.g. fenced blocks inside prose. */
   skip?: (line: number) => boolean
   index?: LineIndex
-  /**
-   * When `text` is a stand-in (src/narrow.ts): the real text. The finder, the comment masks and the line
-   * table read `text` (same offsets, same line breaks); every pattern reads slices of this.
-   */
-  real?: NarrowText
 }
 
 interface Window {
@@ -290,6 +293,19 @@ interface Window {
   from: number
   to: number
   pats: Set<number>
+}
+
+/** What the windows of one segment's scan share: `scanLine` reads one window with it. */
+interface LineScan {
+  seg: Segment
+  patterns: Compiled[]
+  /** The text of [from, to) as a pattern's view reads it. */
+  viewSlice: (v: View, from: number, to: number) => string
+  /** The segment's line table (built on its first hit). */
+  index: LineIndex
+  out: RawFinding[]
+  /** Rules already reported on the current line: later windows of a long line skip them. */
+  done: Set<string>
 }
 
 /**
@@ -302,39 +318,34 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     return true
   const finder = seg.astDone ? table.finderAst : table.finder
   const text = seg.text
-  const real = seg.real
-  const slice = real
-    ? (from: number, to: number): string => real.slice(from, to)
-    : (from: number, to: number): string => text.slice(from, to)
   // The line table is built on the first hit: most segments have none.
   let lines = seg.index ?? null
   // Comment and string ranges are found once, and only when a pattern reads a masked view.
   let ranges: MaskRanges | null = null
   const viewSlice = (view: View, from: number, to: number): string => {
     if (view === 'raw')
-      return slice(from, to)
+      return text.slice(from, to)
     ranges ??= maskRanges(text, seg.lang)
-    return maskedSlice(slice, ranges[view], from, to)
+    return maskedSlice(text, ranges[view], from, to)
   }
-  // Rules already reported on the current line: later windows of a long line skip them.
-  const done = new Set<string>()
+  let scan: LineScan | null = null
   let doneLine = -1
   let cur: Window | null = null
   const flush = (w: Window): void => {
+    scan ??= { seg, patterns: table.patterns, viewSlice, index: lines!, out, done: new Set() }
     if (w.line !== doneLine) {
-      done.clear()
+      scan.done.clear()
       doneLine = w.line
     }
-    scanLine(seg, table.patterns, w, viewSlice, lines!, out, done)
+    scanLine(scan, w)
   }
   let next = 0
-  let hit: { index: number, text: string } | null
   // The line of the last gated hit (trigger words repeat on a line): bounds, and lower-cased text when short.
   let gateStart = -1
   let gateEnd = -1
   let gateLine: string | null = null
   let directive = false
-  while ((hit = finder.next(text, next))) {
+  for (let hit = finder.next(text, next); hit; hit = finder.next(text, next)) {
     const pos = hit.index
     next = pos + (hit.text.length || 1)
     // A directive starts at its own anchor's hit or inside a hit that covered it.
@@ -352,7 +363,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
         gateEnd = text.indexOf('\n', pos)
         if (gateEnd === -1)
           gateEnd = text.length
-        gateLine = gateEnd - gateStart <= WINDOW ? slice(gateStart, gateEnd).toLowerCase() : null
+        gateLine = gateEnd - gateStart <= WINDOW ? text.slice(gateStart, gateEnd).toLowerCase() : null
         gateLineId++
       }
       if (gateLine !== null && !passesAny(table, list, gateLine, gateLineId))
@@ -368,7 +379,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     }
     if (cur)
       flush(cur)
-    const index = (lines ??= new LineIndex(text, slice))
+    const index = (lines ??= new LineIndex(text))
     const line: number = cur && pos < cur.lineEnd ? cur.line : index.lineOf(pos)
     const lineStart = index.start(line)
     const lineEnd = line + 1 < index.count ? index.start(line + 1) - 1 : text.length
@@ -393,15 +404,9 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   return directive
 }
 
-function scanLine(
-  seg: Segment,
-  patterns: Compiled[],
-  w: Window,
-  viewSlice: (v: View, from: number, to: number) => string,
-  index: LineIndex,
-  out: RawFinding[],
-  done: Set<string>,
-): void {
+/** Runs the patterns whose anchors hit in one window of a line; the first finding per rule wins. */
+function scanLine(scan: LineScan, w: Window): void {
+  const { seg, patterns, viewSlice, index, out, done } = scan
   const { line, lineStart, from } = w
   let to = w.to
   // CRLF: keep the CR out of the line.
@@ -423,8 +428,7 @@ function scanLine(
     if (c.p.lineGate && !c.p.lineGate.test(subject))
       continue
     c.re.lastIndex = 0
-    let m: RegExpExecArray | null
-    while ((m = c.re.exec(subject))) {
+    for (let m = c.re.exec(subject); m; m = c.re.exec(subject)) {
       if (m[0] === '') {
         c.re.lastIndex++
         continue

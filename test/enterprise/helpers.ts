@@ -92,7 +92,6 @@ function readFile(absPath: string, rel: string): SkillFile {
   return {
     path: rel,
     absPath,
-    bytes,
     size: bytes.length,
     sha256: createHash('sha256').update(bytes).digest('hex'),
     text,

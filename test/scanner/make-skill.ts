@@ -2,7 +2,10 @@ import type { SkillFile, SkillSource } from '../../src/core/types'
 import { createHash } from 'node:crypto'
 import { compareBytewise } from '../../src/core/diagnostics'
 
-/** Builds an in-memory SkillSource: `{ 'SKILL.md': '...', 'scripts/a.js': '...' }` (Uint8Array values are binary files). */
+/**
+ * Builds an in-memory SkillSource: `{ 'SKILL.md': '...', 'scripts/a.js': '...' }` (Uint8Array values are
+ * binary files).
+ */
 export function makeSkill(
   files: Record<string, string | Uint8Array>,
   frontmatter: Record<string, unknown> = {},
@@ -16,7 +19,6 @@ export function makeSkill(
       return {
         path,
         absPath: `/virtual/skills/${name}/${path}`,
-        bytes,
         size: bytes.byteLength,
         sha256: createHash('sha256').update(bytes).digest('hex'),
         text: typeof value === 'string' ? value : null,
@@ -25,7 +27,6 @@ export function makeSkill(
   const skillMd = list.find(f => f.path === 'SKILL.md') ?? {
     path: 'SKILL.md',
     absPath: `/virtual/skills/${name}/SKILL.md`,
-    bytes: new Uint8Array(),
     size: 0,
     sha256: createHash('sha256').digest('hex'),
     text: '',

@@ -1,17 +1,12 @@
 import type { Finder } from '../../src/scanner/finder/prefilter'
+import { Buffer } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { compileGate, literalGate, requiredClasses } from '../../src/scanner/finder/gates'
 import { createKernel } from '../../src/scanner/finder/kernel'
-import {
-  buildFinder,
-  compileGate,
-  kernelActive,
-  literalGate,
-  requiredClasses,
-  splitAlternatives,
-} from '../../src/scanner/finder/prefilter'
-import { CLS, CLS_START, WORD_BIT } from '../../src/scanner/finder/tables'
+import { buildFinder, kernelActive, splitAlternatives } from '../../src/scanner/finder/prefilter'
+import { CLS, CLS_START, WORD_BIT } from '../../src/scanner/finder/token-masks'
 import { patchWide, WIDE_BYTE } from '../../src/scanner/finder/wide'
 import { AST_TRIGGER, AST_TRIGGER_FINDER } from '../../src/scanner/js/trigger'
 import { maskedSlice, maskRanges, maskViews } from '../../src/scanner/mask'
@@ -107,12 +102,14 @@ const FRAGMENTS = [
   'hide the',
 ]
 
-/** Every hit of a finder in a text, as `index:text`, overlapping ones included (each search starts one past the last hit). */
+/**
+ * Every hit of a finder in a text, as `index:text`, overlapping ones included (each search starts one past
+ * the last hit).
+ */
 function allHits(f: Finder, text: string): string[] {
   const out: string[] = []
   let from = 0
-  let h: { index: number, text: string } | null
-  while ((h = f.next(text, from))) {
+  for (let h = f.next(text, from); h; h = f.next(text, from)) {
     out.push(`${h.index}:${h.text}`)
     from = h.index + 1
   }
@@ -169,8 +166,7 @@ describe('literal prefilter', () => {
           const want = hitsOf(re, text)
           const got: string[] = []
           let from = 0
-          let h: { index: number, text: string } | null
-          while ((h = finder.next(text, from))) {
+          for (let h = finder.next(text, from); h; h = finder.next(text, from)) {
             got.push(`${h.index}:${h.text}`)
             from = h.index + h.text.length
           }
@@ -184,6 +180,7 @@ describe('literal prefilter', () => {
   it('gives the same hits from the WebAssembly loop and the JS loop, long texts included', () => {
     expect(kernelActive()).toBe(true)
     // Texts of 64 code units and more take the byte path, those with code units above 0xFF included.
+    // eslint-disable-next-line no-control-regex -- every code unit up to 0xFF, controls included
     const narrow = corpus.map(t => t.replace(/[^\x00-\xFF]/g, 'x'))
     const long = [
       narrow.join(' '),
@@ -367,8 +364,10 @@ describe('required classes of line patterns', () => {
 describe('masked slices', () => {
   it('equal slices of the fully masked views', () => {
     const samples: Array<[string, 'js' | 'py' | 'sh']> = [
+      // eslint-disable-next-line no-template-curly-in-string -- JavaScript source with a template literal
       ['const a = \'x\' // c\n/* b\nc */ `t${\'u\'}v` + "w\\"" // é\n', 'js'],
       ['x = """doc\nstring""" # c\nprint(\'a#b\') # tail\n', 'py'],
+      // eslint-disable-next-line no-template-curly-in-string -- shell source with a parameter expansion
       ['echo "$(curl x)" # c\nA=\'q\' ${#a} x#y\n', 'sh'],
     ]
     for (const [text, lang] of samples) {
@@ -376,8 +375,8 @@ describe('masked slices', () => {
       const ranges = maskRanges(text, lang)
       for (let a = 0; a <= text.length; a++) {
         for (let b = a; b <= text.length; b++) {
-          expect(maskedSlice((x, y) => text.slice(x, y), ranges.code, a, b)).toBe(views.code.slice(a, b))
-          expect(maskedSlice((x, y) => text.slice(x, y), ranges.noComments, a, b)).toBe(views.noComments.slice(a, b))
+          expect(maskedSlice(text, ranges.code, a, b)).toBe(views.code.slice(a, b))
+          expect(maskedSlice(text, ranges.noComments, a, b)).toBe(views.noComments.slice(a, b))
         }
       }
     }

@@ -1,6 +1,6 @@
 /**
- * What the hand-assembled WebAssembly modules (the scanner's kernel, the UTF-8 decoder) are written
- * with: opcodes, LEB128 immediates, sections. No binary blob, no toolchain.
+ * What the finder's hand-assembled WebAssembly modules (its kernel and the UTF-16 narrowing it uses) are
+ * written with: opcodes, LEB128 immediates, sections. No binary blob, no toolchain.
  */
 
 export const OP = {
@@ -20,13 +20,11 @@ export const OP = {
   load8: 0x2D,
   load16: 0x2F,
   store: 0x36,
-  store16: 0x3B,
   const: 0x41,
   eqz: 0x45,
   eq: 0x46,
   ne: 0x47,
   ltU: 0x49,
-  gtU: 0x4B,
   geU: 0x4F,
   geS: 0x4E,
   gtS: 0x4A,
@@ -43,15 +41,11 @@ export const SIMD = {
   load: [0xFD, 0x00],
   store: [0xFD, 0x0B],
   const: [0xFD, 0x0C],
-  bitmask8: [0xFD, 0x64],
   narrow16to8U: [0xFD, 0x66],
-  extendLow8to16U: [0xFD, 0x89, 0x01],
-  extendHigh8to16U: [0xFD, 0x8A, 0x01],
   min16U: [0xFD, 0x97, 0x01],
 } as const
 export const VOID = 0x40
 export const I32 = 0x7F
-export const V128 = 0x7B
 
 /** Signed LEB128 (i32.const immediates and, for small non-negative values, indices too). */
 export function leb(n: number): number[] {

@@ -1,8 +1,8 @@
 /**
  * `narrow(src, dst, n)`: n UTF-16 code units at src become n bytes at dst, each unit above 0xFF saturated
  * to `SATURATED`, 16 per step with SIMD (it writes up to 15 bytes past dst + n and reads up to 30 past
- * src + 2n). A module of its own on the memory of its user: the scanner's kernel (a wide text copied in
- * as UTF-16, a memcpy) and the UTF-8 decoder (a stand-in for its output, src/narrow.ts).
+ * src + 2n). A module of its own on the memory of the kernel (kernel.ts), which copies a text with code
+ * units above 0xFF in as UTF-16 (a memcpy) and narrows it here to the byte copy its tables read.
  */
 import { c, get, I32, memarg, OP, section, set, SIMD, str, uleb, vec, VOID, wasmModule } from './wasm-asm'
 

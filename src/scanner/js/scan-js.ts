@@ -1,6 +1,5 @@
 import type * as Acorn from 'acorn'
 import type * as Oxc from 'oxc-parser'
-import type { NarrowText } from '../../narrow'
 import type { AstFinding, Node } from './analyze'
 import { lazy } from '../../core/lazy'
 import { AnalysisTooLarge, analyzeProgram } from './analyze'
@@ -24,7 +23,7 @@ function parse(text: string, flavor: JsFlavor): { program: Node, errors: number 
 /**
  * Plain JavaScript through acorn, as a module and else as a script (oxc's `unambiguous`), or null
  * when neither parses (JSX, TypeScript syntax, errors: oxc reads those). On Node 20 oxc hands its
- * AST over as JSON, which made it 2-3x slower than acorn on the 35 MB of JavaScript in node_modules.
+ * AST over as JSON, which makes it slower than acorn on plain JavaScript.
  */
 function parsePlain(text: string): Node | null {
   for (const sourceType of ['module', 'script'] as const) {
@@ -47,12 +46,9 @@ function parsePlain(text: string): Node | null {
  * for the AST rules to find. `ok: false` means "fall back to token patterns". `maxWork` is the
  * analysis's budget (analyze.ts; tests lower it).
  */
-export function scanJs(text: string, flavor: JsFlavor, real?: NarrowText, maxWork?: number): JsResult {
+export function scanJs(text: string, flavor: JsFlavor, maxWork?: number): JsResult {
   if (!AST_TRIGGER_FINDER.test(text))
     return { ok: true, findings: [] }
-  // A stand-in (src/narrow.ts) may tell the trigger's absence; the parser reads the real text.
-  if (real)
-    text = real.text
   if (!nestingWithin(text))
     return { ok: false, reason: 'nesting too deep for the parser' }
   try {

