@@ -1,4 +1,4 @@
-import { buildFinder, lazyFinder, splitAlternatives } from '../finder/prefilter'
+import { buildFinder, lazyFinder, splitAlternatives } from '../finder'
 
 /**
  * Tokens without which no AST rule can fire. Files without any of them skip the (slow) parse.
