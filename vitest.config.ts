@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 import skills from './dist/vite.mjs'
 
 export default defineConfig({
-  // The plugin itself serves `virtual:skills-manifest` to tests (test/virtual-module.test.ts).
+  // The plugin itself serves `virtual:skills-manifest` to tests (test/plugin/virtual-module.test.ts).
   plugins: [skills({ roots: ['test/fixtures/vitest-skills'], lock: false, manifest: false, profile: 'agentskills' })],
   test: {
     include: ['test/**/*.test.ts'],

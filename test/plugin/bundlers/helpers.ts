@@ -1,5 +1,5 @@
 import type { Buffer } from 'node:buffer'
-import type { Diagnostic, Options, SkillsManifest } from '../../src/index'
+import type { Diagnostic, Options, SkillsManifest } from '../../../src/index'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
 
 const run = promisify(execFile)
 
-export const REPO = fileURLToPath(new URL('../..', import.meta.url))
+export const REPO = fileURLToPath(new URL('../../..', import.meta.url))
 /** The built package (`npm test` builds it first). SKILLS_DIST points elsewhere while dist is being rebuilt. */
 export const DIST = process.env.SKILLS_DIST ? path.resolve(process.env.SKILLS_DIST) : path.join(REPO, 'dist')
 export const FIXTURE = path.join(REPO, 'test/fixtures/bundlers/app')
@@ -22,7 +22,7 @@ export async function fromDist<T>(file: string): Promise<T> {
   return import(pathToFileURL(path.join(DIST, file)).href) as Promise<T>
 }
 
-export const engineModule = (): Promise<typeof import('../../src/index')> => fromDist('index.mjs')
+export const engineModule = (): Promise<typeof import('../../../src/index')> => fromDist('index.mjs')
 
 /** A fresh copy of the fixture app in a temp dir. */
 export function makeApp(label: string): string {

@@ -1,4 +1,4 @@
-import type { Options } from '../../src/index'
+import type { Options } from '../../../src/index'
 import path from 'node:path'
 import { esbuildAppOptions, fromDist } from './helpers'
 
@@ -23,7 +23,7 @@ const outOf = (dir: string): string => path.join(dir, 'out')
 
 const vite: BuildApp = async (dir, options) => {
   const { build } = await import('vite')
-  const { default: skills } = await fromDist<typeof import('../../plugins/vite')>('vite.mjs')
+  const { default: skills } = await fromDist<typeof import('../../../plugins/vite')>('vite.mjs')
   const warnings: string[] = []
   // An SSR build: Node runs it, and Vite drops emitted assets there, which the plugin must handle.
   await build({
@@ -39,7 +39,7 @@ const vite: BuildApp = async (dir, options) => {
 
 const rollup: BuildApp = async (dir, options) => {
   const { rollup } = await import('rollup')
-  const { default: skills } = await fromDist<typeof import('../../plugins/rollup')>('rollup.mjs')
+  const { default: skills } = await fromDist<typeof import('../../../plugins/rollup')>('rollup.mjs')
   const warnings: string[] = []
   // Rollup has no root of its own: the plugin's `root` option says where the project is.
   const bundle = await rollup({
@@ -58,7 +58,7 @@ const rollup: BuildApp = async (dir, options) => {
 
 const rolldown: BuildApp = async (dir, options) => {
   const { rolldown } = await import('rolldown')
-  const { default: skills } = await fromDist<typeof import('../../plugins/rolldown')>('rolldown.mjs')
+  const { default: skills } = await fromDist<typeof import('../../../plugins/rolldown')>('rolldown.mjs')
   const warnings: string[] = []
   const bundle = await rolldown({
     input: path.join(dir, 'main.js'),
@@ -78,7 +78,7 @@ const rolldown: BuildApp = async (dir, options) => {
 
 const esbuild: BuildApp = async (dir, options) => {
   const esbuild = await import('esbuild')
-  const { default: skills } = await fromDist<typeof import('../../plugins/esbuild')>('esbuild.mjs')
+  const { default: skills } = await fromDist<typeof import('../../../plugins/esbuild')>('esbuild.mjs')
   const result = await esbuild.build(esbuildAppOptions(dir, outOf(dir), [skills(options)]))
   return { entry: path.join(outOf(dir), 'main.js'), outDir: outOf(dir), warnings: result.warnings.map(w => w.text) }
 }

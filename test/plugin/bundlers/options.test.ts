@@ -35,7 +35,7 @@ describe('manifest option', () => {
 
   it('warns when esbuild has no outdir instead of dropping the file silently', async () => {
     const esbuild = await import('esbuild')
-    const { default: skills } = await fromDist<typeof import('../../plugins/esbuild')>('esbuild.mjs')
+    const { default: skills } = await fromDist<typeof import('../../../plugins/esbuild')>('esbuild.mjs')
     const dir = app('esbuild-outfile')
     const result = await esbuild.build({
       entryPoints: [path.join(dir, 'main.js')],

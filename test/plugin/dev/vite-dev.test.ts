@@ -25,7 +25,7 @@ async function startServer(
   logs: string[],
 ): Promise<{ server: ViteDevServer, get: (url: string) => Promise<{ status: number, text: string }> }> {
   const { createServer, createLogger } = (await import('vite')) as Vite
-  const { default: skills } = await fromDist<typeof import('../../plugins/vite')>('vite.mjs')
+  const { default: skills } = await fromDist<typeof import('../../../plugins/vite')>('vite.mjs')
   const logger = createLogger('silent')
   logger.warn = (m: string) => void logs.push(m)
   logger.error = (m: string) => void logs.push(m)

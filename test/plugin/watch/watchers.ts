@@ -1,4 +1,4 @@
-import type { Options } from '../../src/index'
+import type { Options } from '../../../src/index'
 import fs from 'node:fs'
 import path from 'node:path'
 import { esbuildAppOptions, fromDist } from '../bundlers/helpers'
@@ -66,7 +66,7 @@ function countRollupEvents(
 
 const rollup: StartWatch = async (dir, options) => {
   const { watch } = await import('rollup')
-  const { default: skills } = await fromDist<typeof import('../../plugins/rollup')>('rollup.mjs')
+  const { default: skills } = await fromDist<typeof import('../../../plugins/rollup')>('rollup.mjs')
   const state: Watching = { entry: path.join(outOf(dir), 'main.js'), builds: 0, errors: [], close: async () => {} }
   const watcher = watch({
     input: path.join(dir, 'main.js'),
@@ -80,7 +80,7 @@ const rollup: StartWatch = async (dir, options) => {
 
 const rolldown: StartWatch = async (dir, options) => {
   const { watch } = await import('rolldown')
-  const { default: skills } = await fromDist<typeof import('../../plugins/rolldown')>('rolldown.mjs')
+  const { default: skills } = await fromDist<typeof import('../../../plugins/rolldown')>('rolldown.mjs')
   const state: Watching = { entry: path.join(outOf(dir), 'main.js'), builds: 0, errors: [], close: async () => {} }
   const watcher = watch({
     input: path.join(dir, 'main.js'),
@@ -94,7 +94,7 @@ const rolldown: StartWatch = async (dir, options) => {
 
 const esbuild: StartWatch = async (dir, options) => {
   const esbuild = await import('esbuild')
-  const { default: skills } = await fromDist<typeof import('../../plugins/esbuild')>('esbuild.mjs')
+  const { default: skills } = await fromDist<typeof import('../../../plugins/esbuild')>('esbuild.mjs')
   const state: Watching = { entry: path.join(outOf(dir), 'main.js'), builds: 0, errors: [], close: async () => {} }
   const ctx = await esbuild.context(
     esbuildAppOptions(dir, outOf(dir), [

@@ -1,11 +1,11 @@
 import type { Buffer } from 'node:buffer'
-import type { Diagnostic, SkillsManifest } from '../../src/index'
+import type { Diagnostic, SkillsManifest } from '../../../src/index'
 import type { Built, Bundler } from './builds'
 import type { RunResult } from './helpers'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { summarizeSkill } from '../../src/audit/manifest'
+import { summarizeSkill } from '../../../src/audit/manifest'
 import { builders } from './builds'
 import {
   BODY_SENTENCE,

@@ -9,7 +9,7 @@ import {
   resolveVirtual,
   RUNTIME_FILTER,
   skillModuleId,
-} from '../../src/plugin/ids'
+} from '../../../src/plugin/ids'
 
 describe('virtual module ids', () => {
   it('resolve both public forms and their sub-paths to one \\0 id', () => {

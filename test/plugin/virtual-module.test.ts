@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import * as alias from '~skills-manifest'
 import { engineModule } from './bundlers/helpers'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const SKILL_MD = path.join(ROOT, 'test/fixtures/vitest-skills/hello-world/SKILL.md')
 const BODY = '# Hello world\n\n1. Ask for the user\'s name if you don\'t know it.\n2. Answer `Hello, <name>!`.'
 
@@ -64,7 +64,7 @@ describe('virtual:skills-manifest inside Vitest', () => {
   })
 
   it('answers findSkills from the index parts it loads, as the runtime does over the complete manifest', async () => {
-    const { findSkills: find } = await import('../src/runtime/find')
+    const { findSkills: find } = await import('../../src/runtime/find')
     const full = await loadManifest()
     for (const query of ['say hello to someone by name', 'greeting', 'zzz']) {
       const expected = find({ ...manifest, index: full.index } as never, query)
