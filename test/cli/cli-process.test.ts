@@ -91,8 +91,14 @@ describe('the built CLI, as a real process', () => {
   it('imports its parsers, code-frame printer and glob matcher only when a file needs them', () => {
     // A resolve hook logs every module the process imports (static imports of the package's chunks included).
     const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skills-imports-')), 'resolved.txt')
-    const hooks = `import fs from 'node:fs'\nexport async function resolve(specifier, context, next) { fs.appendFileSync(${JSON.stringify(log)}, specifier + '\\n'); return next(specifier, context) }`
-    const register = `import { register } from 'node:module'\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})`
+    const hooks = [
+      `import fs from 'node:fs'`,
+      'export async function resolve(specifier, context, next) {',
+      `  fs.appendFileSync(${JSON.stringify(log)}, specifier + '\\n'); return next(specifier, context)`,
+      '}',
+    ].join('\n')
+    const hooksUrl = `data:text/javascript,${encodeURIComponent(hooks)}`
+    const register = `import { register } from 'node:module'\nregister(${JSON.stringify(hooksUrl)})`
     const clean = makeTree({ ...skill('clean') })
     expect(run(['lock', '--cwd', clean]).status).toBe(0)
     const result = spawnSync(

@@ -6,7 +6,9 @@ import { audit } from '../../src/audit/engine'
 import { main } from '../../src/cli'
 import { makeTree, read, skill } from '../helpers'
 
-/** Runs the CLI in-process with captured stdout/stderr. `ci: false` comes from a config file, as a user would set it. */
+/**
+ * Runs the CLI in-process with captured stdout/stderr. `ci: false` comes from a config file, as a user would set it.
+ */
 async function cli(args: string[]): Promise<{ code: number, stdout: string, stderr: string }> {
   let stdout = ''
   let stderr = ''
@@ -97,7 +99,8 @@ describe('unplugin-skills CLI', () => {
     fs.appendFileSync(path.join(root, 'skills/beta/references/guide.md'), 'more\n')
     fs.rmSync(path.join(root, 'skills/alpha'), { recursive: true })
     expect((await cli(['lock', '--cwd', root])).stdout).toBe(
-      '[unplugin-skills] updated .manifest.lock:\nskill `alpha` is in the lock but no longer found\nskill `beta` changed\n  ~ references/guide.md\n',
+      '[unplugin-skills] updated .manifest.lock:\n'
+      + 'skill `alpha` is in the lock but no longer found\nskill `beta` changed\n  ~ references/guide.md\n',
     )
     expect((await cli(['lock', '--cwd', root])).stdout).toBe(
       '[unplugin-skills] .manifest.lock is up to date (1 skill(s))\n',
