@@ -12,7 +12,8 @@ import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { readHead } from '../src/audit/check-skill'
-import { readEntry, SKILL_FILE } from '../src/audit/read'
+import { SKILL_FILE } from '../src/audit/layout'
+import { readEntry } from '../src/audit/read'
 import { compareBytewise } from '../src/core/diagnostics'
 import { resolveOptions } from '../src/core/options'
 import { checkEnterprise } from '../src/enterprise'
@@ -100,9 +101,11 @@ const digest = createHash('sha256').update(JSON.stringify(results)).digest('hex'
 
 const f = median(floors)
 const c = median(checks)
-const line = (name: string, value: string): void => console.log(`  ${name.padEnd(48)} ${value}`)
-console.log(
-  `\n# checkEnterprise, ${skills.length} skills, ${corpus.files} files, ${(textChars / 1e6).toFixed(1)} M chars of text, ${rounds} rounds, scanner ${scan ? 'results' : 'off (no capabilities)'}`,
+const line = (name: string, value: string): void => void process.stdout.write(`  ${name.padEnd(48)} ${value}\n`)
+const chars = `${(textChars / 1e6).toFixed(1)} M chars of text`
+const scanned = `scanner ${scan ? 'results' : 'off (no capabilities)'}`
+process.stdout.write(
+  `\n# checkEnterprise, ${skills.length} skills, ${corpus.files} files, ${chars}, ${rounds} rounds, ${scanned}\n`,
 )
 line(
   'floor: read + SHA-256 every corpus file',
