@@ -9,7 +9,7 @@ import { sha256Hex } from '../core/hash'
 import { narrowing } from '../narrow'
 import { isMarkdownPath } from '../scanner/classify'
 import { decodeUtf8 } from '../utf8'
-import { childPath, IGNORED_DIRS, isSkillDir, SKILL_FILE } from './layout'
+import { childPath, IGNORED_DIRS, isSkillDir, listsSkillFile, SKILL_FILE } from './layout'
 
 const MAX_DEPTH = 16
 const MAX_FILES = 10_000
@@ -68,15 +68,19 @@ export function listSkill(
 
 function walk(ctx: Context, dir: string, rel: string, depth: number): void {
   const { out } = ctx
-  out.dirs.push(dir)
   let dirents: fs.Dirent[]
   try {
     dirents = fs.readdirSync(dir, { withFileTypes: true })
   }
   catch (error) {
+    out.dirs.push(dir)
     out.diagnostics.push(fsError(error, join(ctx.relDir, rel), ctx.skill))
     return
   }
+  // A nested skill is a skill of its own (discovery lists it by the same test), not part of this one.
+  if (depth > 0 && listsSkillFile(dirents))
+    return
+  out.dirs.push(dir)
   for (const dirent of dirents) {
     const name = dirent.name
     const relPath = intern(rel ? `${rel}/${name}` : name)
@@ -97,10 +101,10 @@ function walk(ctx: Context, dir: string, rel: string, depth: number): void {
     if (dirent.isDirectory()) {
       if (IGNORED_DIRS.has(name))
         continue
-      // A nested skill is a skill of its own (discovery lists it), not part of this one.
-      if (isSkillDir(absPath))
-        continue
       if (depth + 1 > MAX_DEPTH) {
+        // A nested skill down there is still not this skill's (nor too deep for it).
+        if (isSkillDir(absPath))
+          continue
         out.diagnostics.push(
           diagnostic({
             code: 'fs/too-deep',
