@@ -140,8 +140,10 @@ describe('parallel audit', () => {
     expect(b.diagnostics.some(d => d.skill === 'plain-5' && d.code === 'scan/dangerous_shell')).toBe(true)
   })
 
-  it('uses no worker for small, warm or unscanned audits, nor when told not to', async () => {
+  it('uses no worker by default, nor for small, warm or unscanned audits, nor when told not to', async () => {
     const root = mixedTree()
+    expect(resolveOptions({}).workers).toBe(0)
+    expect((await new SkillsEngine(settingsOf(root), { parallelFrom: 1 }).audit()).stats.parallel).toBe(0)
     expect((await new SkillsEngine({ ...settingsOf(root), workers: 2 }).audit()).stats.parallel).toBe(0)
     expect(
       (await new SkillsEngine({ ...settingsOf(root), workers: 0 }, { parallelFrom: 1 }).audit()).stats.parallel,
