@@ -2,7 +2,7 @@ import type { ParsedFrontmatter } from '../core/frontmatter'
 import type { ResolvedOptions } from '../core/options'
 import type { Diagnostic, LockSkill, ManifestSkill, ScanResult, SkillFile, SkillSource } from '../core/types'
 import type { ScenarioDraft } from '../enterprise/scenarios'
-import type { DirListings, SkillLocation } from './discover'
+import type { SkillLocation } from './discover'
 import type { SkillDrift } from './lockfile'
 import type { FileEntry, SkillListing } from './read'
 import path from 'node:path'
@@ -13,9 +13,10 @@ import { sha256Hex, skillDigest } from '../core/hash'
 import { checkEnterprise } from '../enterprise'
 import { settleScenarios } from '../enterprise/scenarios'
 import { scanSkill } from '../scanner'
+import { SKILL_FILE } from './layout'
 import { diffSkill, serializeLockEntry } from './lockfile'
 import { buildTree, toFinding } from './manifest'
-import { joinPosix, listSkill, readEntry, SKILL_FILE } from './read'
+import { joinPosix, listSkill, readEntry } from './read'
 import { normalizeFrontmatter, validateFrontmatter } from './schema'
 
 /** Phase A of a skill: its files listed and its SKILL.md read and parsed (enough to know its name). */
@@ -36,14 +37,12 @@ export interface SkillHead {
 /**
  * Everything the build needs about one skill, cached by fingerprint. It depends on this skill's files
  * only (and its locked entry): what depends on the other skills (scenarios' expected skills) is
- * settled per audit by `settleSkill`.
+ * settled per audit by `settleSkill`. Plain data: a worker thread sends it back as it is.
  */
 export interface ProcessedSkill {
   name: string
   location: SkillLocation
   fingerprint: string
-  /** What the result depended on besides the files: the locked entry it was compared with (`ProcessContext.context`). */
-  context: LockSkill | null | undefined
   /** The skill's lock entry, serialised as it is written in the lock (the only form kept). */
   lockEntryText: string
   drift: SkillDrift | null
@@ -80,14 +79,14 @@ export function fingerprintOf(entries: readonly FileEntry[]): string {
   return sha256Hex(text)
 }
 
-export function readHead(
-  location: SkillLocation,
-  reuse?: { fingerprint: string, name: string },
-  known?: DirListings,
-): SkillHead {
+/**
+ * Lists a skill and reads its SKILL.md. With `reuse` (a cached result), the listing is stat'ed and an
+ * unchanged fingerprint stops there: the cached result stands.
+ */
+export function readHead(location: SkillLocation, reuse?: { fingerprint: string, name: string }): SkillHead {
   const dirName = path.basename(location.dir)
   // Without a cached result to compare with, size and mtime come from the reads (one fstat per open file).
-  const listing = listSkill(location.dir, location.relDir, null, known, { stat: !!reuse })
+  const listing = listSkill(location.dir, location.relDir, null, { stat: !!reuse })
   const fingerprint = reuse ? fingerprintOf(listing.entries) : ''
   const head: SkillHead = {
     location,
@@ -134,11 +133,6 @@ export interface ProcessContext {
   content: boolean
   scan: boolean
   customSchema: Record<string, unknown> | null
-  /**
-   * What the result depends on besides the files: the main thread's own object for `locked` (the cache
-   * compares it by identity while the lock file is unchanged). A worker leaves it undefined.
-   */
-  context: LockSkill | null | undefined
 }
 
 /** Reads the rest of the skill once and runs every check on those bytes. */
@@ -201,7 +195,7 @@ export function checkSkill(
       )
     }
   }
-  checkStructure(files, parsed, ctx, location.relDir, skill, diagnostics)
+  diagnostics.push(...checkStructure({ files, parsed, options, relDir: location.relDir, skill }))
 
   const source: SkillSource = {
     name: skill,
@@ -281,7 +275,6 @@ export function checkSkill(
     name: skill,
     location,
     fingerprint: head.fingerprint || fingerprintOf(listing.entries),
-    context: ctx.context,
     lockEntryText: serializeLockEntry(lockEntry),
     drift,
     manifest,
@@ -298,7 +291,10 @@ function unreadOf(entries: readonly FileEntry[], files: readonly SkillFile[]): s
   return entries.filter(e => !read.has(e.path)).map(e => e.absPath)
 }
 
-/** The diagnostics and manifest entry of a skill in this build: its scenarios' expected skills checked against `skillNames`. */
+/**
+ * The diagnostics and manifest entry of a skill in this build: its scenarios' expected skills checked
+ * against `skillNames`.
+ */
 export function settleSkill(
   skill: ProcessedSkill,
   skillNames: ReadonlySet<string>,
@@ -312,7 +308,10 @@ export function settleSkill(
   }
 }
 
-/** A code frame shows two lines either side of a diagnostic's: only those are kept, the rest blank, so no whole text stays cached. */
+/**
+ * A code frame shows two lines either side of a diagnostic's: only those are kept, the rest blank, so no
+ * whole text stays cached.
+ */
 const FRAME_REACH = 2
 
 function frameSources(
@@ -358,15 +357,17 @@ function frameSources(
   return sources
 }
 
+interface StructureInput {
+  files: readonly SkillFile[]
+  parsed: ParsedFrontmatter | null
+  options: Pick<ResolvedOptions, 'profile' | 'maxBodyLines'>
+  relDir: string
+  skill: string
+}
+
 /** Progressive disclosure (enterprise: references/ and examples/ required) and the body-size budget. */
-function checkStructure(
-  files: readonly SkillFile[],
-  parsed: ParsedFrontmatter | null,
-  ctx: ProcessContext,
-  relDir: string,
-  skill: string,
-  out: Diagnostic[],
-): void {
+function checkStructure({ files, parsed, options, relDir, skill }: StructureInput): Diagnostic[] {
+  const out: Diagnostic[] = []
   const skillMdPath = joinPosix(relDir, SKILL_FILE)
   for (const file of files) {
     if (file.size === 0 && file.path !== SKILL_FILE && !file.path.endsWith('.gitkeep')) {
@@ -382,7 +383,7 @@ function checkStructure(
       )
     }
   }
-  if (ctx.options.profile === 'enterprise') {
+  if (options.profile === 'enterprise') {
     const references = files.some(f => f.path.startsWith('references/') && f.path.endsWith('.md') && f.size > 0)
     const examples = files.some(f => f.path.startsWith('examples/') && f.size > 0)
     if (!references) {
@@ -412,21 +413,24 @@ function checkStructure(
   }
   if (parsed) {
     const lines = parsed.body.split('\n').length - (parsed.body.endsWith('\n') ? 1 : 0)
-    if (lines > ctx.options.maxBodyLines) {
+    if (lines > options.maxBodyLines) {
       out.push(
         diagnostic({
           code: 'structure/body-too-long',
           severity: 'warning',
-          message: `the SKILL.md body has ${lines} lines (budget ${ctx.options.maxBodyLines})`,
+          message: `the SKILL.md body has ${lines} lines (budget ${options.maxBodyLines})`,
           file: skillMdPath,
-          line: parsed.bodyLine + ctx.options.maxBodyLines,
+          line: parsed.bodyLine + options.maxBodyLines,
           column: 1,
           skill,
-          hint: 'Keep SKILL.md a summary: move detail into references/*.md (progressive disclosure), or raise `maxBodyLines`.',
+          hint:
+            'Keep SKILL.md a summary: move detail into references/*.md (progressive disclosure), '
+            + 'or raise `maxBodyLines`.',
         }),
       )
     }
   }
+  return out
 }
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { isInside, relativePosix } from '../core/fs'
-import { childPath, IGNORED_DIRS, SKILL_FILE } from './read'
+import { childPath, IGNORED_DIRS, listsSkillFile } from './layout'
 
 /** A skill directory found under a root. */
 export interface SkillLocation {
@@ -28,23 +28,7 @@ export interface Discovery {
   skills: SkillLocation[]
   /** Directories walked while looking for skills (watch them for new skill folders). */
   dirs: string[]
-  /** Every listing read on the way, so the skill walk needn't read the same directories again. */
-  listings: DirListings
   diagnostics: Diagnostic[]
-}
-
-/** Directory → its entries, as read during discovery; `skillDirs` holds every directory with a SKILL.md. */
-export interface DirListings {
-  entries: Map<string, DirEntry[]>
-  skillDirs: Set<string>
-}
-
-/** What the walk reads of an `fs.Dirent` (a worker gets plain copies: `takeListings` in walk.ts). */
-export interface DirEntry {
-  name: string
-  isDirectory: () => boolean
-  isFile: () => boolean
-  isSymbolicLink: () => boolean
 }
 
 const MAX_DEPTH = 8
@@ -54,22 +38,16 @@ const MAX_DIRS = 20_000
 const MAX_DIRS_PER_SKILL = 1_000
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
 
-/** @param onFound called with the number of distinct skill folders found so far, as each is found. */
-export async function discover(options: ResolvedOptions, onFound?: (count: number) => void): Promise<Discovery> {
-  const result: Discovery = {
-    roots: [],
-    skills: [],
-    dirs: [],
-    listings: { entries: new Map(), skillDirs: new Set() },
-    diagnostics: [],
-  }
+/** Every skill folder under the configured roots, sorted by project-relative path. */
+export async function discover(options: ResolvedOptions): Promise<Discovery> {
+  const result: Discovery = { roots: [], skills: [], dirs: [], diagnostics: [] }
   const seen = new Set<string>()
   for (const spec of options.roots) {
     const root = await resolveRoot(spec, options, result.diagnostics)
     if (!root)
       continue
     result.roots.push(root)
-    for (const dir of findSkillDirs(root.dir, result, onFound)) {
+    for (const dir of findSkillDirs(root.dir, result)) {
       if (seen.has(dir))
         continue
       seen.add(dir)
@@ -146,7 +124,8 @@ export async function resolveRoot(
       return rootError(
         'root/no-resolver',
         `no resolver for the ${scheme}:// scheme (root ${spec})`,
-        `Add \`resolvers: { '${scheme}': async (uri) => '/local/dir' }\` to the options, e.g. pointing at a vendored cache.`,
+        `Add \`resolvers: { '${scheme}': async (uri) => '/local/dir' }\` to the options, `
+        + 'e.g. pointing at a vendored cache.',
       )
     }
     let dir: string
@@ -182,7 +161,7 @@ export async function resolveRoot(
 }
 
 /** Every directory holding a SKILL.md under `rootDir` (the root itself included), bounded in depth and count. */
-function findSkillDirs(rootDir: string, result: Discovery, onFound: ((count: number) => void) | undefined): string[] {
+function findSkillDirs(rootDir: string, result: Discovery): string[] {
   const found: string[] = []
   // Each entry: its directory, depth, and the index in `inside` of the outermost skill it is in (-1: none).
   const queue: Array<[string, number, number]> = [[rootDir, 0, -1]]
@@ -212,12 +191,9 @@ function findSkillDirs(rootDir: string, result: Discovery, onFound: ((count: num
     catch {
       continue
     }
-    result.listings.entries.set(dir, dirents)
     let childOwner = owner
-    if (dirents.some(d => d.name === SKILL_FILE && (d.isFile() || d.isSymbolicLink()))) {
+    if (listsSkillFile(dirents)) {
       found.push(dir)
-      result.listings.skillDirs.add(dir)
-      onFound?.(result.listings.skillDirs.size)
       if (owner === -1)
         childOwner = inside.push(0) - 1
     }

@@ -1,23 +1,28 @@
 import type { Options, ResolvedOptions } from '../core/options'
 import type { Diagnostic, LockSkill, SkillsManifest } from '../core/types'
 import type { ProcessedSkill } from './check-skill'
-import type { DirListings, Discovery, SkillLocation } from './discover'
-import type { LockRead, SkillDrift } from './lockfile'
-import type { PoolResult } from './scheduler/pool'
+import type { Discovery, SkillLocation } from './discover'
+import type { LockRead } from './lockfile'
+import type { Scheduler } from './scheduler'
+import type { LockOutcome } from './settle-lock'
 import fs from 'node:fs'
 import path from 'node:path'
 import pkg from '../../package.json'
 import { compareBytewise, diagnostic, hasErrors, sortDiagnostics } from '../core/diagnostics'
-import { isInside, relativePosix, writeFileAtomic } from '../core/fs'
+import { isInside, relativePosix } from '../core/fs'
 import { resolveOptions } from '../core/options'
 import { buildDiscoveryIndex } from '../search'
 import { processSkill, readHead, settleSkill, skillDirs, skillFiles } from './check-skill'
 import { discover } from './discover'
-import { describeDrift, joinLock, lockDigest, lockedEntry, readLock, removedSkill } from './lockfile'
+import { SKILL_FILE } from './layout'
+import { joinLock, lockDigest, lockedEntry, readLock } from './lockfile'
 import { serializeManifest } from './manifest'
-import { SKILL_FILE, takeListings } from './read'
-import { SkillPool } from './scheduler/pool'
+import { inline } from './scheduler'
+import { PoolScheduler } from './scheduler/pool'
 import { loadCustomSchema } from './schema'
+import { settleLock } from './settle-lock'
+
+export type { LockStatus } from './settle-lock'
 
 export const GENERATOR = `${pkg.name}@${pkg.version}`
 
@@ -31,11 +36,12 @@ export interface AuditRequest {
   mode?: 'build' | 'dev'
   /** Absolute paths known to have changed since the last audit: only their skills are re-read. */
   changed?: readonly string[]
-  /** Write the lock even if `options.lock` is `verify` (the CLI's `lock` command). `force` also replaces a corrupt lock. */
+  /**
+   * Write the lock even if `options.lock` is `verify` (the CLI's `lock` command). `force` also replaces a
+   * corrupt lock.
+   */
   updateLock?: boolean | 'force'
 }
-
-export type LockStatus = 'off' | 'ok' | 'created' | 'updated' | 'missing' | 'drift' | 'corrupt' | 'unchanged'
 
 export interface AuditResult {
   /** No error-severity diagnostic. */
@@ -49,12 +55,36 @@ export interface AuditResult {
   complete: () => Promise<{ manifest: SkillsManifest, json: string }>
   /** The `.manifest.lock` text that describes the tree as it is now. */
   lockText: string
-  lock: { status: LockStatus, file: string, drift: SkillDrift[] }
+  lock: LockOutcome
   /** Text of files that have diagnostics, keyed by project-relative path, for code frames. */
   sources: Map<string, string>
   watch: { files: string[], dirs: string[] }
   /** `reused`: skills taken from the cache unread; `parallel`: skills audited by worker threads. */
   stats: { skills: number, files: number, bytes: number, reused: number, parallel: number }
+}
+
+/** What one audit reads before it checks skills, and the diagnostics that belong to no skill. */
+interface AuditRun {
+  request: AuditRequest
+  lockRead: LockRead | null
+  /** The lock's project-relative path. */
+  lockDisplay: string
+  customSchema: Record<string, unknown> | null
+  /** Discovery, the custom schema, duplicate names, the lock. */
+  global: Diagnostic[]
+}
+
+/** A cached result and the locked entry it was compared with (the same object while the lock file is unchanged). */
+interface CachedSkill {
+  skill: ProcessedSkill
+  against: LockSkill | null | undefined
+}
+
+/** The checked skills of one audit, sorted by name, and how they were had. */
+interface Checked {
+  skills: ProcessedSkill[]
+  reused: number
+  parallel: number
 }
 
 /**
@@ -65,13 +95,16 @@ export class SkillsEngine {
   readonly options: ResolvedOptions
   private readonly content: boolean
   private readonly scan: boolean
-  private readonly cache = new Map<string, ProcessedSkill>()
+  private readonly parallelFrom: number
+  /** Per skill directory, its last result. */
+  private cache = new Map<string, CachedSkill>()
   private discovery: Discovery | null = null
   private lockCache: { stamp: string, read: LockRead } | null = null
   private indexCache: { key: string, index: Promise<SkillsManifest['index']> } | null = null
-  private readonly parallelFrom: number
 
   /**
+   * @param options the plugin's options.
+   * @param settings what this caller needs of the engine.
    * @param settings.content embed reference/example/scenario texts in the manifest (builds do; `check` needn't).
    * @param settings.scan run the security scanner (benchmarks switch it off to measure its share).
    * @param settings.parallelFrom fewest skills for a cold audit to share them with worker threads (tests lower it).
@@ -91,137 +124,147 @@ export class SkillsEngine {
     return (this.discovery?.roots ?? []).some(r => isInside(r.dir, abs))
   }
 
+  /** discover -> check each skill (cached, through the scheduler) -> duplicates -> lock -> manifest. */
   async audit(request: AuditRequest = {}): Promise<AuditResult> {
-    const { options } = this
-    const mode = request.mode ?? 'build'
-    const global: Diagnostic[] = []
-
-    const lockDisplay = relativePosix(options.root, options.lockFile)
-    const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
-    const schemaDiagnostics: Diagnostic[] = []
-    const customSchema = loadCustomSchema(options.schema, options.root, schemaDiagnostics)
-
-    // A cold audit of many skills shares them with worker threads (same code, same results). The pool
-    // opens as soon as discovery has found enough skills, so the workers start up and warm up while
-    // the rest is discovered. Without the scanner (benches only) a skill is too cheap to pay for one.
-    const opened: { pool: SkillPool | null } = { pool: null }
-    const onFound
-      = this.scan && this.cache.size === 0
-        ? (count: number): void => {
-            if (count === Math.max(1, this.parallelFrom))
-              opened.pool = this.openPool(lockRead, lockDisplay, customSchema)
-          }
-        : undefined
-
-    const rediscover = !this.discovery || !request.changed || request.changed.some(f => this.changesLayout(f))
-    // Listings from this very discovery are fresh: the skill walk reuses them instead of reading each directory again.
-    let known: DirListings | undefined
-    if (rediscover) {
-      try {
-        this.discovery = await discover(options, onFound)
-      }
-      catch (error) {
-        opened.pool?.close()
-        throw error
-      }
-      known = this.discovery.listings
-      this.discovery.listings = { entries: new Map(), skillDirs: new Set() }
-    }
-    const discovery = this.discovery!
-    global.push(...discovery.diagnostics, ...schemaDiagnostics)
-    const dirty = request.changed ? new Set(request.changed.map(f => path.resolve(f))) : null
-
-    const lockedOf = (name: string): LockSkill | null | undefined => lockedEntry(lockRead, name)
-    // A cached result holds the locked entry it was compared with: the same object while the lock file is
-    // unchanged (the lock is read again only when it changes), else compared by value and then adopted.
-    const checkedAgainst = (skill: ProcessedSkill): boolean => {
-      const locked = lockedOf(skill.name)
-      if (skill.context === locked)
-        return true
-      if (!skill.context || !locked || JSON.stringify(skill.context) !== JSON.stringify(locked))
-        return false
-      skill.context = locked
-      return true
-    }
-
-    // One pass: each skill is listed, read and checked, then only its results are kept. What needs
-    // every skill's name (scenarios' expected skills) is settled below, so no skill waits in memory.
-    const processed = new Map<string, ProcessedSkill>()
-    const processHere = (location: SkillLocation, head = readHead(location, undefined, known)): ProcessedSkill => {
-      const locked = lockedOf(head.name)
-      return processSkill(head, {
-        options,
-        locked,
-        content: this.content,
-        scan: this.scan,
-        customSchema,
-        context: locked,
-      })
-    }
-    const pool = opened.pool
-    const offered = new Map<number, SkillLocation>()
-    let reusedCount = 0
-    let parallelCount = 0
-    const receive = (results: PoolResult[]): void => {
-      for (const { id, skill } of results) {
-        const location = offered.get(id)!
-        offered.delete(id)
-        // A job a worker could not finish is audited here.
-        if (skill)
-          parallelCount++
-        processed.set(location.dir, skill ? { ...skill, context: lockedOf(skill.name) } : processHere(location))
-      }
-    }
-    try {
-      discovery.skills.forEach((location, i) => {
-        if (pool) {
-          receive(pool.poll())
-          // The worker gets discovery's listings of the skill's folders rather than reading them again.
-          if (pool.offer(i, location, known && (() => takeListings(location.dir, known!))))
-            return void offered.set(i, location)
-        }
-        const cached = this.cache.get(location.dir)
-        const valid = cached && checkedAgainst(cached) ? cached : undefined
-        if (valid && dirty && !touches(dirty, location.dir)) {
-          processed.set(location.dir, valid)
-          reusedCount++
-          return
-        }
-        const head = readHead(location, valid && { fingerprint: valid.fingerprint, name: valid.name }, known)
-        if (valid && valid.fingerprint === head.fingerprint) {
-          processed.set(location.dir, valid)
-          reusedCount++
-          return
-        }
-        processed.set(location.dir, processHere(location, head))
-      })
-      if (pool)
-        receive(await pool.drain())
-    }
-    finally {
-      pool?.close()
-    }
-    this.cache.clear()
-    for (const [dir, skill] of processed) this.cache.set(dir, skill)
-
-    const skills = [...processed.values()].sort(
-      (a, b) => compareBytewise(a.name, b.name) || compareBytewise(a.location.relDir, b.location.relDir),
-    )
-    const duplicates = findDuplicates(skills, global)
-
+    const discovery = await this.discover(request.changed)
+    const run = this.begin(request, discovery)
+    const checked = await this.checkSkills(discovery.skills, run)
+    const duplicates = findDuplicates(checked.skills, run.global)
+    const lockEntries = checked.skills.map(s => s.lockEntryText)
     // The lock text is only built when it is written or asked for: `check` digests it piece by piece.
-    const lockEntries = skills.map(s => s.lockEntryText)
     let lockText: string | undefined
     const lockTextOf = (): string => (lockText ??= joinLock(lockEntries))
-    const lock = this.settleLock(lockRead, lockTextOf, skills, discovery, duplicates, request, mode, global)
+    const lock = this.settleLock(run, checked.skills, lockTextOf, duplicates || hasErrors(discovery.diagnostics))
+    return this.result({ run, discovery, checked, lockEntries, lockText: lockTextOf, lock })
+  }
 
+  /** The lock as read (cached while the file is unchanged) and the custom schema, for this audit. */
+  private begin(request: AuditRequest, discovery: Discovery): AuditRun {
+    const { options } = this
+    const lockDisplay = relativePosix(options.root, options.lockFile)
+    const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
+    const global = [...discovery.diagnostics]
+    const customSchema = loadCustomSchema(options.schema, options.root, global)
+    return { request, lockRead, lockDisplay, customSchema, global }
+  }
+
+  /** The skill folders: found again unless every changed path is inside a known skill (a dev edit). */
+  private async discover(changed: readonly string[] | undefined): Promise<Discovery> {
+    if (!this.discovery || !changed || changed.some(f => this.changesLayout(f)))
+      this.discovery = await discover(this.options)
+    return this.discovery
+  }
+
+  /**
+   * Each skill checked once and only its results kept: what needs every skill's name (scenarios'
+   * expected skills) is settled afterwards, so no skill waits in memory.
+   */
+  private async checkSkills(locations: readonly SkillLocation[], run: AuditRun): Promise<Checked> {
+    const { changed } = run.request
+    const dirty = changed ? new Set(changed.map(f => path.resolve(f))) : null
+    const scheduled = await this.scheduler(locations.length, run).run(locations, location =>
+      this.checkOne(location, run, dirty))
+    const previous = this.cache
+    this.cache = new Map()
+    let reused = 0
+    for (const skill of scheduled.skills) {
+      if (previous.get(skill.location.dir)?.skill === skill)
+        reused++
+      this.cache.set(skill.location.dir, { skill, against: lockedEntry(run.lockRead, skill.name) })
+    }
+    const skills = scheduled.skills.sort(
+      (a, b) => compareBytewise(a.name, b.name) || compareBytewise(a.location.relDir, b.location.relDir),
+    )
+    return { skills, reused, parallel: scheduled.elsewhere }
+  }
+
+  /**
+   * Worker threads only when configured and worth their start-up: a cold audit (nothing cached) of
+   * many skills, with the scanner on (without it, benches only, a skill is too cheap to send).
+   */
+  private scheduler(count: number, run: AuditRun): Scheduler {
+    const { options } = this
+    if (options.workers < 1 || !this.scan || this.cache.size > 0 || count < Math.max(1, this.parallelFrom))
+      return inline
+    // Resolvers and the embedding function are functions, and only discovery and the index use them.
+    const portable = { ...options, resolvers: {}, embed: null }
+    const lock = run.lockRead?.status === 'ok' ? { text: run.lockRead.text, display: run.lockDisplay } : null
+    const settings = { options: portable, customSchema: run.customSchema, lock, content: this.content, scan: this.scan }
+    return new PoolScheduler(options.workers, settings)
+  }
+
+  /** One skill, here: its cached result while its files and locked entry are unchanged, else checked anew. */
+  private checkOne(location: SkillLocation, run: AuditRun, dirty: ReadonlySet<string> | null): ProcessedSkill {
+    const cached = this.cache.get(location.dir)
+    const valid = cached && this.stillLocked(cached, run.lockRead) ? cached.skill : undefined
+    if (valid && dirty && !touches(dirty, location.dir))
+      return valid
+    const head = readHead(location, valid && { fingerprint: valid.fingerprint, name: valid.name })
+    if (valid && valid.fingerprint === head.fingerprint)
+      return valid
+    return processSkill(head, {
+      options: this.options,
+      locked: lockedEntry(run.lockRead, head.name),
+      content: this.content,
+      scan: this.scan,
+      customSchema: run.customSchema,
+    })
+  }
+
+  /** Whether a cached result was compared with the skill's locked entry as it is now (by value, then adopted). */
+  private stillLocked(cached: CachedSkill, lockRead: LockRead | null): boolean {
+    const locked = lockedEntry(lockRead, cached.skill.name)
+    if (cached.against === locked)
+      return true
+    if (!cached.against || !locked || JSON.stringify(cached.against) !== JSON.stringify(locked))
+      return false
+    cached.against = locked
+    return true
+  }
+
+  /** Verifies, creates or updates the lock per the options (`settle-lock.ts`). */
+  private settleLock(run: AuditRun, skills: ProcessedSkill[], text: () => string, unsafe: boolean): LockOutcome {
+    const { options } = this
+    const { request } = run
+    const { lock, written } = settleLock(
+      {
+        read: run.lockRead,
+        lockFile: options.lockFile,
+        display: run.lockDisplay,
+        text,
+        skills,
+        unsafe,
+        update: options.lock === 'update' || !!request.updateLock,
+        force: request.updateLock === 'force',
+        ci: options.ci,
+        mode: request.mode ?? 'build',
+      },
+      run.global,
+    )
+    if (written)
+      this.lockCache = null
+    return lock
+  }
+
+  /** The manifest, the sorted diagnostics and what callers read lazily (lock text, watch lists, full manifest). */
+  private result(input: {
+    run: AuditRun
+    discovery: Discovery
+    checked: Checked
+    lockEntries: string[]
+    lockText: () => string
+    lock: LockOutcome
+  }): AuditResult {
+    const { run, discovery, lock, lockText } = input
+    const { skills } = input.checked
+    const { options } = this
     const skillNames = new Set(skills.map(s => s.name))
     const settled = skills.map(s => settleSkill(s, skillNames))
-    const diagnostics = sortDiagnostics([...global, ...settled.flatMap(s => s.diagnostics)])
+    const diagnostics = sortDiagnostics([...run.global, ...settled.flatMap(s => s.diagnostics)])
     const manifest: SkillsManifest = {
       manifestVersion: 1,
       generator: GENERATOR,
-      lockDigest: lockDigest(lockEntries),
+      lockDigest: lockDigest(input.lockEntries),
       profile: options.profile,
       skills: settled.map(s => s.manifest),
     }
@@ -229,8 +272,8 @@ export class SkillsEngine {
     for (const s of skills) {
       for (const [file, text] of s.sources) sources.set(file, text)
     }
-    if (lockRead?.status === 'ok')
-      sources.set(lockDisplay, lockRead.text)
+    if (run.lockRead?.status === 'ok')
+      sources.set(run.lockDisplay, run.lockRead.text)
 
     let completed: Promise<{ manifest: SkillsManifest, json: string }> | undefined
     const complete = (): Promise<{ manifest: SkillsManifest, json: string }> =>
@@ -245,7 +288,7 @@ export class SkillsEngine {
       diagnostics,
       manifest,
       get lockText() {
-        return lockTextOf()
+        return lockText()
       },
       lock,
       sources,
@@ -260,22 +303,10 @@ export class SkillsEngine {
         skills: skills.length,
         files: skills.reduce((n, s) => n + s.manifest.files.length, 0),
         bytes: skills.reduce((n, s) => n + s.manifest.files.reduce((m, f) => m + f.size, 0), 0),
-        reused: reusedCount,
-        parallel: parallelCount,
+        reused: input.checked.reused,
+        parallel: input.checked.parallel,
       },
     }
-  }
-
-  /** Worker threads for this audit, or null (none configured, no worker entry, or settings that cannot cross threads). */
-  private openPool(
-    lockRead: LockRead | null,
-    lockDisplay: string,
-    customSchema: Record<string, unknown> | null,
-  ): SkillPool | null {
-    // Resolvers and the embedding function are functions, and only discovery and the index use them.
-    const options = { ...this.options, resolvers: {}, embed: null }
-    const lock = lockRead?.status === 'ok' ? { text: lockRead.text, display: lockDisplay } : null
-    return SkillPool.open(this.options.workers, { options, customSchema, lock, content: this.content, scan: this.scan })
   }
 
   /** The discovery index of a manifest, rebuilt only when the skills' content (the lock digest) changes. */
@@ -311,157 +342,6 @@ export class SkillsEngine {
       this.lockCache = { stamp, read: readLock(this.options.lockFile, display) }
     return this.lockCache.read
   }
-
-  /** Verifies, creates or updates the lock per the options; every outcome is a diagnostic, never a throw. */
-  private settleLock(
-    read: LockRead | null,
-    lockText: () => string,
-    skills: ProcessedSkill[],
-    discovery: Discovery,
-    duplicates: boolean,
-    request: AuditRequest,
-    mode: 'build' | 'dev',
-    out: Diagnostic[],
-  ): AuditResult['lock'] {
-    const { options } = this
-    const file = relativePosix(options.root, options.lockFile)
-    if (!read)
-      return { status: 'off', file, drift: [] }
-    const drift: SkillDrift[] = []
-    if (read.status === 'ok') {
-      for (const s of skills) {
-        if (s.drift)
-          drift.push(s.drift)
-      }
-      const present = new Set(skills.map(s => s.name))
-      for (const locked of read.lock.skills) {
-        if (!present.has(locked.name))
-          drift.push(removedSkill(locked))
-      }
-      drift.sort((a, b) => compareBytewise(a.name, b.name))
-    }
-    const wantsUpdate = options.lock === 'update' || !!request.updateLock
-    const unsafe = duplicates || hasErrors(discovery.diagnostics)
-    const refuse = (why: string): void => {
-      out.push(
-        diagnostic({
-          code: 'lock/not-written',
-          severity: 'error',
-          message: `the lock was not written: ${why}`,
-          file,
-          hint: 'Fix the errors above, then write the lock again.',
-        }),
-      )
-    }
-    const write = (): boolean => {
-      try {
-        writeFileAtomic(options.lockFile, lockText())
-        this.lockCache = null
-        return true
-      }
-      catch (error) {
-        out.push(
-          diagnostic({
-            code: 'lock/write-failed',
-            severity: 'error',
-            message: `the lock could not be written: ${(error as Error).message}`,
-            file,
-            hint: null,
-          }),
-        )
-        return false
-      }
-    }
-
-    if (read.status === 'corrupt') {
-      if (request.updateLock === 'force' && !unsafe) {
-        if (write()) {
-          out.push(
-            diagnostic({
-              code: 'lock/updated',
-              severity: 'info',
-              message: `replaced the unreadable lock ${file}`,
-              file,
-              hint: 'Review the diff before committing it.',
-            }),
-          )
-        }
-        return { status: 'updated', file, drift }
-      }
-      out.push(read.diagnostic)
-      return { status: 'corrupt', file, drift }
-    }
-    if (read.status === 'missing') {
-      if (!wantsUpdate && options.ci) {
-        out.push(
-          diagnostic({
-            code: 'lock/missing',
-            severity: 'error',
-            message: `${file} is missing, and CI never creates it`,
-            file,
-            hint: 'Run `npx unplugin-skills lock` locally and commit the lock file.',
-          }),
-        )
-        return { status: 'missing', file, drift }
-      }
-      if (unsafe) {
-        refuse('discovery had errors or duplicate skill names')
-        return { status: 'missing', file, drift }
-      }
-      if (write()) {
-        out.push(
-          diagnostic({
-            code: 'lock/created',
-            severity: 'info',
-            message: `created ${file} with ${skills.length} skill(s); commit it`,
-            file,
-            hint: null,
-          }),
-        )
-      }
-      return { status: 'created', file, drift: [] }
-    }
-    if (!drift.length)
-      return { status: 'ok', file, drift }
-    if (wantsUpdate) {
-      if (unsafe) {
-        refuse('discovery had errors or duplicate skill names')
-        return { status: 'drift', file, drift }
-      }
-      if (read.text === lockText())
-        return { status: 'unchanged', file, drift: [] }
-      if (write()) {
-        out.push(
-          diagnostic({
-            code: 'lock/updated',
-            severity: 'info',
-            message: `updated ${file}:\n${drift.map(describeDrift).join('\n')}`,
-            file,
-            hint: null,
-          }),
-        )
-      }
-      return { status: 'updated', file, drift }
-    }
-    for (const d of drift) {
-      const first = d.files[0]
-      const located = skills.find(s => s.name === d.name)
-      const lineEndingsOnly = d.files.length > 0 && d.files.every(f => f.lineEndings)
-      out.push(
-        diagnostic({
-          code: 'lock/drift',
-          severity: mode === 'dev' ? 'warning' : 'error',
-          message: describeDrift(d),
-          file: located && first ? `${located.location.relDir}/${first.path}` : file,
-          skill: d.name,
-          hint: lineEndingsOnly
-            ? 'Only line endings differ (CRLF vs LF): add `* text=auto eol=lf` to .gitattributes so checkouts match the lock.'
-            : 'If the change is intended, review it and run `npx unplugin-skills lock` to update the lock; otherwise restore the files.',
-        }),
-      )
-    }
-    return { status: 'drift', file, drift }
-  }
 }
 
 /** Whether a changed path is `dir` or inside it (a prefix test: path.relative per skill and audit adds up). */
@@ -486,12 +366,13 @@ function findDuplicates(skills: ProcessedSkill[], out: Diagnostic[]): boolean {
     if (group.length < 2)
       continue
     found = true
+    const dirs = group.map(g => g.location.relDir).join(', ')
     for (const s of group.slice(1)) {
       out.push(
         diagnostic({
           code: 'skill/duplicate-name',
           severity: 'error',
-          message: `skill name \`${name}\` is used by ${group.length} skills: ${group.map(g => g.location.relDir).join(', ')}`,
+          message: `skill name \`${name}\` is used by ${group.length} skills: ${dirs}`,
           file: `${s.location.relDir}/${SKILL_FILE}`,
           skill: name,
           hint: 'Skill names must be unique across every root: rename one of them.',

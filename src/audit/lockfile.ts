@@ -114,7 +114,9 @@ function corrupt(file: string, message: string, line: number, column: number): L
       file,
       line,
       column,
-      hint: 'The lock was edited by hand or damaged. Restore it from version control, or regenerate it on purpose with `unplugin-skills lock --force` and review the diff.',
+      hint:
+        'The lock was edited by hand or damaged. Restore it from version control, or regenerate it on purpose '
+        + 'with `unplugin-skills lock --force` and review the diff.',
     }),
   }
 }
@@ -134,7 +136,10 @@ export interface SkillDrift {
   files: FileChange[]
 }
 
-/** Compares one skill with its locked entry. `alternates` gives, for text files, the hash with the other line endings. */
+/**
+ * Compares one skill with its locked entry. `alternates` gives, for text files, the hash with the other
+ * line endings.
+ */
 export function diffSkill(
   current: LockSkill,
   locked: LockSkill | null,
@@ -215,10 +220,16 @@ export function removedSkill(locked: LockSkill): SkillDrift {
   return { name: locked.name, change: 'removed', files: locked.files.map(f => ({ path: f.path, change: 'removed' })) }
 }
 
+const CHANGE_WORDS: Record<SkillDrift['change'], string> = {
+  modified: 'changed',
+  added: 'is not in the lock',
+  removed: 'is in the lock but no longer found',
+}
+
 /** Human summary of one skill's drift, one line per file. */
 export function describeDrift(drift: SkillDrift): string {
   const lines = [
-    `skill \`${drift.name}\` ${drift.change === 'modified' ? 'changed' : drift.change === 'added' ? 'is not in the lock' : 'is in the lock but no longer found'}`,
+    `skill \`${drift.name}\` ${CHANGE_WORDS[drift.change]}`,
   ]
   if (drift.version)
     lines.push(`  version ${drift.version[0] ?? '(none)'} -> ${drift.version[1] ?? '(none)'}`)

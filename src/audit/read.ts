@@ -1,15 +1,12 @@
 import type { Diagnostic, SkillFile } from '../core/types'
-import type { DirEntry, DirListings } from './discover'
 import { Buffer, isAscii, isUtf8 } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { isInside } from '../core/fs'
 import { sha256Hex } from '../core/hash'
+import { childPath, IGNORED_DIRS, isSkillDir, listsSkillFile, SKILL_FILE } from './layout'
 
-export const SKILL_FILE = 'SKILL.md'
-/** Folders that never belong to a skill's artifact. */
-export const IGNORED_DIRS = new Set(['node_modules', '.git'])
 const MAX_DEPTH = 16
 const MAX_FILES = 10_000
 
@@ -32,6 +29,7 @@ export interface SkillListing {
   diagnostics: Diagnostic[]
 }
 
+/** One skill's walk: where it is, what it reports, and the listing it fills. */
 interface Context {
   skillDir: string
   /** Resolved when the first symlink needs it (most skills have none). */
@@ -40,19 +38,12 @@ interface Context {
   stat: boolean
   relDir: string
   skill: string | null
-  known: DirListings | undefined
+  out: SkillListing
 }
 
 // Control characters and backslashes would make the digest text (and `sha256sum` output) ambiguous.
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const BAD_NAME = /[\u0000-\u001F\u007F\\]/
-
-// `dir` is absolute and normalised, and a listed name holds no separator: path.join's normalising
-// is wasted on the walk's every entry.
-export const childPath
-  = path.sep === '/'
-    ? (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`)
-    : path.join
 
 /**
  * Lists a skill's files without reading them. Symlinks are resolved and checked: one that leaves the
@@ -63,31 +54,29 @@ export function listSkill(
   skillDir: string,
   relDir: string,
   skill: string | null,
-  known?: DirListings,
   { stat = true }: { stat?: boolean } = {},
 ): SkillListing {
-  const listing: SkillListing = { entries: [], dirs: [], diagnostics: [] }
-  walk({ skillDir, realSkillDir: null, stat, relDir, skill, known }, skillDir, '', 0, listing)
-  listing.entries.sort((a, b) => compareBytewise(a.path, b.path))
-  return listing
+  const out: SkillListing = { entries: [], dirs: [], diagnostics: [] }
+  walk({ skillDir, realSkillDir: null, stat, relDir, skill, out }, skillDir, '', 0)
+  out.entries.sort((a, b) => compareBytewise(a.path, b.path))
+  return out
 }
 
-function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillListing): void {
+function walk(ctx: Context, dir: string, rel: string, depth: number): void {
+  const { out } = ctx
+  let dirents: fs.Dirent[]
+  try {
+    dirents = fs.readdirSync(dir, { withFileTypes: true })
+  }
+  catch (error) {
+    out.dirs.push(dir)
+    out.diagnostics.push(fsError(error, join(ctx.relDir, rel), ctx.skill))
+    return
+  }
+  // A nested skill is a skill of its own (discovery lists it by the same test), not part of this one.
+  if (depth > 0 && listsSkillFile(dirents))
+    return
   out.dirs.push(dir)
-  let dirents = ctx.known?.entries.get(dir)
-  // Each folder is walked once per audit: its listing needn't stay in memory for the rest of it.
-  if (dirents) {
-    ctx.known!.entries.delete(dir)
-  }
-  else {
-    try {
-      dirents = fs.readdirSync(dir, { withFileTypes: true })
-    }
-    catch (error) {
-      out.diagnostics.push(fsError(error, join(ctx.relDir, rel), ctx.skill))
-      return
-    }
-  }
   for (const dirent of dirents) {
     const name = dirent.name
     const relPath = intern(rel ? `${rel}/${name}` : name)
@@ -108,9 +97,10 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
     if (dirent.isDirectory()) {
       if (IGNORED_DIRS.has(name))
         continue
-      if (isNestedSkill(ctx, absPath))
-        continue
       if (depth + 1 > MAX_DEPTH) {
+        // A nested skill down there is still not this skill's (nor too deep for it).
+        if (isSkillDir(absPath))
+          continue
         out.diagnostics.push(
           diagnostic({
             code: 'fs/too-deep',
@@ -123,13 +113,13 @@ function walk(ctx: Context, dir: string, rel: string, depth: number, out: SkillL
         )
         continue
       }
-      walk(ctx, absPath, relPath, depth + 1, out)
+      walk(ctx, absPath, relPath, depth + 1)
     }
     else if (dirent.isFile()) {
-      addFile(ctx, out, relPath, absPath, undefined)
+      addFile(ctx, relPath, absPath)
     }
     else if (dirent.isSymbolicLink()) {
-      followLink(ctx, out, relPath, absPath)
+      followLink(ctx, relPath, absPath)
     }
     else {
       out.diagnostics.push(
@@ -171,89 +161,8 @@ function intern(relPath: string): string {
   return relPath
 }
 
-/**
- * A skill's folders as discovery listed them, in a form that crosses to a worker: each folder's
- * [name, kind] entries, and the nested skills among their subfolders.
- */
-export interface PortableListings {
-  dirs: Array<[string, Array<[string, EntryKind]>]>
-  skills: string[]
-}
-/** 0 other (FIFO, socket, device), 1 file, 2 directory, 3 symlink. */
-type EntryKind = 0 | 1 | 2 | 3
-
-/**
- * Takes the listings of `skillDir` and its folders out of `known` (the walk would have consumed them),
- * for a worker that audits the skill, so it needn't read them again. Nested skills' folders stay: their
- * own walk uses them.
- */
-export function takeListings(skillDir: string, known: DirListings): PortableListings {
-  const out: PortableListings = { dirs: [], skills: [] }
-  const pending = [skillDir]
-  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
-    const dirents = known.entries.get(dir)
-    if (!dirents)
-      continue
-    known.entries.delete(dir)
-    out.dirs.push([
-      dir,
-      dirents.map((d) => {
-        const kind: EntryKind = d.isFile() ? 1 : d.isDirectory() ? 2 : d.isSymbolicLink() ? 3 : 0
-        if (kind === 2) {
-          const child = childPath(dir, d.name)
-          if (known.skillDirs.has(child))
-            out.skills.push(child)
-          else pending.push(child)
-        }
-        return [d.name, kind]
-      }),
-    ])
-  }
-  return out
-}
-
-/** The listings a worker was handed, for its walk (folders it wasn't handed are read from disk). */
-export function knownListings(portable: PortableListings): DirListings {
-  const entries = new Map<string, DirEntry[]>()
-  for (const [dir, list] of portable.dirs) {
-    entries.set(
-      dir,
-      list.map(([name, kind]) => new ListedEntry(name, kind)),
-    )
-  }
-  return { entries, skillDirs: new Set(portable.skills) }
-}
-
-class ListedEntry implements DirEntry {
-  constructor(
-    readonly name: string,
-    private readonly kind: EntryKind,
-  ) {}
-
-  isFile(): boolean {
-    return this.kind === 1
-  }
-
-  isDirectory(): boolean {
-    return this.kind === 2
-  }
-
-  isSymbolicLink(): boolean {
-    return this.kind === 3
-  }
-}
-
-/**
- * Discovery's answer where it listed the folder (it stops at its depth bound), even when that skill's
- * own walk already took the folder's listing; the disk's otherwise.
- */
-function isNestedSkill(ctx: Context, dir: string): boolean {
-  if (ctx.known?.skillDirs.has(dir))
-    return true
-  return ctx.known?.entries.has(dir) ? false : fs.existsSync(path.join(dir, SKILL_FILE))
-}
-
-function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: string): void {
+function followLink(ctx: Context, relPath: string, absPath: string): void {
+  const { out } = ctx
   const display = join(ctx.relDir, relPath)
   let target: string
   try {
@@ -303,7 +212,7 @@ function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: s
     return
   }
   if (stat.isFile()) {
-    addFile(ctx, out, relPath, absPath, target, stat)
+    addFile(ctx, relPath, absPath, { realPath: target, stat })
   }
   else {
     out.diagnostics.push(
@@ -319,25 +228,20 @@ function followLink(ctx: Context, out: SkillListing, relPath: string, absPath: s
   }
 }
 
-function addFile(
-  ctx: Context,
-  out: SkillListing,
-  relPath: string,
-  absPath: string,
-  realPath: string | undefined,
-  known?: fs.Stats,
-): void {
-  let stat = known
+/** Lists a file; `link`: a symlink's checked target and its stat. */
+function addFile(ctx: Context, relPath: string, absPath: string, link?: { realPath: string, stat: fs.Stats }): void {
+  let stat = link?.stat
   if (!stat && ctx.stat) {
     try {
       stat = fs.statSync(absPath)
     }
     catch (error) {
-      out.diagnostics.push(fsError(error, join(ctx.relDir, relPath), ctx.skill))
+      ctx.out.diagnostics.push(fsError(error, join(ctx.relDir, relPath), ctx.skill))
       return
     }
   }
-  out.entries.push({ path: relPath, absPath, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, realPath })
+  const size = stat?.size ?? -1
+  ctx.out.entries.push({ path: relPath, absPath, size, mtimeMs: stat?.mtimeMs ?? -1, realPath: link?.realPath })
 }
 
 const TEXT_EXTENSIONS = new RegExp(

@@ -73,13 +73,18 @@ export interface SchemaContext {
   locate: (key: string) => { line: number, column: number } | null
 }
 
-/** Validates a parsed frontmatter mapping against the profile (errors), the recommendations (warnings) and the user's schema. */
+/**
+ * Validates a parsed frontmatter mapping against the profile (errors), the recommendations (warnings)
+ * and the user's schema.
+ */
 export function validateFrontmatter(data: Record<string, unknown>, ctx: SchemaContext): Diagnostic[] {
-  const out: Diagnostic[] = []
-  report(ctx.profile === 'enterprise' ? enterprise : agentskills, data, ctx, 'error', `the ${ctx.profile} profile`, out)
-  report(recommended, data, ctx, 'warning', 'the agentskills.io recommendations', out)
-  if (ctx.custom)
-    report(compile(ctx.custom), data, ctx, 'error', 'your custom schema', out, 'schema/custom')
+  const profile = ctx.profile === 'enterprise' ? enterprise : agentskills
+  const out = report(profile, data, ctx, { severity: 'error', source: `the ${ctx.profile} profile` })
+  out.push(...report(recommended, data, ctx, { severity: 'warning', source: 'the agentskills.io recommendations' }))
+  if (ctx.custom) {
+    const custom = { severity: 'error', source: 'your custom schema', code: 'schema/custom' } as const
+    out.push(...report(compile(ctx.custom), data, ctx, custom))
+  }
   return out
 }
 
@@ -128,17 +133,19 @@ function tryCompile(schema: Record<string, unknown>, label: string, out: Diagnos
   }
 }
 
-function report(
-  validate: ValidateFunction,
-  data: unknown,
-  ctx: SchemaContext,
-  severity: 'error' | 'warning',
-  source: string,
-  out: Diagnostic[],
-  code?: string,
-): void {
+/** How a schema's failures are reported: their severity, the schema named in messages, and a fixed code. */
+interface ReportAs {
+  severity: 'error' | 'warning'
+  source: string
+  /** Default: `schema/recommended` for warnings, `schema/<keyword>` for errors. */
+  code?: string
+}
+
+function report(validate: ValidateFunction, data: unknown, ctx: SchemaContext, how: ReportAs): Diagnostic[] {
+  const { severity, source, code } = how
+  const out: Diagnostic[] = []
   if (validate(data))
-    return
+    return out
   for (const error of dedupe(validate.errors ?? [])) {
     const field = fieldOf(error)
     const where = ctx.locate(field.split('/').join('.')) ?? ctx.locate(field.split('/')[0]) ?? { line: 1, column: 1 }
@@ -155,6 +162,7 @@ function report(
       }),
     )
   }
+  return out
 }
 
 // `anyOf` reports each branch plus itself; one message per field and keyword is enough.
@@ -192,10 +200,14 @@ function describe(error: ErrorObject, field: string): string {
     case 'type':
     case 'anyOf':
       return rule ? `\`${field}\` must be ${rule}` : `\`${field}\` ${error.message}`
-    case 'additionalProperties':
-      return `\`${field}\` must not have the key \`${(error.params as { additionalProperty: string }).additionalProperty}\``
-    case 'enum':
-      return `\`${field}\` must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')}`
+    case 'additionalProperties': {
+      const { additionalProperty } = error.params as { additionalProperty: string }
+      return `\`${field}\` must not have the key \`${additionalProperty}\``
+    }
+    case 'enum': {
+      const { allowedValues } = error.params as { allowedValues: unknown[] }
+      return `\`${field}\` must be one of ${allowedValues.map(v => JSON.stringify(v)).join(', ')}`
+    }
     case 'uniqueItems':
       return `\`${field}\` has duplicate items`
     default:

@@ -1,5 +1,4 @@
 import type { Capability, Profile, Severity } from './types'
-import os from 'node:os'
 import path from 'node:path'
 import process from 'node:process'
 
@@ -116,7 +115,10 @@ export interface Options {
   /**
    * Worker threads that audit skills (read, hash, validate, scan) alongside the main thread, for cold
    * audits of at least 200 skills; `0`: the main thread does everything. Results are byte-identical either way.
-   * @default one per core beyond the first, at most 2 (`0` on a single core)
+   * Off by default: every CLI run and `vite build` is a fresh process, where a worker starts cold (it loads
+   * and warms up the checks before its first skill) and measured slower than the main thread alone, on
+   * real skill packs and on synthetic corpora of 250 and 1,000 skills (bench/README.md).
+   * @default 0
    */
   workers?: number
   /**
@@ -157,6 +159,7 @@ export const DEFAULT_OPTIONS = {
   dts: false,
   deny: [],
   scanner: { maxTextSize: 1024 * 1024 },
+  workers: 0,
 } as const satisfies Options
 
 export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
@@ -179,13 +182,8 @@ export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = p
     dts: dts ? path.resolve(root, dts) : false,
     deny: [...(options.deny ?? DEFAULT_OPTIONS.deny)],
     embed: options.embed ?? null,
-    workers: Number.isFinite(options.workers) ? Math.max(0, Math.floor(options.workers!)) : defaultWorkers(),
+    workers: Number.isFinite(options.workers) ? Math.max(0, Math.floor(options.workers!)) : DEFAULT_OPTIONS.workers,
   }
-}
-
-/** One core stays the main thread's; a machine's other cores, up to two (each worker holds its own scanner tables). */
-function defaultWorkers(): number {
-  return Math.min(2, Math.max(0, os.availableParallelism() - 1))
 }
 
 function isCI(env: NodeJS.ProcessEnv): boolean {

@@ -5,6 +5,7 @@ import type { TreeEntry } from '../helpers'
  * Worker threads audit skills with the main thread's code: every output (manifest, diagnostics, lock,
  * code frames, cache behaviour) must be byte-identical to a single-threaded audit of the same tree.
  */
+import { Buffer } from 'node:buffer'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -17,7 +18,8 @@ import { resolveOptions } from '../../src/core/options'
 import { makeTree, skill } from '../helpers'
 
 function scenario(expected: string): string {
-  return `---\nprompt: "Run it"\nexecutes: true\nexpected_skills:\n  - ${expected}\nthreshold: 0.5\n---\nThe expected outcome.\n`
+  return `---\nprompt: "Run it"\nexecutes: true\nexpected_skills:\n  - ${expected}\nthreshold: 0.5\n---\n`
+    + 'The expected outcome.\n'
 }
 
 /** A tree with a bit of everything a worker must reproduce: findings, errors, binaries, scenarios, drift. */
@@ -40,7 +42,8 @@ function mixedTree(): string {
     ...skill('crlf', { files: { 'references/notes.md': 'line one\nline two\n' } }),
     ...skill('declared', {
       frontmatter:
-        'name: declared\ndescription: Calls the API. Use when the API is needed.\nversion: 1.0.0\ndomain: testing\ncategory: fixtures\ncapabilities: [network, process]',
+        'name: declared\ndescription: Calls the API. Use when the API is needed.\nversion: 1.0.0\ndomain: testing\n'
+        + 'category: fixtures\ncapabilities: [network, process]',
       files: { 'scripts/get.py': 'import requests\nrequests.get("https://api.example.com")\n' },
     }),
     ...skill('custom', { files: { 'references/internal.md': 'Ask ACME-INTERNAL-42 for access.\n' } }),
@@ -50,7 +53,8 @@ function mixedTree(): string {
     'skills/planner/tools/inner/references/deep/notes.md': 'Deep notes.\n',
     'skills/planner/tools/run.md': 'Run it.\n',
     'skills/misnamed/SKILL.md':
-      '---\nname: other-name\ndescription: Wrong folder. Use when testing.\nversion: 1.0.0\ndomain: testing\ncategory: fixtures\n---\n# Misnamed\n',
+      '---\nname: other-name\ndescription: Wrong folder. Use when testing.\nversion: 1.0.0\ndomain: testing\n'
+      + 'category: fixtures\n---\n# Misnamed\n',
   }
   for (let i = 0; i < 8; i++) Object.assign(entries, skill(`plain-${i}`))
   return makeTree(entries)
@@ -136,8 +140,10 @@ describe('parallel audit', () => {
     expect(b.diagnostics.some(d => d.skill === 'plain-5' && d.code === 'scan/dangerous_shell')).toBe(true)
   })
 
-  it('uses no worker for small, warm or unscanned audits, nor when told not to', async () => {
+  it('uses no worker by default, nor for small, warm or unscanned audits, nor when told not to', async () => {
     const root = mixedTree()
+    expect(resolveOptions({}).workers).toBe(0)
+    expect((await new SkillsEngine(settingsOf(root), { parallelFrom: 1 }).audit()).stats.parallel).toBe(0)
     expect((await new SkillsEngine({ ...settingsOf(root), workers: 2 }).audit()).stats.parallel).toBe(0)
     expect(
       (await new SkillsEngine({ ...settingsOf(root), workers: 0 }, { parallelFrom: 1 }).audit()).stats.parallel,
@@ -185,7 +191,6 @@ describe('parallel audit', () => {
       content: false,
       scan: true,
       customSchema: null,
-      context: undefined,
     })
     const scanned = new Set(
       warm.diagnostics.filter(d => d.code.startsWith('scan/') && d.line !== null).map(d => d.file),
@@ -260,7 +265,8 @@ describe('parallel audit', () => {
     // as they are), the worker runs;
     // the pool it leaves idle never keeps the process alive: it exits right after the audit, not after
     // the pool's 10 s of idleness (a liveness bound, far from any audit's duration).
-    const script = `const { SkillsEngine } = await import(${JSON.stringify(pathToFileURL(path.resolve(__dirname, '../../dist/index.mjs')).href)})
+    const distIndex = pathToFileURL(path.resolve(__dirname, '../../dist/index.mjs')).href
+    const script = `const { SkillsEngine } = await import(${JSON.stringify(distIndex)})
 const r = await new SkillsEngine({ root: ${JSON.stringify(root)}, lock: false, workers: 1 }).audit()
 console.log(r.stats.parallel > 0 ? 'pooled' : 'single')`
     const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {

@@ -2,11 +2,12 @@ import type { MessagePort } from 'node:worker_threads'
 import type { ResolvedOptions } from '../../core/options'
 import type { ProcessedSkill } from '../check-skill'
 import type { SkillLocation } from '../discover'
-import type { PortableListings } from '../read'
+import type { CheckHere, Scheduled, Scheduler } from './index'
 import fs from 'node:fs'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import { inline } from './index'
 
 /** What a worker needs to audit a skill as the main thread would: options without functions, the lock's text. */
 export interface PortableSettings {
@@ -33,8 +34,7 @@ interface Thread {
 
 /**
  * A worker's young generation, in MB (V8's default is 48, as on the main thread). A worker holds one
- * skill's texts at a time: halving it took 17-26 MB off the peak RSS of a 10,000-skill check
- * (283-294 MB → 268-277 MB), with no measurable change in speed.
+ * skill's texts at a time: half the default lowers the peak memory of a large check, not its speed.
  */
 const YOUNG_MB = 24
 
@@ -43,9 +43,9 @@ const AHEAD = 2
 
 /**
  * How long a pool outlives its audit, idle, for the next cold audit in this process (a bundler's next
- * build, a test run, a CLI command that audits twice): a fresh worker spends ~0.7 s importing and
- * warming up (measured on 2 cores), and its code is compiled cold. Idle workers are unref'd: they never keep
- * the process alive, and they are stopped after this long (their heap is released).
+ * build, a test run, a CLI command that audits twice): a fresh worker spends a while importing and
+ * warming up, and its code is compiled cold. Idle workers are unref'd: they never keep the process
+ * alive, and they are stopped after this long (their heap is released).
  */
 const IDLE_MS = 10_000
 let idle: { pool: SkillPool, timer: ReturnType<typeof setTimeout> } | null = null
@@ -97,7 +97,10 @@ function workerExecArgv(): string[] | undefined {
 export class SkillPool {
   private readonly threads: Thread[] = []
 
-  /** `count` workers, or null when there is no worker entry or the settings cannot cross threads (functions in them). */
+  /**
+   * `count` workers, or null when there is no worker entry or the settings cannot cross threads
+   * (functions in them).
+   */
   static open(count: number, settings: PortableSettings): SkillPool | null {
     if (count < 1)
       return null
@@ -122,7 +125,10 @@ export class SkillPool {
 
   private constructor() {}
 
-  /** The idle pool, handed this audit's settings; null when they cannot cross; undefined when there is none to reuse. */
+  /**
+   * The idle pool, handed this audit's settings; null when they cannot cross; undefined when there is
+   * none to reuse.
+   */
   private static reuse(count: number, settings: PortableSettings): SkillPool | null | undefined {
     if (!idle)
       return undefined
@@ -134,7 +140,8 @@ export class SkillPool {
       return undefined
     }
     try {
-      // A settings message goes before every job (ports are ordered); the first one tells whether they can be cloned at all.
+      // A settings message goes before every job (ports are ordered); the first one tells whether they can
+      // be cloned at all.
       for (const t of pool.threads) t.port.postMessage({ settings })
     }
     catch {
@@ -180,16 +187,13 @@ export class SkillPool {
     this.threads.push(thread)
   }
 
-  /**
-   * Hands a skill to a worker with room; false when every worker is busy (the caller audits it).
-   * `listings` is called only when the skill is handed: what discovery read of its folders.
-   */
-  offer(id: number, location: SkillLocation, listings?: () => PortableListings | null): boolean {
+  /** Hands a skill to a worker with room; false when every worker is busy (the caller audits it). */
+  offer(id: number, location: SkillLocation): boolean {
     for (const t of this.threads) {
       if (t.exited || t.pending.size >= AHEAD)
         continue
       t.pending.add(id)
-      t.port.postMessage({ id, location, listings: listings?.() ?? null })
+      t.port.postMessage({ id, location })
       return true
     }
     return false
@@ -211,34 +215,14 @@ export class SkillPool {
   /** Waits for every outstanding answer (a worker that exits answers its jobs with null). The caller then `close`s. */
   async drain(): Promise<PoolResult[]> {
     const out = this.poll()
-    await Promise.all(
-      this.threads.map(
-        t =>
-          new Promise<void>((resolve) => {
-            const settle = (): void => {
-              if (t.pending.size && !t.exited)
-                return
-              for (const id of t.pending) out.push({ id, skill: null })
-              t.pending.clear()
-              t.port.off('message', onMessage)
-              t.worker.off('exit', settle)
-              resolve()
-            }
-            const onMessage = (result: PoolResult): void => {
-              t.pending.delete(result.id)
-              out.push(result)
-              settle()
-            }
-            t.port.on('message', onMessage)
-            t.worker.on('exit', settle)
-            settle()
-          }),
-      ),
-    )
+    await Promise.all(this.threads.map(t => answered(t, out)))
     return out
   }
 
-  /** Ends this audit's use: workers with nothing pending wait idle for the next audit (`IDLE_MS`); others are stopped. */
+  /**
+   * Ends this audit's use: workers with nothing pending wait idle for the next audit (`IDLE_MS`); others
+   * are stopped.
+   */
   close(): void {
     if (idle?.pool === this)
       return
@@ -262,5 +246,68 @@ export class SkillPool {
       t.port.close()
       void t.worker.terminate()
     }
+  }
+}
+
+/** Settles once every job of `t` is answered (into `out`); a worker that exits answers the rest with null. */
+function answered(t: Thread, out: PoolResult[]): Promise<void> {
+  return new Promise((resolve) => {
+    function settle(): void {
+      if (t.pending.size && !t.exited)
+        return
+      for (const id of t.pending) out.push({ id, skill: null })
+      t.pending.clear()
+      t.port.off('message', onMessage)
+      t.worker.off('exit', settle)
+      resolve()
+    }
+    function onMessage(result: PoolResult): void {
+      t.pending.delete(result.id)
+      out.push(result)
+      settle()
+    }
+    t.port.on('message', onMessage)
+    t.worker.on('exit', settle)
+    settle()
+  })
+}
+
+/**
+ * The scheduler over a pool of `count` workers: each skill goes to a worker with room, or is checked
+ * here, so the load balances by itself; answers are collected between skills without yielding. Without
+ * a pool (no worker entry, settings that cannot cross threads) every skill is checked here.
+ */
+export class PoolScheduler implements Scheduler {
+  constructor(
+    private readonly count: number,
+    private readonly settings: PortableSettings,
+  ) {}
+
+  async run(locations: readonly SkillLocation[], checkHere: CheckHere): Promise<Scheduled> {
+    const pool = SkillPool.open(this.count, this.settings)
+    if (!pool)
+      return inline.run(locations, checkHere)
+    const skills: ProcessedSkill[] = new Array(locations.length)
+    let elsewhere = 0
+    const receive = (answers: PoolResult[]): void => {
+      for (const { id, skill } of answers) {
+        // A job a worker could not finish is checked here.
+        if (skill)
+          elsewhere++
+        skills[id] = skill ?? checkHere(locations[id])
+      }
+    }
+    try {
+      locations.forEach((location, i) => {
+        receive(pool.poll())
+        if (!pool.offer(i, location))
+          skills[i] = checkHere(location)
+      })
+      receive(await pool.drain())
+    }
+    finally {
+      pool.close()
+    }
+    return { skills, elsewhere }
   }
 }

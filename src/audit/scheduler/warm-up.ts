@@ -2,14 +2,15 @@ import type { SkillFile } from '../../core/types'
 import type { ProcessContext, ProcessedSkill, SkillHead } from '../check-skill'
 /**
  * A worker's warm-up: the checks run on a small skill held in memory (nothing is read from disk), so
- * the scanner builds its lazy tables and compiles its patterns while the main thread is still
- * discovering skills, instead of on the first skills it is handed.
+ * the scanner builds its lazy tables and compiles its patterns while the main thread checks its first
+ * skills, instead of on the first skills it is handed.
  */
+import { Buffer } from 'node:buffer'
 import path from 'node:path'
 import { parseFrontmatter } from '../../core/frontmatter'
 import { sha256Hex } from '../../core/hash'
 import { checkSkill } from '../check-skill'
-import { SKILL_FILE } from '../read'
+import { SKILL_FILE } from '../layout'
 
 // One file in each language the scanner reads, prose and fenced blocks included, with findings in
 // each: a scan that finds something walks the whole path (excerpts, capabilities, suppressions).

@@ -5,12 +5,10 @@
 import type { MessagePort } from 'node:worker_threads'
 import type { SkillLocation } from '../discover'
 import type { LockRead } from '../lockfile'
-import type { PortableListings } from '../read'
 import type { PortableSettings } from './pool'
 import { workerData } from 'node:worker_threads'
 import { processSkill, readHead } from '../check-skill'
 import { lockedEntry, parseLock } from '../lockfile'
-import { knownListings } from '../read'
 import { warmUp } from './warm-up'
 
 const { port } = workerData as { port: MessagePort, settings: PortableSettings }
@@ -34,39 +32,29 @@ function configure(next: PortableSettings): void {
       content: next.content,
       scan: true,
       customSchema: next.customSchema,
-      context: undefined,
     })
   }
   catch {}
 }
 configure((workerData as { settings: PortableSettings }).settings)
 
-port.on(
-  'message',
-  (
-    message:
-      { id: number, location: SkillLocation, listings: PortableListings | null } | { settings: PortableSettings },
-  ) => {
-    if ('settings' in message)
-      return configure(message.settings)
-    const { id, location, listings } = message
-    try {
-      const head = readHead(location, undefined, listings ? knownListings(listings) : undefined)
-      const locked = lockedEntry(lock, head.name)
-      // `context` is the main thread's to set: it keys its cache by its own lock objects.
-      const skill = processSkill(head, {
-        options: settings.options,
-        locked,
-        content: settings.content,
-        scan: settings.scan,
-        customSchema: settings.customSchema,
-        context: undefined,
-      })
-      port.postMessage({ id, skill })
-    }
-    catch {
-      // The main thread audits this skill itself, and reports whatever goes wrong there.
-      port.postMessage({ id, skill: null })
-    }
-  },
-)
+port.on('message', (message: { id: number, location: SkillLocation } | { settings: PortableSettings }) => {
+  if ('settings' in message)
+    return configure(message.settings)
+  const { id, location } = message
+  try {
+    const head = readHead(location)
+    const skill = processSkill(head, {
+      options: settings.options,
+      locked: lockedEntry(lock, head.name),
+      content: settings.content,
+      scan: settings.scan,
+      customSchema: settings.customSchema,
+    })
+    port.postMessage({ id, skill })
+  }
+  catch {
+    // The main thread audits this skill itself, and reports whatever goes wrong there.
+    port.postMessage({ id, skill: null })
+  }
+})
