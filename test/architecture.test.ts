@@ -49,13 +49,6 @@ const ENTRIES = ['src/index.ts', 'src/cli.ts', 'src/bin.ts', 'src/vitest.ts']
 
 const MAX_ROOT_FILES = 8
 
-/**
- * Violations found when this test was written, in folders the issue 16 restructuring is still
- * changing, each to be fixed where it lives. Listed exactly: one that disappears fails the test
- * until it is removed from here, so the list only shrinks.
- */
-const KNOWN_VIOLATIONS: string[] = []
-
 /** Outside src/scanner/finder/, the finder is reached only through these modules. */
 const FINDER_DIR = 'src/scanner/finder/'
 const FINDER_ENTRY = ['src/scanner/finder/index.ts']
@@ -352,11 +345,8 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 describe('module boundaries of src/', () => {
   const violations = checkArchitecture(path.join(here, '..'))
   it.each(RULES)('%s', (rule) => {
-    const found = violations.filter(v => v.rule === rule && !KNOWN_VIOLATIONS.includes(v.message))
+    const found = violations.filter(v => v.rule === rule)
     expect(found.map(v => v.message)).toEqual([])
-  })
-  it('every known violation still exists (else remove it from KNOWN_VIOLATIONS)', () => {
-    expect(KNOWN_VIOLATIONS.filter(k => !violations.some(v => v.message === k))).toEqual([])
   })
 })
 
