@@ -1,5 +1,5 @@
 import type { ResolvedOptions } from '../core/options'
-import type { Capability, Diagnostic, ScanResult, Severity, SkillSource, Suppression } from '../core/types'
+import type { Capability, Diagnostic, ScanResult, Severity, SkillFile, SkillSource, Suppression } from '../core/types'
 import type { NarrowText } from '../narrow'
 import type { JsFlavor } from './js/scan-js'
 import type { Directive } from './suppress'
@@ -97,7 +97,9 @@ function scanJsSegment(
 }
 
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
-function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
+function scanMarkdown(ctx: Ctx, file: SkillFile): boolean {
+  const path = file.path
+  const text = file.text ?? ''
   const start = ctx.raw.length
   if (!text.includes('```') && !text.includes('~~~')) {
     // No fence: plain prose, and the line table is only needed if something is found.
@@ -107,7 +109,7 @@ function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
     return directive
   }
   const index = new LineIndex(text)
-  const fences = findFences(index)
+  const fences = findFences(file)
   const inFence = new Uint8Array(index.count)
   for (const f of fences) inFence.fill(1, f.open, f.close + 1)
   // Covers the whole text (fenced lines included) for the directive's anchor.
@@ -282,7 +284,8 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
 
   const known = (rule: string): boolean => META_BY_ID.has(rule) || customMeta.has(rule)
   for (const file of skill.files) {
-    // A text with characters above U+00FF is searched through its stand-in (src/narrow.ts); custom patterns may name any.
+    // A text with characters above U+00FF is searched through its stand-in (src/narrow.ts); custom patterns
+    // may name any.
     const narrow = custom.length ? undefined : file.narrow
     const text = narrow ? narrow.scan : file.text
     if (text === null || text === undefined)
@@ -307,7 +310,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     // Each of these scans reads the whole text, and tells whether it met the directive's anchor.
     // Markdown never has a stand-in: walk.ts decides by the same `isMarkdownPath`.
     const directive = kind.markdown
-      ? scanMarkdown(ctx, file.path, text)
+      ? scanMarkdown(ctx, file)
       : kind.lang === 'js'
         ? scanJsSegment(ctx, file.path, text, kind.flavor ?? 'js', 0, 0, true, narrow)
         : scanSegment(
