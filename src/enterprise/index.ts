@@ -1,6 +1,5 @@
 import type { ResolvedOptions } from '../core/options'
 import type { Diagnostic, ScanResult, Scenario, SkillSource } from '../core/types'
-import type { MdAnalysis } from './markdown'
 import type { ScenarioDraft } from './scenarios'
 import type { UriError } from './uri'
 import { diagnostic, sortDiagnostics } from '../core/diagnostics'
@@ -53,7 +52,6 @@ export function checkEnterprise(skill: SkillSource, ctx: EnterpriseContext): Ent
   const mismatch = enterprise ? 'error' : 'warning'
   const quality = options.strict ? 'error' : 'warning'
   const diagnostics: Diagnostic[] = []
-  const analyses = new Map<string, MdAnalysis>()
   const result: EnterpriseResult = { diagnostics, links: [], scenarios: [], workload: 'read', requiresApproval: false }
 
   const guard = (check: string, run: () => void): void => {
@@ -75,7 +73,7 @@ export function checkEnterprise(skill: SkillSource, ctx: EnterpriseContext): Ent
   }
 
   guard('link', () => {
-    const links = checkLinks(skill, mismatch, analyses)
+    const links = checkLinks(skill, mismatch)
     diagnostics.push(...links.diagnostics)
     result.links = links.links
   })
@@ -91,7 +89,7 @@ export function checkEnterprise(skill: SkillSource, ctx: EnterpriseContext): Ent
   })
   if (enterprise) {
     guard('CWE', () => diagnostics.push(...checkCweMentions(skill, 'error')))
-    guard('security checkpoint', () => diagnostics.push(...checkSecurityCheckpoint(skill, ctx.scan, quality, analyses)))
+    guard('security checkpoint', () => diagnostics.push(...checkSecurityCheckpoint(skill, ctx.scan, quality)))
     guard('HTTP 429', () => diagnostics.push(...checkHttp429(skill, ctx.scan, quality)))
   }
   guard('HITL', () => {

@@ -1,7 +1,7 @@
+import type { MdLink } from '../core/markdown'
 import type { Diagnostic, Severity, SkillFile, SkillSource } from '../core/types'
-import type { MdAnalysis, MdLink } from './markdown'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
-import { analyzeMarkdown } from './markdown'
+import { markdownOf } from '../core/markdown'
 import { isMarkdown, lineIndex, projectPath, quote, safeDecode } from './text'
 
 export interface LinkReport {
@@ -29,16 +29,12 @@ export function linkedDocuments(skill: SkillSource): SkillFile[] {
  * The skill's file list is the whole universe: nothing here touches the disk.
  * `severity` is `error` in the enterprise profile, `warning` in agentskills.
  */
-export function checkLinks(
-  skill: SkillSource,
-  severity: Severity,
-  analyses = new Map<string, MdAnalysis>(),
-): LinkReport {
-  const resolver = new Resolver(skill, analyses)
+export function checkLinks(skill: SkillSource, severity: Severity): LinkReport {
+  const resolver = new Resolver(skill)
   const diagnostics: Diagnostic[] = []
   const external = new Set<string>()
   for (const file of linkedDocuments(skill)) {
-    const doc = resolver.analysis(file)
+    const doc = markdownOf(file)
     if (!doc)
       continue
     let at: ReturnType<typeof lineIndex> | null = null
@@ -86,25 +82,11 @@ class Resolver {
   private readonly dirs = new Set<string>([''])
   private lowerCase: Map<string, string> | null = null
 
-  constructor(
-    private readonly skill: SkillSource,
-    private readonly analyses: Map<string, MdAnalysis>,
-  ) {
+  constructor(private readonly skill: SkillSource) {
     for (const f of skill.files) {
       this.paths.set(f.path, f)
       for (let i = f.path.indexOf('/'); i !== -1; i = f.path.indexOf('/', i + 1)) this.dirs.add(f.path.slice(0, i))
     }
-  }
-
-  analysis(file: SkillFile): MdAnalysis | null {
-    if (file.text === null)
-      return null
-    let doc = this.analyses.get(file.path)
-    if (!doc) {
-      doc = analyzeMarkdown(file.text)
-      this.analyses.set(file.path, doc)
-    }
-    return doc
   }
 
   check(from: SkillFile, link: MdLink, external: Set<string>): Problem | null {
@@ -229,7 +211,7 @@ class Resolver {
     // Line anchors (`#L10`) and fragments of non-markdown files are the viewer's business.
     if (!isMarkdown(path) || rawFragment === '')
       return null
-    const doc = this.analysis(file)
+    const doc = markdownOf(file)
     if (!doc)
       return null
     const fragment = (safeDecode(rawFragment) ?? rawFragment).replace(/^user-content-/, '')

@@ -1,8 +1,7 @@
 import type { Diagnostic, ScanResult, Severity, SkillSource } from '../core/types'
-import type { MdAnalysis } from './markdown'
 import { diagnostic } from '../core/diagnostics'
+import { markdownOf } from '../core/markdown'
 import { findCweMentions, isKnownCwe } from './cwe'
-import { analyzeMarkdown } from './markdown'
 import { isMarkdown, projectPath } from './text'
 
 /**
@@ -14,7 +13,6 @@ export function checkSecurityCheckpoint(
   skill: SkillSource,
   scan: ScanResult | null,
   severity: Severity,
-  analyses = new Map<string, MdAnalysis>(),
 ): Diagnostic[] {
   const detected = scan?.capabilities.detected ?? []
   if (detected.length === 0)
@@ -23,12 +21,7 @@ export function checkSecurityCheckpoint(
     f => isMarkdown(f.path) && f.text !== null && (f === skill.skillMd || f.path.startsWith('references/')),
   )
   for (const file of docs) {
-    let doc = analyses.get(file.path)
-    if (!doc) {
-      doc = analyzeMarkdown(file.text!)
-      analyses.set(file.path, doc)
-    }
-    if (doc.headings.some(h => /security/i.test(h.text)))
+    if (markdownOf(file)!.headings.some(h => /security/i.test(h.text)))
       return []
     if (findCweMentions(file.text!).some(m => isKnownCwe(m.id)))
       return []
@@ -37,10 +30,13 @@ export function checkSecurityCheckpoint(
     diagnostic({
       code: 'quality/security-checkpoint',
       severity,
-      message: `the skill's files use ${detected.join(', ')} but neither SKILL.md nor references/ document a security checkpoint`,
+      message: `the skill's files use ${detected.join(', ')} but neither SKILL.md nor references/ document a security`
+        + ' checkpoint',
       file: projectPath(skill, skill.skillMd.path),
       skill: skill.name,
-      hint: 'Add a `## Security` section (what the skill touches, what it must never do) citing the relevant CWE ids, e.g. CWE-78 for process spawning.',
+      hint:
+        'Add a `## Security` section (what the skill touches, what it must never do) citing the relevant CWE ids, '
+        + 'e.g. CWE-78 for process spawning.',
     }),
   ]
 }

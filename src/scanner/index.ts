@@ -1,5 +1,5 @@
 import type { ResolvedOptions } from '../core/options'
-import type { Capability, Diagnostic, ScanResult, Severity, SkillSource, Suppression } from '../core/types'
+import type { Capability, Diagnostic, ScanResult, Severity, SkillFile, SkillSource, Suppression } from '../core/types'
 import type { JsFlavor } from './js/scan-js'
 import type { Directive } from './suppress'
 import type { Lang, RawFinding, RuleMeta } from './types'
@@ -94,7 +94,9 @@ function scanJsSegment(ctx: Ctx, seg: JsSegment): boolean {
 }
 
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
-function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
+function scanMarkdown(ctx: Ctx, file: SkillFile): boolean {
+  const path = file.path
+  const text = file.text ?? ''
   const start = ctx.raw.length
   if (!text.includes('```') && !text.includes('~~~')) {
     // No fence: plain prose, and the line table is only needed if something is found.
@@ -104,7 +106,7 @@ function scanMarkdown(ctx: Ctx, path: string, text: string): boolean {
     return directive
   }
   const index = new LineIndex(text)
-  const fences = findFences(index)
+  const fences = findFences(file)
   const inFence = new Uint8Array(index.count)
   for (const f of fences) inFence.fill(1, f.open, f.close + 1)
   // Covers the whole text (fenced lines included) for the directive's anchor.
@@ -302,7 +304,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     // Each of these scans reads the whole text, and tells whether it met the directive's anchor.
     const whole = { path: file.path, text, lineOffset: 0, colOffset: 0 }
     const directive = kind.markdown
-      ? scanMarkdown(ctx, file.path, text)
+      ? scanMarkdown(ctx, file)
       : kind.lang === 'js'
         ? scanJsSegment(ctx, { ...whole, flavor: kind.flavor ?? 'js', isFile: true })
         : scanSegment({ ...whole, lang: kind.lang, astDone: false }, ctx.raw)

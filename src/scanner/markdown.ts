@@ -1,5 +1,7 @@
+import type { SkillFile } from '../core/types'
 import type { LineIndex } from './lines'
 import type { Lang, RawFinding } from './types'
+import { markdownOf } from '../core/markdown'
 
 export interface Fence {
   /** 0-based line of the opening fence. */
@@ -10,8 +12,6 @@ export interface Fence {
   lang: Lang | 'ts' | 'jsx' | 'tsx'
   indent: number
 }
-
-const FENCE = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`{]*)[^\n`]*$/
 
 const LANG_OF: Record<string, Fence['lang']> = {
   'js': 'js',
@@ -51,58 +51,33 @@ const LANG_OF: Record<string, Fence['lang']> = {
   'markdown': 'prose',
 }
 
-/** Fenced code blocks (CommonMark: same fence char, closing run at least as long). */
-export function findFences(index: LineIndex): Fence[] {
-  const fences: Fence[] = []
-  const text = index.text
-  if (!text.includes('```') && !text.includes('~~~'))
-    return fences
-  let open: { line: number, ch: string, len: number, info: string, indent: number } | null = null
-  for (let i = 0; i < index.count; i++) {
-    const s = index.start(i)
-    const c = text.charCodeAt(s + (text.charCodeAt(s) === 32 ? text.slice(s, s + 4).search(/\S/) : 0))
-    if (c !== 96 && c !== 126)
-      continue
-    const m = FENCE.exec(index.line(i))
-    if (!m)
-      continue
-    const run = m[2]!
-    if (!open) {
-      if (run[0] === '`' && m[0].slice(m[1]!.length + run.length).includes('`'))
-        continue
-      open = { line: i, ch: run[0]!, len: run.length, info: m[3]!.toLowerCase(), indent: m[1]!.length }
-    }
-    else if (run[0] === open.ch && run.length >= open.len && !m[3]) {
-      fences.push({
-        open: open.line,
-        close: i,
-        info: open.info,
-        lang: LANG_OF[open.info] ?? 'text',
-        indent: open.indent,
-      })
-      open = null
-    }
-  }
-  if (open) {
-    fences.push({
-      open: open.line,
-      close: index.count - 1,
-      info: open.info,
-      lang: LANG_OF[open.info] ?? 'text',
-      indent: open.indent,
-    })
-  }
-  return fences
+/**
+ * The fenced code blocks of a markdown file (core/markdown: CommonMark fences), with the language their
+ * info string names: its first word, up to a space, a backtick or `{` (`js{1,3}`), lowercased.
+ */
+export function findFences(file: SkillFile): Fence[] {
+  return (markdownOf(file)?.fences ?? []).map((f) => {
+    const info = /^[^\s`{]*/.exec(f.info)![0].toLowerCase()
+    return { open: f.openLine, close: f.closeLine, info, lang: LANG_OF[info] ?? 'text', indent: f.column }
+  })
 }
 
 // A warning that *mentions* an attack is documentation. The marker must govern the match:
 // before it in the same sentence, or leading the line right above a fenced block.
 const LEAD_SAME_LINE
   = /(?:\bnever\b(?!\s+mind)|\bdo\s+not\b|\bdon['’]t\b|\bmust\s+not\b|\bshould\s+not\b|\bnot\s+safe\b|❌|🚫|⛔)/gi
-const LEAD_ABOVE_BLOCK
-  = /^[\s>*_#\-:|]*(?:never\b(?!\s+mind)|do\s+not\b|don['’]t\b|bad\b|unsafe\b|insecure\b|dangerous\b|wrong\b|anti-?pattern\b|avoid\b|malicious\b|examples?\s+of\s+(?:\w+\s+){0,3}?(?:attacks?|malicious|injections?|phishing|payloads?)|❌|🚫|⛔|⚠️?\s*(?:never|do\s+not|don['’]t|dangerous|insecure|unsafe))/i
-const QUOTED_ATTACK
-  = /\b(?:detect\w*|flag\w*|block\w*|reject\w*|filter\w*|attack\w*|inject\w*|malicious|adversar\w*|exploit\w*|phrases?\s+(?:like|such\s+as)|such\s+as|e\.g\.|for\s+example|jailbreak\w*)\b/i
+const LEAD_ABOVE_BLOCK = new RegExp(
+  String.raw`^[\s>*_#\-:|]*(?:never\b(?!\s+mind)|do\s+not\b|don['’]t\b|bad\b|unsafe\b|insecure\b|dangerous\b|wrong\b`
+  + String.raw`|anti-?pattern\b|avoid\b|malicious\b`
+  + String.raw`|examples?\s+of\s+(?:\w+\s+){0,3}?(?:attacks?|malicious|injections?|phishing|payloads?)`
+  + String.raw`|❌|🚫|⛔|⚠️?\s*(?:never|do\s+not|don['’]t|dangerous|insecure|unsafe))`,
+  'i',
+)
+const QUOTED_ATTACK = new RegExp(
+  String.raw`\b(?:detect\w*|flag\w*|block\w*|reject\w*|filter\w*|attack\w*|inject\w*|malicious|adversar\w*|exploit\w*`
+  + String.raw`|phrases?\s+(?:like|such\s+as)|such\s+as|e\.g\.|for\s+example|jailbreak\w*)\b`,
+  'i',
+)
 
 export const CAUTION_RULES = new Set([
   'remote_exec',
@@ -115,9 +90,8 @@ export const CAUTION_RULES = new Set([
 function governedOnLine(line: string, column: number): boolean {
   const before = line.slice(0, column - 1)
   LEAD_SAME_LINE.lastIndex = 0
-  let m: RegExpExecArray | null
   let last = -1
-  while ((m = LEAD_SAME_LINE.exec(before))) last = m.index + m[0].length
+  for (let m = LEAD_SAME_LINE.exec(before); m; m = LEAD_SAME_LINE.exec(before)) last = m.index + m[0].length
   if (last === -1)
     return false
   // Same sentence: no sentence end between the marker and the match.

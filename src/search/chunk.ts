@@ -1,5 +1,6 @@
 import type { ManifestSkill } from '../core/types'
 import type { ChunkKind } from '../runtime/discovery-index'
+import { analyzeMarkdown } from '../core/markdown'
 
 /** Spec "Multi-Chunk Sliding-Window Decomposition": at most 900 characters, 80 characters of overlap. */
 export const CHUNK_MAX = 900
@@ -35,29 +36,14 @@ export function slidingWindows(length: number, max = CHUNK_MAX, overlap = CHUNK_
 }
 
 /**
- * Markdown split into blocks at ATX headings (outside code fences), consecutive small blocks packed
- * together up to `max` characters, oversized blocks cut into sliding windows.
+ * Markdown split into blocks at ATX headings (core/markdown: outside code fences, comments and code spans),
+ * consecutive small blocks packed together up to `max` characters, oversized blocks cut into sliding windows.
  */
 export function markdownBlocks(text: string, max = CHUNK_MAX, overlap = CHUNK_OVERLAP): Array<[number, number]> {
   const starts: number[] = [0]
-  let fence: string | null = null
-  let offset = 0
-  // Line by line without splitting the text into an array of lines (sources run to 16k characters).
-  for (let nl = 0; offset <= text.length; offset = nl + 1) {
-    nl = text.indexOf('\n', offset)
-    if (nl < 0)
-      nl = text.length
-    const line = text.slice(offset, nl)
-    const fenceMatch = /^ {0,3}(`{3,}|~{3,})/.exec(line)
-    if (fenceMatch) {
-      if (fence === null)
-        fence = fenceMatch[1][0]
-      else if (fenceMatch[1][0] === fence)
-        fence = null
-    }
-    else if (fence === null && offset > 0 && /^ {0,3}#{1,6}(\s|$)/.test(line)) {
-      starts.push(offset)
-    }
+  for (const h of analyzeMarkdown(text).headings) {
+    if (h.kind === 'atx' && h.offset > 0)
+      starts.push(h.offset)
   }
   const sections: Array<[number, number]> = starts.map((s, i) => [
     s,

@@ -3,10 +3,10 @@
  * the plain global regexes find: edge cases of each shortcut, and hostile megabyte inputs.
  */
 import { afterAll, describe, expect, it } from 'vitest'
+import { analyzeMarkdown, maskCode } from '../../src/core/markdown'
 import { checkEnterprise } from '../../src/enterprise'
 import { findCweMentions, mentionsCwe } from '../../src/enterprise/cwe'
 import { findWriteRequests } from '../../src/enterprise/hitl'
-import { analyzeMarkdown, maskCode } from '../../src/enterprise/markdown'
 import { cleanupSkills, makeSkill, options, scanWith } from './helpers'
 
 afterAll(cleanupSkills)
@@ -23,8 +23,8 @@ describe('line-start constructs found from their first character', () => {
     ])
   })
 
-  it('opens a fence after U+2028 and ignores a heading marker that does not start a line', () => {
-    expect(links('a\u2028```\n[in](a.md)\n```\n[out](b.md)')).toEqual(['link:b.md@27'])
+  it('opens a fence only after a line break (U+2028 is none, in CommonMark), and no heading mid-line', () => {
+    expect(links('a\u2028```\n[in](a.md)\n```\n[out](b.md)')).toEqual(['link:a.md@11'])
     expect(headings('a # not\n #\tyes\n    # indented code')).toEqual(['1:yes@8'])
   })
 
@@ -83,17 +83,17 @@ describe('prefilters of the request and CWE patterns', () => {
   it('finds exactly the client calls the plain regex finds, on seeded random texts', () => {
     const CLIENT
       = /\b(?:requests|httpx|axios|session|aiohttp|got|ky|superagent|http|https)\.(?:post|put|patch|delete)\s*\(/gi
+    let seed = 5
+    const rnd = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+      return seed / 0x7FFFFFFF
+    }
     // Texts made of call-shaped pieces, each piece drawn with near misses.
     const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!
     const clients = ['requests', 'HTTPX', 'got', 'xgot', 'Session', 'é', '']
     const methods = ['.post', '.PUT', '.Patch', '.delete', '.pu', '.Dele', 'post', '.p', '..put']
     const spaces = ['', ' ', '\u00A0', '\n', '\t ', 'x']
     const ends = ['(', '(', ')', '', ' (']
-    let seed = 5
-    const rnd = (): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
-      return seed / 0x7FFFFFFF
-    }
     let found = 0
     for (let k = 0; k < 20_000; k++) {
       let text = ''

@@ -30,6 +30,15 @@ describe('markdownBlocks', () => {
     ])
     expect(markdownBlocks(text).map(([s, e]) => text.slice(s, e))).toEqual([text])
   })
+  it('reads fences as the scanner does: a shorter run closes no fence, a list item\'s fence may be indented', () => {
+    const text = '# A\n````md\n```\n# in fence\n````\n1. step\n\n    ```sh\n# in shell\n    ```\n## B\n'
+    // One 69-character section cut into windows, then `## B`; no block starts at a heading in a fence.
+    expect(markdownBlocks(text, 20, 0).map(([s]) => s)).toEqual([0, 20, 40, 60, text.indexOf('## B')])
+  })
+  it('does not split at a heading inside an HTML comment', () => {
+    const text = '# A\none\n<!--\n# hidden\n-->\n# B\n'
+    expect(markdownBlocks(text, 20, 0).map(([s]) => s)).toEqual([0, 20, text.indexOf('# B')])
+  })
   it('windows an oversized section', () => {
     const text = `# Big\n${'word '.repeat(400)}`
     const blocks = markdownBlocks(text)

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { analyzeMarkdown, githubSlug, maskCode } from '../../src/enterprise/markdown'
+import { analyzeMarkdown, githubSlug, maskCode } from '../../src/core/markdown'
 
 const dests = (md: string): string[] => analyzeMarkdown(md).links.map(l => `${l.kind}:${l.dest}`)
 
 describe('markdown links', () => {
   it('finds inline links and images, with titles, angle brackets, balanced parens and escapes', () => {
-    const md
-      = '[a](one.md) ![b](img/two.png "Two") [c](<with space.md>) [d](p_(1).md \'t\') [e](x.md (paren title)) [f](a\\)b.md)'
+    const md = '[a](one.md) ![b](img/two.png "Two") [c](<with space.md>) '
+      + '[d](p_(1).md \'t\') [e](x.md (paren title)) [f](a\\)b.md)'
     expect(dests(md)).toEqual([
       'link:one.md',
       'image:img/two.png',
