@@ -1,6 +1,7 @@
 import type { AuditResult } from '../../src/audit/engine'
 import type { FileEntry } from '../../src/audit/read'
 import type { Diagnostic } from '../../src/core/types'
+import { Buffer } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -247,7 +248,8 @@ describe('names', () => {
     const pattern = r.diagnostics.find(d => d.code === 'schema/pattern' && d.skill === 'Bad--Name')!
     expect(pattern).toMatchObject({ file: 'skills/Bad--Name/SKILL.md', line: 2, column: 1 })
     expect(pattern.message).toBe(
-      '`name` must be 1-64 characters of a-z, 0-9 and -, with no leading, trailing or double hyphen (the enterprise profile)',
+      '`name` must be 1-64 characters of a-z, 0-9 and -, '
+      + 'with no leading, trailing or double hyphen (the enterprise profile)',
     )
     expect(find(r, 'skill/name-mismatch')).toMatchObject({
       file: 'skills/folder/SKILL.md',
@@ -290,7 +292,8 @@ describe('one pass', () => {
     const missing = find(r, 'schema/required')!
     expect(missing.message).toBe('missing required field `version` (the enterprise profile)')
     expect(missing.hint).toBe(
-      'Add `version: 1.0.0`, or set `profile: \'agentskills\'` to validate against the agentskills.io baseline instead.',
+      'Add `version: 1.0.0`, or set `profile: \'agentskills\'` '
+      + 'to validate against the agentskills.io baseline instead.',
     )
   })
 })

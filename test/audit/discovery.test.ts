@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -180,7 +181,8 @@ describe('profiles', () => {
   it('agentskills: real-world deviations are warnings, rule breaks are errors', async () => {
     const long = Array.from({ length: 520 }, (_, i) => `line ${i}`).join('\n')
     const root = makeTree({
-      'skills/nested-meta/SKILL.md': `---\nname: nested-meta\ndescription: d\nmetadata: {"owner": {"team": "x"}}\nallowed-tools:\n  - Read\n  - Bash\n---\n${long}\n`,
+      'skills/nested-meta/SKILL.md': '---\nname: nested-meta\ndescription: d\nmetadata: {"owner": {"team": "x"}}\n'
+        + `allowed-tools:\n  - Read\n  - Bash\n---\n${long}\n`,
       'skills/empty-compat/SKILL.md': '---\nname: empty-compat\ndescription: d\ncompatibility: ""\n---\nbody\n',
     })
     const r = await audit({ root, lock: false, profile: 'agentskills' })
@@ -195,7 +197,8 @@ describe('profiles', () => {
     expect(r.diagnostics.filter(d => d.skill === 'nested-meta' && d.severity === 'error')).toEqual([])
     expect(r.diagnostics.filter(d => d.code === 'schema/recommended').map(d => d.message)).toEqual([
       '`metadata/owner` must be a map of string keys to string values (the agentskills.io recommendations)',
-      '`allowed-tools` must be a space-separated string such as `Bash(git:*) Read` (the agentskills.io recommendations)',
+      '`allowed-tools` must be a space-separated string such as `Bash(git:*) Read` '
+      + '(the agentskills.io recommendations)',
     ])
   })
 

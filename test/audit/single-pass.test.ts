@@ -2,6 +2,7 @@
  * The engine reads each skill once and keeps only results: what used to be computed from texts kept
  * around (the lock text, watch lists, scenario names, code frames, line-ending hints) must come out the same.
  */
+import type { Buffer } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,7 +13,8 @@ import { makeTree, read, skill } from '../helpers'
 
 const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex')
 function scenario(expected: string): string {
-  return `---\nprompt: "Run it"\nexecutes: true\nexpected_skills:\n  - ${expected}\nthreshold: 0.5\n---\nThe expected outcome.\n`
+  return `---\nprompt: "Run it"\nexecutes: true\nexpected_skills:\n  - ${expected}\n`
+    + 'threshold: 0.5\n---\nThe expected outcome.\n'
 }
 
 describe('one pass per skill', () => {

@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
 /**
  * Runs checkEnterprise over every skill (folder with SKILL.md) under the given roots and prints the
  * diagnostic counts and the time taken (engine scanner not involved: every skill gets the same
  * detected capabilities, network + fs:write). Not a test: `npx tsx test/enterprise/bench-corpus.ts <root>...`
  */
-import { execFileSync } from 'node:child_process'
-import path from 'node:path'
+import process from 'node:process'
 import { parseFrontmatter } from '../../src/core/frontmatter'
 import { checkEnterprise } from '../../src/enterprise'
 import { loadSkill, options, scanWith } from './helpers'
@@ -56,8 +57,8 @@ for (const profile of ['enterprise', 'agentskills'] as const) {
     }
     times.push(Math.round(performance.now() - start))
   }
-  console.log(
-    `${profile}: ${skills.length} skills, ${files} files, ${(chars / 1e6).toFixed(1)} M chars of text; 3 rounds: ${times.join(', ')} ms`,
-  )
-  console.log(counts)
+  const text = `${(chars / 1e6).toFixed(1)} M chars of text`
+  const rounds = `3 rounds: ${times.join(', ')} ms`
+  process.stdout.write(`${profile}: ${skills.length} skills, ${files} files, ${text}; ${rounds}\n`)
+  process.stdout.write(`${JSON.stringify(counts)}\n`)
 }

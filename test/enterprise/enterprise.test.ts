@@ -120,7 +120,8 @@ describe('hostile input', () => {
   it('never throws on odd frontmatter values, binary files or pathological markdown', () => {
     const skill = makeSkill(
       {
-        'SKILL.md': `---\nname: x\n---\n${'[['.repeat(20_000)}${'`'.repeat(5000)}\n${'](#'.repeat(10_000)}\n${'<a href='.repeat(5000)}\n${'# h\n'.repeat(2000)}`,
+        'SKILL.md': `---\nname: x\n---\n${'[['.repeat(20_000)}${'`'.repeat(5000)}\n`
+          + `${'](#'.repeat(10_000)}\n${'<a href='.repeat(5000)}\n${'# h\n'.repeat(2000)}`,
         'references/bin.md': new Uint8Array([0, 255, 1, 2]),
         'references/huge-line.md': `${'x'.repeat(200_000)} [a](b.md)\n`,
         'scenarios/weird.md': '---\n&a [*a, *a]\n---\n',

@@ -80,7 +80,8 @@ describe('hITL workload gate', () => {
       const result = checkHitl(skillWith('read', writes), scanWith(['fs:write']), profile)
       expect(brief(result.diagnostics)).toEqual(['hitl/read-with-writes error skills/demo-skill/SKILL.md:4:1'])
       expect(result.diagnostics[0].message).toBe(
-        'declared `workload: read` but the skill writes: fs:write (detected by the scanner); scripts/deploy.sh:2 `curl -X POST`',
+        'declared `workload: read` but the skill writes: fs:write (detected by the scanner); '
+        + 'scripts/deploy.sh:2 `curl -X POST`',
       )
       expect(result.workload).toBe('read')
       // Fails closed: the evidence still gates the skill.

@@ -6,7 +6,8 @@ afterAll(cleanupSkills)
 
 const files = {
   'references/guide.md':
-    '# Guide\n\n## Status codes & what to do\n\n## Setup\n## Setup\n<a name="legacy"></a>\nBack to [the skill](../SKILL.md).\n',
+    '# Guide\n\n## Status codes & what to do\n\n## Setup\n## Setup\n'
+    + '<a name="legacy"></a>\nBack to [the skill](../SKILL.md).\n',
   'references/deep/nested.md': 'Up: [guide](../guide.md#setup-1) and [tricky](../../references/./guide.md).\n',
   'examples/run.py': 'print("hi")\n',
   'scripts/My Script.sh': 'echo\n',

@@ -37,7 +37,8 @@ describe('scenarios/*.md', () => {
           threshold: 0.7,
           metadata: { category: 'build' },
           reference:
-            'To build a Bazel module hermetically using Bzlmod:\n1. Configure MODULE.bazel and commit MODULE.bazel.lock (CWE-829).',
+            'To build a Bazel module hermetically using Bzlmod:\n'
+            + '1. Configure MODULE.bazel and commit MODULE.bazel.lock (CWE-829).',
         },
       ],
     })
