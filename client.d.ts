@@ -7,14 +7,20 @@ declare module 'virtual:skills-manifest' {
   /** A skill's summary (what an agent lists and registers) and a loader for its full entry. */
   export type SkillHandle = SkillSummary & { load: () => Promise<ManifestSkill> }
 
-  /** The manifest with skill summaries: full entries (instructions, files, texts) load through `getSkill(name).load()`. */
+  /**
+   * The manifest with skill summaries: full entries (instructions, files, texts) load through
+   * `getSkill(name).load()`.
+   */
   const manifest: SkillsManifestSummary
   export default manifest
   export const skills: SkillSummary[]
   export function getSkill(name: SkillName): SkillHandle | undefined
   /** The complete manifest, every skill loaded: equal to skills_manifest.json. */
   export function loadManifest(): Promise<SkillsManifest>
-  /** JIT discovery over the pre-compiled index: its head loads on the first call, then the parts each query needs. Chunk texts are null except frontmatter chunks (bodies are not in the entry). */
+  /**
+   * JIT discovery over the pre-compiled index: its head loads on the first call, then the parts each query
+   * needs. Chunk texts are null except frontmatter chunks (bodies are not in the entry).
+   */
   export function findSkills(query: string, options?: FindSkillsOptions): Promise<SkillMatch[]>
 }
 

@@ -26,7 +26,8 @@ const ALIASES: Record<string, Capability> = {
   'secrets': 'secrets',
 }
 
-// allowed-tools entries (Claude Code, Copilot, Cursor names) mapped onto the vocabulary; read-only tools map to nothing.
+// allowed-tools entries (Claude Code, Copilot, Cursor names) mapped onto the vocabulary; read-only tools map to
+// nothing.
 const TOOL_CAPS: Record<string, Capability[]> = {
   bash: ['process'],
   shell: ['process'],

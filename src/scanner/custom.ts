@@ -39,9 +39,8 @@ export function scanCustom(custom: readonly CompiledCustom[], path: string, inde
       continue
     c.re.lastIndex = 0
     let lastLine = -1
-    let m: RegExpExecArray | null
     let guard = 0
-    while ((m = c.re.exec(index.text)) && guard++ < 100_000) {
+    for (let m = c.re.exec(index.text); m && guard++ < 100_000; m = c.re.exec(index.text)) {
       if (m[0] === '') {
         c.re.lastIndex++
         continue

@@ -12,8 +12,14 @@ export function entropy(s: string): number {
   return h
 }
 
-const PLACEHOLDER_WORDS
-  = /x{4,}|X{4,}|\*{3,}|\.{3}|…|<|>|\{|\}|your|example|sample|placeholder|dummy|fake|changeme|change_me|redacted|replace|insert|secret_here|token_here|key_here|here|test123|foobar|abc123|0123456789|123456789|abcdefgh|qwerty|lorem/i
+const PLACEHOLDER_WORDS = new RegExp(
+  [
+    String.raw`x{4,}|X{4,}|\*{3,}|\.{3}|…|<|>|\{|\}|your|example|sample|placeholder|dummy|fake|changeme|change_me`,
+    String.raw`|redacted|replace|insert|secret_here|token_here|key_here|here|test123|foobar|abc123|0123456789`,
+    String.raw`|123456789|abcdefgh|qwerty|lorem`,
+  ].join(''),
+  'i',
+)
 
 /** Docs are full of `sk-xxxx`, `your-password`, `AKIAIOSFODNN7EXAMPLE`: those are not secrets. */
 export function isPlaceholder(value: string): boolean {

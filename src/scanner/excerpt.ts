@@ -1,8 +1,15 @@
 const MAX = 80
 
 // Invisible or control characters a reviewer must see spelled out (Trojan Source, zero-width, tags).
-const INVISIBLE
-  = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB]|[\u{E0000}-\u{E0FFF}]|\t/gu
+const INVISIBLE = new RegExp(
+  // eslint-disable-next-line no-misleading-character-class -- variation selectors are among what it must spell out
+  [
+    String.raw`[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F`,
+    String.raw`\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB]`,
+    String.raw`|[\u{E0000}-\u{E0FFF}]|\t`,
+  ].join(''),
+  'gu',
+)
 
 /** Escapes invisible characters as `\u{...}` and caps the length (with an ellipsis). */
 export function escapeExcerpt(text: string): string {

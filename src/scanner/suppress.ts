@@ -26,8 +26,7 @@ export function findDirectives(
     return []
   const out: Directive[] = []
   DIRECTIVE.lastIndex = 0
-  let m: RegExpExecArray | null
-  while ((m = DIRECTIVE.exec(text))) {
+  for (let m = DIRECTIVE.exec(text); m; m = DIRECTIVE.exec(text)) {
     const line0 = lineOf(m.index)
     let rest = m[1]!.split('\n')[0]!.replace(/\r$/, '')
     rest = rest.replace(/\s*(?:-->|\*\/)\s*$/, '')

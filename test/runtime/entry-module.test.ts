@@ -10,7 +10,10 @@ import { mainModule } from '../../src/plugin/codegen'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skills-entry-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-/** The generated entry module, written to a file and imported as an app would (its lazy imports are never called here). */
+/**
+ * The generated entry module, written to a file and imported as an app would (its lazy imports are never called
+ * here).
+ */
 async function importEntry(manifest: SkillsManifest, name: string): Promise<{ default: unknown, skills: unknown[] }> {
   const file = path.join(dir, `${name}.mjs`)
   fs.writeFileSync(file, mainModule(manifest))

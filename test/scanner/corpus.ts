@@ -1,4 +1,5 @@
 import type { Diagnostic, SkillSource } from '../../src/core/types'
+import { Buffer } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -84,17 +85,19 @@ export function evaluateCorpus(root = CORPUS): CorpusReport {
 export function formatReport(r: CorpusReport): string {
   const lines = ['rule               samples  detected  recall', '-----------------  -------  --------  ------']
   for (const row of r.rows) {
-    lines.push(
-      `${row.rule.padEnd(17)}  ${String(row.samples).padStart(7)}  ${String(row.detected).padStart(8)}  ${(row.recall * 100).toFixed(1).padStart(5)}%${row.missed.length ? `  missed: ${row.missed.join(', ')}` : ''}`,
-    )
+    const recall = `${(row.recall * 100).toFixed(1).padStart(5)}%`
+    const missed = row.missed.length ? `  missed: ${row.missed.join(', ')}` : ''
+    const counts = `${String(row.samples).padStart(7)}  ${String(row.detected).padStart(8)}`
+    lines.push(`${row.rule.padEnd(17)}  ${counts}  ${recall}${missed}`)
   }
   const total = r.rows.reduce((n, x) => n + x.samples, 0)
   const hit = r.rows.reduce((n, x) => n + x.detected, 0)
+  const recall = `${((hit / total) * 100).toFixed(1).padStart(5)}%`
+  lines.push(`${'all'.padEnd(17)}  ${String(total).padStart(7)}  ${String(hit).padStart(8)}  ${recall}`)
+  const { benign } = r
   lines.push(
-    `${'all'.padEnd(17)}  ${String(total).padStart(7)}  ${String(hit).padStart(8)}  ${((hit / total) * 100).toFixed(1).padStart(5)}%`,
-  )
-  lines.push(
-    `benign skills: ${r.benign.skills}, errors: ${r.benign.errors.length}, warnings: ${r.benign.warnings}, info: ${r.benign.infos}`,
+    `benign skills: ${benign.skills}, errors: ${benign.errors.length}, warnings: ${benign.warnings}, `
+    + `info: ${benign.infos}`,
   )
   for (const e of r.benign.errors)
     lines.push(`  FP ${e.code} ${e.file}:${e.line}:${e.column} ${e.message} | ${e.excerpt ?? ''}`)

@@ -17,10 +17,10 @@ export function hits(
   frontmatter: Record<string, unknown> = {},
   options: Partial<ScanOptions> = {},
 ): string[] {
-  return scan(files, frontmatter, options).diagnostics.map(
-    d =>
-      `${d.severity} ${d.rule ?? d.code} ${d.file === null ? null : d.file.replace('skills/demo/', '')}:${d.line}:${d.column}`,
-  )
+  return scan(files, frontmatter, options).diagnostics.map((d) => {
+    const file = d.file === null ? null : d.file.replace('skills/demo/', '')
+    return `${d.severity} ${d.rule ?? d.code} ${file}:${d.line}:${d.column}`
+  })
 }
 
 /** Only the findings of one rule. */
@@ -36,7 +36,6 @@ export function hitsOf(
 export function regexHits(re: RegExp, text: string): string[] {
   const out: string[] = []
   re.lastIndex = 0
-  let m: RegExpExecArray | null
-  while ((m = re.exec(text))) out.push(`${m.index}:${m[0]}`)
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push(`${m.index}:${m[0]}`)
   return out
 }

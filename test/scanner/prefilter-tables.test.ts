@@ -1,5 +1,6 @@
 import type { FinderTables } from '../../src/scanner/finder/tables'
 import type { ReferenceTables } from './prefilter-reference'
+import { Buffer } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
 import { splitAlternatives } from '../../src/scanner/finder/prefilter'
 import { buildTables } from '../../src/scanner/finder/tables'
@@ -108,7 +109,10 @@ describe('finder tables', () => {
 })
 
 describe('per-part bits (the kernel\'s candidate check)', () => {
-  /** The kernel's checks at position 0 of `text` (after a space): the surviving bits, and whether the group masks alone pass. */
+  /**
+   * The kernel's checks at position 0 of `text` (after a space): the surviving bits, and whether the group masks
+   * alone pass.
+   */
   function check(tokens: string[], text: string): { bits: number, masks: boolean } {
     const t = buildTables(tokens, true)!
     // The group masks of the straightforward construction (its groups are numbered as these: compared above).

@@ -1,4 +1,5 @@
 import type { FinderTables } from '../../src/scanner/finder/tables'
+import { Buffer } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -24,7 +24,10 @@ beforeAll(async () => {
 })
 afterAll(() => t.cleanup())
 
-/** The complete manifest with its index's postings and chunk records left out, and a loader filling them in (calls recorded). */
+/**
+ * The complete manifest with its index's postings and chunk records left out, and a loader filling them in (calls
+ * recorded).
+ */
 function split(): { manifest: SkillsManifest, calls: IndexParts[], load: (parts: IndexParts) => Promise<void> } {
   const full = complete.index as DiscoveryIndex
   const index: DiscoveryIndex = { ...full, postings: [], chunks: [], inline: [] }

@@ -44,7 +44,8 @@ export async function sampleSkills(root: string): Promise<ManifestSkill[]> {
           tags: ['pdf', 'invoices'],
           triggers: ['read the amounts from an invoice'],
         },
-        '# Invoice extraction\n\n## Steps\n1. Open the PDF and find the invoice number.\n2. Cross-check line items against the total.\n',
+        '# Invoice extraction\n\n## Steps\n1. Open the PDF and find the invoice number.\n'
+        + '2. Cross-check line items against the total.\n',
       ),
       'references/fields.md': '# Fields\n\nThe supplier, the due date, VAT and the grand total.\n',
       'examples/out.json': '{ "total": "12.50", "currency": "EUR" }\n',
@@ -58,7 +59,8 @@ export async function sampleSkills(root: string): Promise<ManifestSkill[]> {
           tags: ['postgres', 'schema'],
           triggers: ['add a column to a production table'],
         },
-        '# Migrations\n\n## Steps\n1. Set lock_timeout before ALTER TABLE.\n2. Create indexes concurrently.\n3. Backfill in batches.\n',
+        '# Migrations\n\n## Steps\n1. Set lock_timeout before ALTER TABLE.\n2. Create indexes concurrently.\n'
+        + '3. Backfill in batches.\n',
       ),
       'references/locks.md': '# Lock levels\n\nACCESS EXCLUSIVE blocks reads and writes on the table.\n',
       'examples/add-column.sql': 'ALTER TABLE customers ADD COLUMN tier text;\n',
@@ -72,7 +74,8 @@ export async function sampleSkills(root: string): Promise<ManifestSkill[]> {
           tags: ['kubernetes'],
           triggers: ['deploy a new image'],
         },
-        '# Rollouts\n\n## Steps\n1. Update the deployment image tag.\n2. Watch readiness probes.\n3. Undo the rollout when errors spike.\n',
+        '# Rollouts\n\n## Steps\n1. Update the deployment image tag.\n2. Watch readiness probes.\n'
+        + '3. Undo the rollout when errors spike.\n',
       ),
       'references/probes.md': '# Probes\n\nReadiness gates traffic; liveness restarts stuck pods.\n',
       'examples/deploy.yaml': 'kind: Deployment\nspec:\n  replicas: 3\n',
@@ -86,7 +89,8 @@ export async function sampleSkills(root: string): Promise<ManifestSkill[]> {
           tags: ['git', 'changelog'],
           triggers: ['what changed since the last tag'],
         },
-        '# Release notes\n\n## Steps\n1. Collect commits between tags.\n2. Group them by type, breaking changes first.\n',
+        '# Release notes\n\n## Steps\n1. Collect commits between tags.\n'
+        + '2. Group them by type, breaking changes first.\n',
       ),
       'references/conventional.md': '# Conventional commits\n\nfeat, fix, docs, refactor.\n',
       'examples/notes.md': '## 2.0.0\n\n- Breaking: drop Node 16.\n',

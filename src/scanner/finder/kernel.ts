@@ -13,6 +13,7 @@ import type { Narrow } from './wasm-narrow'
  * then each finder's tables (`reserve`: the finder's build writes them there), then the text being
  * scanned (`load`). The JS loop reads a finder's tables here too (`views`), so they exist once.
  */
+import { Buffer } from 'node:buffer'
 import { c, get, I32, memarg, OP, section, set, str, uleb, vec, VOID, wasmModule } from './wasm-asm'
 import { narrowOn } from './wasm-narrow'
 import { patchWide } from './wide'
@@ -167,7 +168,8 @@ function scanBody(start: number): number[] {
     OP.brIf,
     2,
     ...Array.from({ length: UNROLL }, (_, u) => [
-      // h = (h << 6) | cls(p[u]); its low 19 bits are the key (bit 18: the low bit of the previous byte's class, its word-ness)
+      // h = (h << 6) | cls(p[u]); its low 19 bits are the key (bit 18: the low bit of the previous byte's class,
+      // its word-ness)
       ...get(H),
       ...c(6),
       OP.shl,
@@ -181,7 +183,8 @@ function scanBody(start: number): number[] {
       OP.or,
       OP.tee,
       H,
-      // filter bit: load32(block + F_OFF + ((key >>> 5) << 2)) >>> (key & 31) & 1, with (key >>> 5) << 2 = (h >>> 3) & 0xFFFC
+      // filter bit: load32(block + F_OFF + ((key >>> 5) << 2)) >>> (key & 31) & 1,
+      // with (key >>> 5) << 2 = (h >>> 3) & 0xFFFC
       ...c(3),
       OP.shrU,
       ...c(0xFFFC),
@@ -236,7 +239,8 @@ function scanBody(start: number): number[] {
     G,
     OP.if,
     VOID,
-    // v = tpw[g * 4 + wordbit(b[i - 1])] (a virtual space before the text): the tokens of the group the previous byte allows
+    // v = tpw[g * 4 + wordbit(b[i - 1])] (a virtual space before the text): the tokens of the group the previous
+    // byte allows
     ...get(BLOCK),
     OP.load,
     ...memarg(2, HEADER_TBITS),

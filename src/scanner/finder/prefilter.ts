@@ -11,7 +11,7 @@ import { hasWide, patchWide, WIDE_BYTE } from './wide'
 /**
  * A literal-speed stand-in for `combined.exec(text)` over a big alternation of anchor tokens.
  *
- * V8 runs an alternation of ~120 case-insensitive tokens at 10-25 MB/s because it tries every
+ * V8 runs an alternation of ~120 case-insensitive tokens slowly because it tries every
  * alternative at every position. Here each token is reduced (by a small regex analyser) to the set of
  * character pairs its matches can start with; one pass over the text looks the pair at each position
  * up in a table and only where a pair fits runs a sticky regex of the few tokens that can start with

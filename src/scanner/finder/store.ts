@@ -1,14 +1,15 @@
 import type { FinderTables, KernelTables, TableSink } from './tables'
 /**
  * Finder tables built when the package is built, loaded instead of being built again by every process
- * and worker thread. A cold table build runs as unoptimised code: ~150 ms per thread, which a fresh CLI
- * run and each worker paid before their first scan. The build (`scripts/build-scanner-tables.ts`)
+ * and worker thread. A cold table build runs as unoptimised code, which a fresh CLI run and each worker
+ * paid before their first scan. The build (`scripts/build-scanner-tables.ts`)
  * writes `dist/scanner-tables.bin` with the tables of every built-in finder, made by the same
  * `buildTables`; sources run from `src/` never read it, so a stale file cannot change what tests see.
  *
  * File: the magic, a little-endian u32 index length, the JSON index, then each finder's arrays, deflated.
  * Kernel arrays are copied into WebAssembly memory, the others into arrays of their own.
  */
+import { Buffer } from 'node:buffer'
 import fs from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -108,7 +109,10 @@ export interface TableStore {
   size: number
 }
 
-/** A store read from the file's bytes; null when they are not a store of this version (or the machine is big-endian). */
+/**
+ * A store read from the file's bytes; null when they are not a store of this version (or the machine is
+ * big-endian).
+ */
 export function decodeTableStore(bytes: Uint8Array): TableStore | null {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (os.endianness() !== 'LE' || buf.length < MAGIC.length + 4 || buf.toString('latin1', 0, MAGIC.length) !== MAGIC)

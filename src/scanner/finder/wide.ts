@@ -1,9 +1,9 @@
 import { SATURATED } from './wasm-narrow'
 
 /** Code units above 0xFF: a string with one has no exact latin1 copy. */
-const WIDE = /[^\x00-\xFF]/
+const WIDE = /[^\0-\xFF]/
 /** The same, in runs. */
-const WIDE_RUNS = /[^\x00-\xFF]+/g
+const WIDE_RUNS = /[^\0-\xFF]+/g
 
 /**
  * The byte a code unit above 0xFF becomes in a text's byte copy (the kernel's SIMD narrowing saturates to
@@ -15,7 +15,10 @@ export const WIDE_BYTE = SATURATED
 
 export const hasWide = (text: string): boolean => WIDE.test(text)
 
-/** Overwrites the bytes of `text`'s code units above 0xFF, in its latin1 copy at `offset` of `bytes`, with `WIDE_BYTE`. */
+/**
+ * Overwrites the bytes of `text`'s code units above 0xFF, in its latin1 copy at `offset` of `bytes`, with
+ * `WIDE_BYTE`.
+ */
 export function patchWide(text: string, bytes: Uint8Array, offset: number): void {
   WIDE_RUNS.lastIndex = 0
   for (let m = WIDE_RUNS.exec(text); m; m = WIDE_RUNS.exec(text))

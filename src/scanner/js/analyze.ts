@@ -1,4 +1,5 @@
 import type { Value } from './values'
+import { Buffer } from 'node:buffer'
 import {
   FS_MODULES,
   FS_READ_FNS,
@@ -118,8 +119,8 @@ export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] 
   }
   /**
    * A binding evaluated at most once: bundled code refers to the same constants from thousands of
-   * call sites, and re-evaluating each definition chain per reference went exponential (a 341 KB
-   * bundle took 20 s). A reference met while its own value is being computed (a cycle) is unknown;
+   * call sites, and re-evaluating each definition chain per reference went exponential on a real
+   * bundle. A reference met while its own value is being computed (a cycle) is unknown;
    * a value cut short by the check's budget is not kept (another check may afford it).
    */
   const once = (b: Binding): Binding => {
@@ -726,9 +727,10 @@ export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] 
           && node.id?.type === 'Identifier'
           && node.init
           && !tainted.has(node.id.name)
-          && ((evaluations = 0), subtreeHas(node.init, isSecretSource))
         ) {
-          tainted.add(node.id.name)
+          evaluations = 0
+          if (subtreeHas(node.init, isSecretSource))
+            tainted.add(node.id.name)
         }
         pushChildren(node, declStack)
       }

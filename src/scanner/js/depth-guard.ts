@@ -40,7 +40,7 @@ function isSpace(c: number): boolean {
     || c === 0xA0
     || c === 0xFEFF
     || c === 0x2028
-  || c === 0x2029
+    || c === 0x2029
 }
 
 /** True when the estimated nesting of `text` stays within `limit`. */

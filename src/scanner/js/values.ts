@@ -139,5 +139,9 @@ export const FS_WRITE_FNS = new Set([
   'mkdirpSync',
 ])
 export const FS_READ_FNS = new Set(['readFileSync', 'readFile', 'createReadStream'])
-export const SENSITIVE_PATH
-  = /(?:\.ssh\b|id_rsa|id_ed25519|id_ecdsa|\.aws\b|\.env\b|\/etc\/passwd|\/etc\/shadow|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube\b|\.docker\/config|\.gnupg|Login Data|Cookies)/
+export const SENSITIVE_PATH = new RegExp(
+  [
+    String.raw`(?:\.ssh\b|id_rsa|id_ed25519|id_ecdsa|\.aws\b|\.env\b|\/etc\/passwd|\/etc\/shadow|\.netrc|\.npmrc`,
+    String.raw`|\.pypirc|\.git-credentials|\.kube\b|\.docker\/config|\.gnupg|Login Data|Cookies)`,
+  ].join(''),
+)

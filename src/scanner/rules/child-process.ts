@@ -1,14 +1,20 @@
 import type { RuleModule } from '../types'
 
-/** Process spawning. Shell scripts are processes by nature and are governed by `allowed-tools: Bash`, so only JS and Python are read here. */
+/**
+ * Process spawning. Shell scripts are processes by nature and are governed by `allowed-tools: Bash`, so only JS and
+ * Python are read here.
+ */
 export const childProcess: RuleModule = {
   meta: {
     id: 'child_process',
     severity: 'error',
     cwe: 'CWE-78',
     description:
-      'Process spawning (child_process, subprocess, os.system) can run arbitrary commands and escape the agent sandbox.',
-    hint: 'Declare `capabilities: [process]` (or `allowed-tools: Bash`) if the skill must run commands, and never build command lines from input.',
+      'Process spawning (child_process, subprocess, os.system) can run arbitrary commands and escape the agent '
+      + 'sandbox.',
+    hint:
+      'Declare `capabilities: [process]` (or `allowed-tools: Bash`) if the skill must run commands, and never build '
+      + 'command lines from input.',
   },
   patterns: [
     {

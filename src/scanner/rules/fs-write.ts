@@ -19,7 +19,13 @@ export const fsWrite: RuleModule = {
     },
     {
       anchor: 'os|shutil',
-      re: /\b(?:os\s*\.\s*(?:remove|unlink|rmdir|removedirs|makedirs|mkdir|rename|renames|replace|chmod|chown|truncate|symlink|link)|shutil\s*\.\s*(?:rmtree|move|copy2?|copyfile|copytree|make_archive|chown))\s*\(/,
+      re: new RegExp(
+        [
+          String.raw`\b(?:os\s*\.\s*(?:remove|unlink|rmdir|removedirs|makedirs|mkdir|rename|renames|replace|chmod`,
+          String.raw`|chown|truncate|symlink|link)`,
+          String.raw`|shutil\s*\.\s*(?:rmtree|move|copy2?|copyfile|copytree|make_archive|chown))\s*\(`,
+        ].join(''),
+      ),
       langs: ['py'],
       view: 'code',
       message: 'filesystem write',
@@ -33,7 +39,13 @@ export const fsWrite: RuleModule = {
     },
     {
       anchor: 'write|append|mkdir|unlink|rm|rename|copyFile|chmod|truncate|symlink',
-      re: /\b(?:writeFile|writeFileSync|appendFile|appendFileSync|mkdir|mkdirSync|unlink|unlinkSync|rmSync|rmdir|rmdirSync|rename|renameSync|copyFile|copyFileSync|createWriteStream|chmod|chmodSync|truncate|truncateSync|symlink|symlinkSync)\s*\(/,
+      re: new RegExp(
+        [
+          String.raw`\b(?:writeFile|writeFileSync|appendFile|appendFileSync|mkdir|mkdirSync|unlink|unlinkSync|rmSync`,
+          String.raw`|rmdir|rmdirSync|rename|renameSync|copyFile|copyFileSync|createWriteStream|chmod|chmodSync`,
+          String.raw`|truncate|truncateSync|symlink|symlinkSync)\s*\(`,
+        ].join(''),
+      ),
       langs: ['js'],
       view: 'code',
       message: 'filesystem write',

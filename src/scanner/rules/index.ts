@@ -56,7 +56,8 @@ export const META_RULES: readonly RuleMeta[] = [
     severity: 'warning',
     cwe: 'CWE-400',
     description:
-      'A text file is larger than `scanner.maxTextSize`; it was scanned line by line in bounded windows, without the JS parser.',
+      'A text file is larger than `scanner.maxTextSize`; it was scanned line by line in bounded windows, without '
+      + 'the JS parser.',
     hint: 'Split the file, or raise `scanner.maxTextSize` after review.',
   },
   {
@@ -64,7 +65,9 @@ export const META_RULES: readonly RuleMeta[] = [
     severity: 'warning',
     cwe: 'CWE-400',
     description:
-      'A JavaScript/TypeScript file needs more than the AST analysis\'s budget (20M steps; real bundles need a few million at most); it was scanned with token patterns instead, which do not see evasions such as a module name split in two.',
+      'A JavaScript/TypeScript file needs more than the AST analysis\'s budget (20M steps; real bundles need a few '
+      + 'million at most); it was scanned with token patterns instead, which do not see evasions such as a module '
+      + 'name split in two.',
     hint: 'Review what makes the file this large to analyse (generated or padded code), and split it.',
   },
   {
@@ -72,7 +75,8 @@ export const META_RULES: readonly RuleMeta[] = [
     severity: 'info',
     cwe: 'CWE-1059',
     description:
-      'A JavaScript/TypeScript file could not be parsed (syntax error or nesting too deep); it was scanned with token patterns instead.',
+      'A JavaScript/TypeScript file could not be parsed (syntax error or nesting too deep); it was scanned with '
+      + 'token patterns instead.',
     hint: 'Fix the syntax error so the AST rules can read the file.',
   },
 ]

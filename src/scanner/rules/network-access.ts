@@ -1,6 +1,8 @@
 import type { RuleModule } from '../types'
 
-/** Outbound network access from code. Prose is never read for this rule ("git fetch" in a sentence is not a request). */
+/**
+ * Outbound network access from code. Prose is never read for this rule ("git fetch" in a sentence is not a request).
+ */
 export const networkAccess: RuleModule = {
   meta: {
     id: 'network_access',
@@ -13,20 +15,34 @@ export const networkAccess: RuleModule = {
   patterns: [
     {
       anchor: 'requests|urllib|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websocket|http\\.client|pycurl',
-      re: /\b(?:import\s+(?:requests|urllib3?|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websockets?|http\.client|pycurl)\b|from\s+(?:requests|urllib(?:\.request)?|urllib3|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websockets?|http\.client)\s+import\b)/,
+      re: new RegExp(
+        [
+          String.raw`\b(?:import\s+(?:requests|urllib3?|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websockets?`,
+          String.raw`|http\.client|pycurl)\b`,
+          String.raw`|from\s+(?:requests|urllib(?:\.request)?|urllib3|httpx|aiohttp|socket|ftplib|smtplib|paramiko`,
+          String.raw`|websockets?|http\.client)\s+import\b)`,
+        ].join(''),
+      ),
       langs: ['py'],
       view: 'code',
       message: 'imports a network client',
     },
     {
       anchor: 'requests|httpx|urlopen|socket|aiohttp',
-      re: /\b(?:(?:requests|httpx)\s*\.\s*(?:get|post|put|patch|delete|head|request|Session|Client|AsyncClient)\b|urlopen\s*\(|socket\s*\.\s*(?:socket|create_connection)\s*\(|aiohttp\s*\.\s*ClientSession\b)/,
+      re: new RegExp(
+        [
+          String.raw`\b(?:(?:requests|httpx)\s*\.\s*`,
+          String.raw`(?:get|post|put|patch|delete|head|request|Session|Client|AsyncClient)\b`,
+          String.raw`|urlopen\s*\(|socket\s*\.\s*(?:socket|create_connection)\s*\(|aiohttp\s*\.\s*ClientSession\b)`,
+        ].join(''),
+      ),
       langs: ['py'],
       view: 'code',
       message: 'network request',
     },
     {
       anchor: 'curl|wget|nc|ncat|netcat|socat|telnet|scp|sftp|ssh|rsync|ftp',
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
       re: /(?:^|[\s;&|(`$])(?:curl|wget|nc|ncat|netcat|socat|telnet|scp|sftp|ssh|ftp)\s+[^\s#]|(?:^|[\s;&|(`$])rsync\s+[^\n]*\S+:/,
       langs: ['sh'],
       view: 'code',
@@ -49,7 +65,12 @@ export const networkAccess: RuleModule = {
     },
     {
       anchor: 'http|net|dgram|tls|undici|axios|got|ws',
-      re: /\b(?:require\s*\(\s*|from\s+|import\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dgram|tls|undici|axios|got|node-fetch|ws)['"]/,
+      re: new RegExp(
+        [
+          String.raw`\b(?:require\s*\(\s*|from\s+|import\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dgram|tls|undici`,
+          String.raw`|axios|got|node-fetch|ws)['"]`,
+        ].join(''),
+      ),
       langs: ['js'],
       view: 'noComments',
       message: 'imports a network module',

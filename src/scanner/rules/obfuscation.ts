@@ -7,7 +7,8 @@ export const obfuscation: RuleModule = {
     severity: 'warning',
     cwe: 'CWE-506',
     description:
-      'Obfuscated code (hex escape chains, atob, base64 decoding, fromCharCode, encoded shell payloads) hides what runs.',
+      'Obfuscated code (hex escape chains, atob, base64 decoding, fromCharCode, encoded shell payloads) hides what '
+      + 'runs.',
     hint: 'Ship readable source; decode data, never code.',
   },
   patterns: [
@@ -21,7 +22,12 @@ export const obfuscation: RuleModule = {
     },
     {
       anchor: 'atob|fromCharCode|base64',
-      re: /(?<![.\w$])atob\s*\(|\bString\s*\.\s*fromCharCode\s*\(|\bBuffer\s*\.\s*from\s*\([^)\n]*['"](?:base64|hex)['"]/,
+      re: new RegExp(
+        [
+          String.raw`(?<![.\w$])atob\s*\(|\bString\s*\.\s*fromCharCode\s*\(`,
+          String.raw`|\bBuffer\s*\.\s*from\s*\([^)\n]*['"](?:base64|hex)['"]`,
+        ].join(''),
+      ),
       langs: ['js'],
       view: 'noComments',
       message: 'decodes an encoded string at run time',
@@ -29,7 +35,12 @@ export const obfuscation: RuleModule = {
     },
     {
       anchor: 'b64decode|b32decode|b85decode|decodebytes|decompress|fromhex|rot.?13',
-      re: /\b(?:exec|eval|compile|loads|system|Popen|run)\s*\([^\n]{0,200}?\b(?:b64decode|b32decode|b85decode|decodebytes|decompress|fromhex|rot.?13)\b/,
+      re: new RegExp(
+        [
+          String.raw`\b(?:exec|eval|compile|loads|system|Popen|run)\s*\([^\n]{0,200}?\b(?:b64decode|b32decode`,
+          String.raw`|b85decode|decodebytes|decompress|fromhex|rot.?13)\b`,
+        ].join(''),
+      ),
       langs: ['py'],
       view: 'noComments',
       message: 'decodes a payload and runs it',
@@ -43,7 +54,12 @@ export const obfuscation: RuleModule = {
     },
     {
       anchor: 'base64|xxd|openssl',
-      re: /\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:enc\s+)?(?:-d\s+)?-?base64\s+-d)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/,
+      re: new RegExp(
+        [
+          String.raw`\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r`,
+          String.raw`|openssl\s+(?:enc\s+)?(?:-d\s+)?-?base64\s+-d)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b`,
+        ].join(''),
+      ),
       langs: ['sh', 'prose', 'text'],
       view: 'noComments',
       message: 'decodes a payload and pipes it to a shell',

@@ -1,9 +1,16 @@
 import type { RuleModule } from '../types'
 
 const OVERRIDE_VERB = String.raw`(?:ignore|disregard|forget|override|bypass)`
-const PRIOR = String.raw`(?:previous|prior|preceding|above|earlier|former|original|existing|system|safety|developer|other|all)`
-const GUIDANCE = String.raw`(?:instructions?|directions?|rules|guidelines|guardrails|prompts?|messages?|context|constraints|polic(?:y|ies)|restrictions|directives)`
-const ACTION = String.raw`(?:run|ran|execute|executed|send|sent|upload|download|install|delete|remove|copy|exfiltrate|post|transmit|collect|modify|read|forward|access|command|script|file|request|key|credential|token|password)`
+const PRIOR
+  = String.raw`(?:previous|prior|preceding|above|earlier|former|original|existing|system|safety|developer|other|all)`
+const GUIDANCE = [
+  String.raw`(?:instructions?|directions?|rules|guidelines|guardrails|prompts?|messages?|context|constraints`,
+  String.raw`|polic(?:y|ies)|restrictions|directives)`,
+].join('')
+const ACTION = [
+  String.raw`(?:run|ran|execute|executed|send|sent|upload|download|install|delete|remove|copy|exfiltrate|post`,
+  String.raw`|transmit|collect|modify|read|forward|access|command|script|file|request|key|credential|token|password)`,
+].join('')
 
 /** Instructions that take over the agent or hide what it does from the user (OWASP LLM01). Markdown and text only. */
 export const promptInjection: RuleModule = {
@@ -12,14 +19,20 @@ export const promptInjection: RuleModule = {
     severity: 'error',
     cwe: 'CWE-1427',
     description:
-      'Prompt injection: instructions that override the system prompt or earlier rules, fake role markers, or tell the agent to hide actions from the user.',
-    hint: 'Skills describe a task; they never override the system, change the agent\'s role or hide actions from the user. Quote attack strings only inside a clearly marked warning.',
+      'Prompt injection: instructions that override the system prompt or earlier rules, fake role markers, or tell '
+      + 'the agent to hide actions from the user.',
+    hint:
+      'Skills describe a task; they never override the system, change the agent\'s role or hide actions from the '
+      + 'user. Quote attack strings only inside a clearly marked warning.',
   },
   patterns: [
     {
       anchor: 'ignore|disregard|forget|override|bypass',
       re: new RegExp(
-        String.raw`\b${OVERRIDE_VERB}\s+(?:(?:all|any|the|your|every|of|these|those|my)\s+){0,3}${PRIOR}\s+(?:\w+\s+)?${GUIDANCE}`,
+        [
+          String.raw`\b${OVERRIDE_VERB}\s+(?:(?:all|any|the|your|every|of|these|those|my)\s+){0,3}`,
+          String.raw`${PRIOR}\s+(?:\w+\s+)?${GUIDANCE}`,
+        ].join(''),
         'i',
       ),
       langs: ['prose', 'text'],
@@ -27,7 +40,13 @@ export const promptInjection: RuleModule = {
     },
     {
       anchor: 'ignore|disregard|forget',
-      re: /\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:above|before|earlier|(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+(?:told|given|instructed))/i,
+      re: new RegExp(
+        [
+          String.raw`\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:above|before|earlier`,
+          String.raw`|(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+(?:told|given|instructed))`,
+        ].join(''),
+        'i',
+      ),
       langs: ['prose', 'text'],
       message: 'tells the agent to forget its instructions',
     },
@@ -39,21 +58,40 @@ export const promptInjection: RuleModule = {
     },
     {
       anchor: String.raw`<\/?system|system\s*(?:prompt|message|override)|system(?:\*\*)?\s*:`,
-      re: /<\/?system(?:[-_]prompt)?>|^\s*#{1,6}\s*system\s*(?:prompt|message|override)\s*:?\s*$|^\s*(?:\*\*)?system(?:\*\*)?\s*:\s*you\s+are\b/i,
+      re: new RegExp(
+        [
+          String.raw`<\/?system(?:[-_]prompt)?>|^\s*#{1,6}\s*system\s*(?:prompt|message|override)\s*:?\s*$`,
+          String.raw`|^\s*(?:\*\*)?system(?:\*\*)?\s*:\s*you\s+are\b`,
+        ].join(''),
+        'i',
+      ),
       langs: ['prose'],
       message: 'fake system / role marker',
       accept: (m, line) => (line.slice(0, m.index).match(/`/g) ?? []).length % 2 === 0,
     },
     {
       anchor: 'you are now|developer mode|jailbr|DAN',
-      re: /\byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|jailbr\w*|an?\s+(?:unrestricted|unfiltered|uncensored)|no\s+longer\s+(?:bound|restricted))|\b(?:developer|god|jailbreak)\s+mode\s+(?:is\s+)?(?:enabled|activated|on)\b/i,
+      re: new RegExp(
+        [
+          String.raw`\byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|jailbr\w*`,
+          String.raw`|an?\s+(?:unrestricted|unfiltered|uncensored)|no\s+longer\s+(?:bound|restricted))`,
+          String.raw`|\b(?:developer|god|jailbreak)\s+mode\s+(?:is\s+)?(?:enabled|activated|on)\b`,
+        ].join(''),
+        'i',
+      ),
       langs: ['prose', 'text'],
       message: 'tries to switch the agent into an unrestricted role',
     },
     {
       anchor: String.raw`(?:tell|inform|notify|alert|show|let|to)\s+(?:the\s+)?user`,
       re: new RegExp(
-        String.raw`\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it|that)\s+to|reveal\s+(?:this|it|that)\s+to|show\s+(?:this|it|that)\s+to|let)\s+(?:the\s+)?user\b(?=[^\n]{0,160}\b${ACTION})|\b${ACTION}\b[^\n]{0,160}\b(?:do\s+not|don['’]t|never|must\s+not)\s+(?:tell|inform|notify|alert|show|let)\s+(?:the\s+)?user\b`,
+        [
+          String.raw`\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert`,
+          String.raw`|mention\s+(?:this|it|that)\s+to|reveal\s+(?:this|it|that)\s+to|show\s+(?:this|it|that)\s+to`,
+          String.raw`|let)\s+(?:the\s+)?user\b(?=[^\n]{0,160}\b${ACTION})`,
+          String.raw`|\b${ACTION}\b[^\n]{0,160}\b(?:do\s+not|don['’]t|never|must\s+not)\s+`,
+          String.raw`(?:tell|inform|notify|alert|show|let)\s+(?:the\s+)?user\b`,
+        ].join(''),
         'i',
       ),
       langs: ['prose', 'text'],
@@ -61,7 +99,13 @@ export const promptInjection: RuleModule = {
     },
     {
       anchor: 'secretly|silently|quietly|covertly|stealthily|discreetly|invisibly',
-      re: /\b(?:secretly|silently|quietly|covertly|stealthily|discreetly|invisibly)\s+(?:\w+\s+){0,2}?(?:run|execute|send|upload|exfiltrate|post|transmit|forward|copy|collect|delete|append)\b/i,
+      re: new RegExp(
+        [
+          String.raw`\b(?:secretly|silently|quietly|covertly|stealthily|discreetly|invisibly)\s+(?:\w+\s+){0,2}?`,
+          String.raw`(?:run|execute|send|upload|exfiltrate|post|transmit|forward|copy|collect|delete|append)\b`,
+        ].join(''),
+        'i',
+      ),
       langs: ['prose', 'text'],
       message: 'tells the agent to act covertly',
     },
@@ -73,19 +117,43 @@ export const promptInjection: RuleModule = {
     },
     {
       anchor: 'hide|conceal|withhold',
-      re: /\b(?:hide|conceal|withhold)\s+(?:(?:this|these|that|those|the|any|all|your|its)\s+)?(?:\w+\s+){0,2}?(?:actions?|commands?|steps?|changes|requests?|activity|calls?|tool\s+(?:use|calls?)|uploads?|downloads?|files?|output|traffic|errors?)\s+from\s+(?:the\s+)?user\b/i,
+      re: new RegExp(
+        [
+          String.raw`\b(?:hide|conceal|withhold)\s+(?:(?:this|these|that|those|the|any|all|your|its)\s+)?`,
+          String.raw`(?:\w+\s+){0,2}?`,
+          String.raw`(?:actions?|commands?|steps?|changes|requests?|activity|calls?|tool\s+(?:use|calls?)`,
+          String.raw`|uploads?|downloads?|files?|output|traffic|errors?)\s+from\s+(?:the\s+)?user\b`,
+        ].join(''),
+        'i',
+      ),
       langs: ['prose', 'text'],
       message: 'tells the agent to hide something from the user',
     },
     {
-      anchor: String.raw`takes?\s+(?:priority|precedence)|have\s+(?:priority|precedence)|has\s+(?:priority|precedence)|supersedes?\s+(?:all|any)|overrides?\s+(?:all|any)`,
-      re: /\b(?:these|this|the\s+following|my)\s+instructions?\s+(?:take|takes|have|has)\s+(?:priority|precedence)\s+over\b|\b(?:supersedes?|overrides?)\s+(?:all|any)\s+(?:other|previous|prior|system)\s+instructions?\b/i,
+      anchor: [
+        String.raw`takes?\s+(?:priority|precedence)|have\s+(?:priority|precedence)|has\s+(?:priority|precedence)`,
+        String.raw`|supersedes?\s+(?:all|any)|overrides?\s+(?:all|any)`,
+      ].join(''),
+      re: new RegExp(
+        [
+          String.raw`\b(?:these|this|the\s+following|my)\s+instructions?\s+(?:take|takes|have|has)\s+`,
+          String.raw`(?:priority|precedence)\s+over\b`,
+          String.raw`|\b(?:supersedes?|overrides?)\s+(?:all|any)\s+(?:other|previous|prior|system)\s+instructions?\b`,
+        ].join(''),
+        'i',
+      ),
       langs: ['prose', 'text'],
       message: 'claims priority over the system instructions',
     },
     {
       anchor: '<!--',
-      re: /<!--(?:(?!-->)[^\n]){0,300}?\b(?:AI|assistant|agent|LLM|model|Claude|GPT|Copilot|Cursor)\b(?:(?!-->)[^\n]){0,300}?\b(?:must|always|never|ignore|instead|secretly|do\s+not|don't)\b/i,
+      re: new RegExp(
+        [
+          String.raw`<!--(?:(?!-->)[^\n]){0,300}?\b(?:AI|assistant|agent|LLM|model|Claude|GPT|Copilot|Cursor)\b`,
+          String.raw`(?:(?!-->)[^\n]){0,300}?\b(?:must|always|never|ignore|instead|secretly|do\s+not|don't)\b`,
+        ].join(''),
+        'i',
+      ),
       langs: ['prose', 'text'],
       message: 'hidden HTML comment addressed to the agent',
     },

@@ -20,8 +20,11 @@ export const secrets: RuleModule = {
     severity: 'error',
     cwe: 'CWE-798',
     description:
-      'Hard-coded secrets: private keys, cloud credentials and API tokens (placeholders such as sk-xxxx or AKIAIOSFODNN7EXAMPLE are ignored).',
-    hint: 'Revoke the credential now, remove it from the skill and its history, and read secrets from the environment at run time.',
+      'Hard-coded secrets: private keys, cloud credentials and API tokens (placeholders such as sk-xxxx or '
+      + 'AKIAIOSFODNN7EXAMPLE are ignored).',
+    hint:
+      'Revoke the credential now, remove it from the skill and its history, and read secrets from the environment '
+      + 'at run time.',
   },
   patterns: [
     {
@@ -69,7 +72,13 @@ export const secrets: RuleModule = {
     ),
     {
       anchor: String.raw`(?:password|passwd|pwd|secret|api[_-]?key|apikey|token|private[_-]?key)["']?\s*[:=]`,
-      re: /\b(?:[A-Za-z0-9]{1,20}_)?(?:password|passwd|pwd|secret|client_secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|private[_-]?key)\b["']?\s*[:=]\s*["']([^"'\s]{12,})["']/i,
+      re: new RegExp(
+        [
+          String.raw`\b(?:[A-Za-z0-9]{1,20}_)?(?:password|passwd|pwd|secret|client_secret|api[_-]?key|apikey`,
+          String.raw`|access[_-]?token|auth[_-]?token|private[_-]?key)\b["']?\s*[:=]\s*["']([^"'\s]{12,})["']`,
+        ].join(''),
+        'i',
+      ),
       langs: ['js', 'py', 'sh', 'prose', 'text'],
       message: 'hard-coded credential',
       accept: (m) => {

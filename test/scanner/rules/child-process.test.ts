@@ -10,8 +10,10 @@ describe('child_process', () => {
     expect(
       hitsOf('child_process', {
         'scripts/a.mjs':
-          'import { exec as run } from \'node:child_process\'\nrun(\'ls\')\nconst cp = await import(\'node:\' + \'child_process\')\n',
-        'scripts/b.js': 'const m = \'child\' + \'_process\'\nrequire(m).spawn(\'sh\')\nprocess.binding(\'spawn_sync\')\n',
+          'import { exec as run } from \'node:child_process\'\nrun(\'ls\')\n'
+          + 'const cp = await import(\'node:\' + \'child_process\')\n',
+        'scripts/b.js':
+          'const m = \'child\' + \'_process\'\nrequire(m).spawn(\'sh\')\nprocess.binding(\'spawn_sync\')\n',
       }),
     ).toEqual([
       'error child_process scripts/a.mjs:1:1',

@@ -27,7 +27,8 @@ describe('dynamic_eval', () => {
     expect(
       hitsOf('dynamic_eval', {
         'scripts/a.js':
-          '// eval(x)\nconst s = \'eval(x)\'\nconst re = /a/; re.exec(\'a\')\nfunction evaluate(x) { return x }\nevaluate(1)\nsetTimeout(() => 1, 5)\n',
+          '// eval(x)\nconst s = \'eval(x)\'\nconst re = /a/; re.exec(\'a\')\nfunction evaluate(x) { return x }\n'
+          + 'evaluate(1)\nsetTimeout(() => 1, 5)\n',
         'scripts/b.py': '# eval(x)\nmodel.eval()\nprint(\'exec(x)\')\n',
       }),
     ).toEqual([])

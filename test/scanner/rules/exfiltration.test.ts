@@ -30,6 +30,7 @@ describe('exfiltration', () => {
     expect(
       hitsOf('exfiltration', {
         'SKILL.md': '# x\n\n![d](https://example.com/d.png) [api](https://api.example.com/items/{id})\n',
+        // eslint-disable-next-line no-template-curly-in-string -- the skill's JS source holds a template literal
         'scripts/a.js': 'fetch(u, { headers: { Authorization: `Bearer ${process.env.TOKEN}` } })\n',
       }),
     ).toEqual([])

