@@ -1,10 +1,12 @@
 import type * as Acorn from 'acorn'
 import type * as Oxc from 'oxc-parser'
-import type { AstFinding, Node } from './analyze'
+import type { AstFinding } from './analyze'
+import type { Node } from './walk'
 import { lazy } from '../../core/lazy'
-import { AnalysisTooLarge, analyzeProgram } from './analyze'
+import { analyzeProgram } from './analyze'
 import { nestingWithin } from './depth-guard'
 import { AST_TRIGGER_FINDER } from './trigger'
+import { AnalysisTooLarge } from './walk'
 
 const acorn = lazy<typeof Acorn>('acorn')
 const oxc = lazy<typeof Oxc>('oxc-parser')
@@ -44,7 +46,7 @@ function parsePlain(text: string): Node | null {
 /**
  * Reads JS/TS with a real parser when it can matter: a text without trigger tokens has nothing
  * for the AST rules to find. `ok: false` means "fall back to token patterns". `maxWork` is the
- * analysis's budget (analyze.ts; tests lower it).
+ * analysis's budget (`MAX_WORK` in walk.ts; tests lower it).
  */
 export function scanJs(text: string, flavor: JsFlavor, maxWork?: number): JsResult {
   if (!AST_TRIGGER_FINDER.test(text))
