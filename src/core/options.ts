@@ -116,8 +116,8 @@ export interface Options {
    * Worker threads that audit skills (read, hash, validate, scan) alongside the main thread, for cold
    * audits of at least 200 skills; `0`: the main thread does everything. Results are byte-identical either way.
    * Off by default: every CLI run and `vite build` is a fresh process, where a worker starts cold (it loads
-   * and warms up the checks before its first skill) and measured slower than the main thread alone, on
-   * real skill packs and on synthetic corpora of 250 and 1,000 skills (bench/README.md).
+   * and warms up the checks before its first skill); it costs more CPU, and only trees of about a thousand
+   * skills or more on an idle machine finish sooner with it (bench/README.md).
    * @default 0
    */
   workers?: number
