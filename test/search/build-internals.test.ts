@@ -1,10 +1,10 @@
-import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
+import type { ManifestSkill } from '../../src/core/types'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findSkills } from '../../src/runtime/find'
 import { analyze, tokenize } from '../../src/runtime/text'
 import { buildDiscoveryIndex } from '../../src/search'
 import { addNeighbours, stemSynonyms } from '../../src/search/synonyms'
-import { sampleSkills, skillMd, tempDir, writeSkill } from './helpers'
+import { indexedManifest, sampleSkills, skillMd, tempDir, writeSkill } from './helpers'
 
 let skills: ManifestSkill[]
 const t = tempDir()
@@ -67,14 +67,7 @@ describe('index build', () => {
   })
 
   it('decodes each skill\'s chunks on its own, for every skill position', async () => {
-    const manifest: SkillsManifest = {
-      manifestVersion: 1,
-      generator: 'test',
-      lockDigest: '',
-      profile: 'enterprise',
-      skills,
-      index: await buildDiscoveryIndex(skills),
-    }
+    const manifest = await indexedManifest(skills)
     const probes: Array<[string, string, string]> = [
       ['supplier due date VAT', 'pdf-invoice-extraction', 'references/fields.md'],
       ['ACCESS EXCLUSIVE blocks reads', 'postgres-migrations', 'references/locks.md'],

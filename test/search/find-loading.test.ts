@@ -4,8 +4,7 @@ import type { IndexParts } from '../../src/runtime/find-loading'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findSkills } from '../../src/runtime/find'
 import { findSkillsLoading } from '../../src/runtime/find-loading'
-import { buildDiscoveryIndex } from '../../src/search'
-import { sampleSkills, tempDir } from './helpers'
+import { indexedManifest, sampleSkills, tempDir } from './helpers'
 
 let skills: ManifestSkill[]
 let complete: SkillsManifest
@@ -13,14 +12,7 @@ const t = tempDir()
 
 beforeAll(async () => {
   skills = await sampleSkills(t.dir)
-  complete = {
-    manifestVersion: 1,
-    generator: 'test',
-    lockDigest: '',
-    profile: 'enterprise',
-    skills,
-    index: await buildDiscoveryIndex(skills),
-  }
+  complete = await indexedManifest(skills)
 })
 afterAll(() => t.cleanup())
 

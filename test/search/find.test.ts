@@ -6,7 +6,7 @@ import { stem } from '../../src/runtime/stem'
 import { analyze } from '../../src/runtime/text'
 import { buildDiscoveryIndex } from '../../src/search'
 import { stemSynonyms } from '../../src/search/synonyms'
-import { sampleSkills, tempDir } from './helpers'
+import { indexedManifest, sampleSkills, tempDir } from './helpers'
 
 let skills: ManifestSkill[]
 let manifest: SkillsManifest
@@ -14,14 +14,7 @@ const t = tempDir()
 
 beforeAll(async () => {
   skills = await sampleSkills(t.dir)
-  manifest = {
-    manifestVersion: 1,
-    generator: 'test',
-    lockDigest: '',
-    profile: 'enterprise',
-    skills,
-    index: await buildDiscoveryIndex(skills),
-  }
+  manifest = await indexedManifest(skills)
 })
 afterAll(() => t.cleanup())
 

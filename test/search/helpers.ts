@@ -1,8 +1,9 @@
-import type { ManifestSkill } from '../../src/core/types'
+import type { ManifestSkill, SkillsManifest } from '../../src/core/types'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { audit } from '../../src/audit/engine'
+import { buildDiscoveryIndex } from '../../src/search'
 
 /** A temp dir removed by the returned cleanup. */
 export function tempDir(prefix = 'skills-discovery-'): { dir: string, cleanup: () => void } {
@@ -96,4 +97,16 @@ export async function sampleSkills(root: string): Promise<ManifestSkill[]> {
       'examples/notes.md': '## 2.0.0\n\n- Breaking: drop Node 16.\n',
     }),
   ])
+}
+
+/** A complete manifest of `skills`, discovery index included. */
+export async function indexedManifest(skills: ManifestSkill[]): Promise<SkillsManifest> {
+  return {
+    manifestVersion: 1,
+    generator: 'test',
+    lockDigest: '',
+    profile: 'enterprise',
+    skills,
+    index: await buildDiscoveryIndex(skills),
+  }
 }
