@@ -49,6 +49,8 @@ export function toFinding(d: Diagnostic): ManifestFinding {
   }
   if (d.rule !== undefined)
     finding.rule = d.rule
+  if (d.kind !== undefined)
+    finding.kind = d.kind
   if (d.cwe !== undefined)
     finding.cwe = d.cwe
   return finding

@@ -57,6 +57,8 @@ function ruleFor(code: string, sample: Diagnostic): SarifRule {
     properties['security-severity'] = SECURITY_SEVERITY[id!] ?? BY_LEVEL[meta?.severity ?? sample.severity]
     properties.precision = 'high'
     properties['problem.severity'] = level === 'note' ? 'recommendation' : level
+    if (meta?.kind)
+      properties.kind = meta.kind
   }
   return {
     id: code,
@@ -110,6 +112,8 @@ export function toSarif(diagnostics: Diagnostic[], options: { version: string })
     const properties: Record<string, unknown> = {}
     if (d.skill)
       properties.skill = d.skill
+    if (d.kind)
+      properties.kind = d.kind
     if (d.cwe)
       properties.cwe = d.cwe
     if (Object.keys(properties).length)

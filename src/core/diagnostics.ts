@@ -18,6 +18,8 @@ export function diagnostic(init: DiagnosticInit): Diagnostic {
   }
   if (init.rule !== undefined)
     d.rule = init.rule
+  if (init.kind !== undefined)
+    d.kind = init.kind
   if (init.cwe !== undefined)
     d.cwe = init.cwe
   if (init.excerpt !== undefined)

@@ -5,6 +5,9 @@
 
 export type Severity = 'error' | 'warning' | 'info'
 
+/** Scanner findings: a capability (what a skill can do, reviewed) or a threat (what an attack tries to do). */
+export type FindingKind = 'threat' | 'capability'
+
 /**
  * Every problem the engine finds. Always collected, never thrown.
  * `file` is a posix path relative to the project root; `line`/`column` are 1-based.
@@ -22,6 +25,7 @@ export interface Diagnostic {
   hint: string | null
   /** Scanner findings only. */
   rule?: string
+  kind?: FindingKind
   cwe?: string
   excerpt?: string
 }
@@ -69,7 +73,7 @@ export interface SkillSource {
 }
 
 /** The capability vocabulary: what a skill may declare and the scanner may detect. */
-export type Capability = 'network' | 'fs:write' | 'process' | 'env' | 'secrets'
+export type Capability = 'network' | 'fs:write' | 'process' | 'env' | 'secrets' | 'dynamic-code'
 
 export interface Suppression {
   file: string
@@ -100,7 +104,7 @@ export interface ManifestDoc extends ManifestFile {
 /** A diagnostic as the manifest records it: without the skill (implied) and the hint. */
 export type ManifestFinding = Pick<
   Diagnostic,
-  'code' | 'severity' | 'message' | 'file' | 'line' | 'column' | 'rule' | 'cwe'
+  'code' | 'severity' | 'message' | 'file' | 'line' | 'column' | 'rule' | 'kind' | 'cwe'
 >
 
 /** The scenario object of spec §scenarios, as carried by the manifest and scored by the runtime. */

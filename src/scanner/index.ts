@@ -1,8 +1,17 @@
 import type { ResolvedOptions } from '../core/options'
-import type { Capability, Diagnostic, ScanResult, Severity, SkillFile, SkillSource, Suppression } from '../core/types'
+import type {
+  Capability,
+  Diagnostic,
+  Profile,
+  ScanResult,
+  Severity,
+  SkillFile,
+  SkillSource,
+  Suppression,
+} from '../core/types'
 import type { JsFlavor } from './js/scan-js'
 import type { Directive } from './suppress'
-import type { Lang, RawFinding, RuleMeta } from './types'
+import type { Lang, RawFinding, RuleInfo } from './types'
 import { compareBytewise, diagnostic, sortDiagnostics } from '../core/diagnostics'
 import { declaredCapabilities, DETECTABLE, RULE_CAPABILITY, sortCapabilities } from './capabilities'
 import { classify } from './classify'
@@ -19,14 +28,18 @@ export { CAPABILITIES, declaredCapabilities } from './capabilities'
 export { META_RULES, RULES } from './rules/index'
 export type { RuleMeta } from './types'
 
-export type ScanOptions = ResolvedOptions['scanner'] & { deny?: Capability[] }
+export type ScanOptions = ResolvedOptions['scanner'] & {
+  deny?: Capability[]
+  /** Undeclared capabilities are errors in `enterprise` (the default), warnings in `agentskills`. */
+  profile?: Profile
+}
 
-const META_BY_ID = new Map<string, RuleMeta>([...RULES, ...META_RULES].map(r => [r.id, r]))
+const META_BY_ID = new Map<string, RuleInfo>([...RULES, ...META_RULES].map(r => [r.id, r]))
 /** Oversized files are read in chunks of this many characters (bounded memory, no AST). */
 const CHUNK = 1 << 20
 
 /** Built-in and meta rule metadata by id (custom rules are not included). */
-export const ruleMeta = (id: string): RuleMeta | undefined => META_BY_ID.get(id)
+export const ruleMeta = (id: string): RuleInfo | undefined => META_BY_ID.get(id)
 
 interface Ctx {
   skill: SkillSource
@@ -402,6 +415,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
         skill: skill.name,
         hint,
         rule: f.rule,
+        kind: builtin?.kind ?? (cust ? 'threat' : undefined),
         cwe: builtin?.cwe ?? cust?.cwe ?? undefined,
         excerpt: f.excerpt,
       }),

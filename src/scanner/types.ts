@@ -1,13 +1,27 @@
-import type { Severity } from '../core/types'
+import type { Capability, FindingKind, Severity, SkillSource } from '../core/types'
 
-/** Public description of a rule: SARIF, docs and `check --rules` read it. */
-export interface RuleMeta {
+/** Public description of a rule or a meta rule (a finding about the scan itself, of no kind). */
+export interface RuleInfo {
   id: string
+  kind?: FindingKind
+  /** Capability rules: the capability they detect. */
+  capability?: Capability
   severity: Severity
   /** `CWE-95` style. */
   cwe: string
   description: string
   hint: string
+}
+
+/** Public description of a rule: SARIF, docs and `check --rules` read it. */
+export interface RuleMeta extends RuleInfo {
+  /**
+   * `capability`: what a skill can do (a fact to review; its severity follows the declaration, the profile
+   * and `deny`). `threat`: what an attack tries to do (a verdict; nothing the skill declares lowers it).
+   */
+  kind: FindingKind
+  /** Threat rules: the default severity. Capability rules: the severity of an undeclared use in `enterprise`. */
+  severity: Severity
 }
 
 /** The language a piece of text is read as. `prose` is markdown outside fenced code. */
@@ -40,6 +54,11 @@ export interface LinePattern {
 export interface RuleModule {
   meta: RuleMeta
   patterns: readonly LinePattern[]
+  /**
+   * Whole-skill checks: what no single line shows (a name, a binary file, a value filled in one block and
+   * sent in another). Reads `skill.files[].text` only; returns findings of this rule.
+   */
+  visitSkill?: (skill: SkillSource) => RawFinding[]
 }
 
 /** A finding before it becomes a Diagnostic: position inside the skill file. */

@@ -7,6 +7,8 @@ import type { RuleModule } from '../types'
 export const childProcess: RuleModule = {
   meta: {
     id: 'child_process',
+    kind: 'capability',
+    capability: 'process',
     severity: 'error',
     cwe: 'CWE-78',
     description:

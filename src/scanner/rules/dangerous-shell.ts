@@ -13,6 +13,7 @@ const RM_TARGET = [
 export const dangerousShell: RuleModule = {
   meta: {
     id: 'dangerous_shell',
+    kind: 'threat',
     severity: 'error',
     cwe: 'CWE-250',
     description:

@@ -4,6 +4,8 @@ import type { RuleModule } from '../types'
 export const dynamicEval: RuleModule = {
   meta: {
     id: 'dynamic_eval',
+    kind: 'capability',
+    capability: 'dynamic-code',
     severity: 'error',
     cwe: 'CWE-95',
     description: 'Dynamic code execution (eval, new Function, vm.run*, exec/compile in Python) lets text become code.',

@@ -21,6 +21,7 @@ const SECRET_VAR
 export const exfiltration: RuleModule = {
   meta: {
     id: 'exfiltration',
+    kind: 'threat',
     severity: 'error',
     cwe: 'CWE-200',
     description:

@@ -4,6 +4,8 @@ import type { RuleModule } from '../types'
 export const fsWrite: RuleModule = {
   meta: {
     id: 'fs_write',
+    kind: 'capability',
+    capability: 'fs:write',
     severity: 'warning',
     cwe: 'CWE-73',
     description: 'Filesystem writes (writeFile, mkdir, unlink, rm, open(..., "w"), shutil) change the user\'s machine.',

@@ -52,6 +52,7 @@ function legitimate(m: RegExpExecArray, line: string): boolean {
 export const hiddenUnicode: RuleModule = {
   meta: {
     id: 'hidden_unicode',
+    kind: 'threat',
     severity: 'error',
     cwe: 'CWE-451',
     description:

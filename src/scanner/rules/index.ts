@@ -1,4 +1,4 @@
-import type { RuleMeta, RuleModule } from '../types'
+import type { RuleInfo, RuleMeta, RuleModule } from '../types'
 import { childProcess } from './child-process'
 import { dangerousShell } from './dangerous-shell'
 import { dynamicEval } from './dynamic-eval'
@@ -27,7 +27,7 @@ export const RULE_MODULES: readonly RuleModule[] = [
 ]
 
 /** Findings about the scan itself rather than the skill's code. */
-export const META_RULES: readonly RuleMeta[] = [
+export const META_RULES: readonly RuleInfo[] = [
   {
     id: 'unknown-capability',
     severity: 'warning',

@@ -6,6 +6,8 @@ import type { RuleModule } from '../types'
 export const networkAccess: RuleModule = {
   meta: {
     id: 'network_access',
+    kind: 'capability',
+    capability: 'network',
     severity: 'error',
     cwe: 'CWE-918',
     description:

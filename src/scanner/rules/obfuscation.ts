@@ -4,6 +4,7 @@ import type { RuleModule } from '../types'
 export const obfuscation: RuleModule = {
   meta: {
     id: 'obfuscation',
+    kind: 'threat',
     severity: 'warning',
     cwe: 'CWE-506',
     description:

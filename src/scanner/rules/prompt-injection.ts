@@ -16,6 +16,7 @@ const ACTION = [
 export const promptInjection: RuleModule = {
   meta: {
     id: 'prompt_injection',
+    kind: 'threat',
     severity: 'error',
     cwe: 'CWE-1427',
     description:

@@ -21,6 +21,7 @@ const PASTE_VERB = /\b(?:paste|run|execute|copy|type|enter|curl|wget|iex|iwr|sh|
 export const remoteExec: RuleModule = {
   meta: {
     id: 'remote_exec',
+    kind: 'threat',
     severity: 'error',
     cwe: 'CWE-494',
     description:

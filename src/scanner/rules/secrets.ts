@@ -17,6 +17,7 @@ function pemBody(m: RegExpExecArray, line: string, next: () => string): boolean 
 export const secrets: RuleModule = {
   meta: {
     id: 'secrets',
+    kind: 'threat',
     severity: 'error',
     cwe: 'CWE-798',
     description:
