@@ -20,7 +20,7 @@ import { excerptAt } from './excerpt'
 import { scanJs } from './js/scan-js'
 import { LineIndex } from './lines'
 import { findFences, markCautionary } from './markdown'
-import { META_RULES, RULES } from './rules/index'
+import { META_RULES, RULE_MODULES, RULES } from './rules/index'
 import { findDirectives } from './suppress'
 import { DIRECTIVE, scanSegment } from './text-scan'
 
@@ -335,6 +335,11 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
         ),
       )
     }
+  }
+
+  for (const module of RULE_MODULES) {
+    if (module.visitSkill)
+      ctx.raw.push(...module.visitSkill(skill))
   }
 
   // First finding per rule per line.
