@@ -85,7 +85,8 @@ for (const pack of packs) {
 
 const pct = (n: number, of: number): string => `${of ? ((n / of) * 100).toFixed(1) : '0.0'}%`
 console.log(`real packs, profile ${profile}: skills with scanner findings (errors | warnings) and time`)
-console.log(`${'pack'.padEnd(28)} ${'skills'.padStart(6)} ${'errors'.padStart(13)} ${'warnings'.padStart(13)} ${'ms'.padStart(7)}`)
+const head = ['skills'.padStart(6), 'errors'.padStart(13), 'warnings'.padStart(13), 'ms'.padStart(7)]
+console.log(`${'pack'.padEnd(28)} ${head.join(' ')}`)
 const total: Row = { pack: 'all', skills: 0, errors: 0, warnings: 0, ms: 0 }
 for (const r of [...rows, total]) {
   if (r !== total) {
@@ -96,7 +97,8 @@ for (const r of [...rows, total]) {
   }
   const e = `${r.errors} ${pct(r.errors, r.skills).padStart(6)}`
   const w = `${r.warnings} ${pct(r.warnings, r.skills).padStart(6)}`
-  console.log(`${r.pack.padEnd(28)} ${String(r.skills).padStart(6)} ${e.padStart(13)} ${w.padStart(13)} ${r.ms.toFixed(0).padStart(7)}`)
+  const cells = [String(r.skills).padStart(6), e.padStart(13), w.padStart(13), r.ms.toFixed(0).padStart(7)]
+  console.log(`${r.pack.padEnd(28)} ${cells.join(' ')}`)
 }
 console.log('\nper rule: skills with a finding of that rule, kind and severity')
 for (const [key, skills] of [...byRule].sort((a, b) => b[1].size - a[1].size || (a[0] < b[0] ? -1 : 1))) {

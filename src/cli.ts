@@ -6,6 +6,7 @@ import path from 'node:path'
 import process from 'node:process'
 import { parseArgs } from 'node:util'
 import pkg from '../package.json'
+import { capabilityReview } from './audit/capability-review'
 import { SkillsEngine } from './audit/engine'
 import { describeDrift } from './audit/lockfile'
 import { toSarif } from './audit/sarif'
@@ -198,11 +199,19 @@ async function lock(options: Options, force: boolean, color: boolean, io: IO): P
     io.stderr.write(formatReport(problems, result.stats.skills, { sources: result.sources, color }))
     return 1
   }
-  if (status === 'created')
+  if (status === 'created') {
     io.stdout.write(`${PREFIX} created ${file} with ${result.stats.skills} skill(s), ${result.stats.files} file(s)\n`)
-  else if (status === 'updated')
-    io.stdout.write(`${PREFIX} updated ${file}:\n${drift.map(describeDrift).join('\n')}\n`)
-  else io.stdout.write(`${PREFIX} ${file} is up to date (${result.stats.skills} skill(s))\n`)
+  }
+  else if (status === 'updated') {
+    const upgraded = result.lock.upgraded ? ' (upgraded to lockfileVersion 2, which records capabilities)' : ''
+    const changes = drift.length ? `:\n${drift.map(describeDrift).join('\n')}` : ''
+    io.stdout.write(`${PREFIX} updated ${file}${upgraded}${changes}\n`)
+  }
+  else {
+    io.stdout.write(`${PREFIX} ${file} is up to date (${result.stats.skills} skill(s))\n`)
+  }
+  if (status === 'created' || status === 'updated')
+    io.stdout.write(`\n${capabilityReview(result.manifest.skills, drift, status === 'created')}`)
   const errors = result.diagnostics.filter(d => d.severity === 'error').length
   if (errors)
     io.stdout.write(`${PREFIX} note: ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)

@@ -16,6 +16,7 @@ import { scanSkill } from '../scanner'
 import { SKILL_FILE } from './layout'
 import { diffSkill, serializeLockEntry } from './lockfile'
 import { buildTree, toFinding } from './manifest'
+import { skillPolicy } from './policy'
 import { joinPosix, listSkill, readEntry } from './read'
 import { normalizeFrontmatter, validateFrontmatter } from './schema'
 
@@ -159,8 +160,9 @@ export function checkSkill(
   ctx: ProcessContext,
 ): ProcessedSkill {
   const { location, listing } = head
-  const { options } = ctx
   const skill = head.name
+  const policy = skillPolicy(ctx.options, location, skill)
+  const { options } = policy
   const skillMdPath = joinPosix(location.relDir, SKILL_FILE)
   const skillMd = files.find(f => f.path === SKILL_FILE) ?? null
   const parsed = head.parsed
@@ -212,7 +214,7 @@ export function checkSkill(
     locate: key => parsed?.locate(key) ?? null,
   }
   const scan: ScanResult = ctx.scan
-    ? scanSkill(source, { ...options.scanner, deny: options.deny })
+    ? scanSkill(source, { ...options.scanner, deny: options.deny, profile: options.profile, review: policy.review })
     : { diagnostics: [], capabilities: { declared: [], detected: [] }, suppressions: [] }
   diagnostics.push(...scan.diagnostics)
   const enterprise = checkEnterprise(source, { options, scan, skillNames: null })
@@ -233,6 +235,7 @@ export function checkSkill(
     source: location.source,
     version,
     digest,
+    capabilities: scan.capabilities.detected,
     files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })),
   }
   const drift
@@ -256,6 +259,8 @@ export function checkSkill(
     capabilities: scan.capabilities,
     findings: scan.diagnostics.map(toFinding),
     suppressions: scan.suppressions,
+    profile: options.profile,
+    overrides: policy.overrides,
     scenarios: [],
     links: enterprise.links,
     workload: enterprise.workload,

@@ -1,4 +1,4 @@
-import type { ResolvedOptions } from '../core/options'
+import type { ResolvedOptions, RootSpec } from '../core/options'
 import type { Diagnostic } from '../core/types'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -13,6 +13,8 @@ export interface SkillLocation {
   relDir: string
   /** Where it came from: `skills/x`, `pkg://@acme/pack/skills/x`, `github://o/r/p@v#x`. */
   source: string
+  /** The root it was found under, with the profile, `strict` and `deny` its skills are checked with. */
+  root: RootSpec
 }
 
 export interface ResolvedRoot {
@@ -42,8 +44,8 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
 export async function discover(options: ResolvedOptions): Promise<Discovery> {
   const result: Discovery = { roots: [], skills: [], dirs: [], diagnostics: [] }
   const seen = new Set<string>()
-  for (const spec of options.roots) {
-    const root = await resolveRoot(spec, options, result.diagnostics)
+  for (const rootSpec of options.roots) {
+    const root = await resolveRoot(rootSpec.path, options, result.diagnostics)
     if (!root)
       continue
     result.roots.push(root)
@@ -51,7 +53,12 @@ export async function discover(options: ResolvedOptions): Promise<Discovery> {
       if (seen.has(dir))
         continue
       seen.add(dir)
-      result.skills.push({ dir, relDir: relativePosix(options.root, dir), source: root.sourceOf(dir) })
+      result.skills.push({
+        dir,
+        relDir: relativePosix(options.root, dir),
+        source: root.sourceOf(dir),
+        root: rootSpec,
+      })
     }
   }
   result.skills.sort((a, b) => compareBytewise(a.relDir, b.relDir))

@@ -17,6 +17,7 @@ import { discover } from './discover'
 import { SKILL_FILE } from './layout'
 import { joinLock, lockDigest, lockedEntry, readLock } from './lockfile'
 import { serializeManifest } from './manifest'
+import { checkOverrides } from './policy'
 import { inline } from './scheduler'
 import { PoolScheduler } from './scheduler/pool'
 import { loadCustomSchema } from './schema'
@@ -143,7 +144,7 @@ export class SkillsEngine {
     const { options } = this
     const lockDisplay = relativePosix(options.root, options.lockFile)
     const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
-    const global = [...discovery.diagnostics]
+    const global = [...discovery.diagnostics, ...checkOverrides(options)]
     const customSchema = loadCustomSchema(options.schema, options.root, global)
     return { request, lockRead, lockDisplay, customSchema, global }
   }

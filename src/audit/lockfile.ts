@@ -1,12 +1,12 @@
 import type { ValidateFunction } from 'ajv'
-import type { Diagnostic, LockFile, LockSkill } from '../core/types'
+import type { Capability, Diagnostic, LockFile, LockSkill } from '../core/types'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { lockfile } from '../generated/lock-validator.js'
 import { lineColumn } from './read'
 
-export const LOCKFILE_VERSION = 1
+export const LOCKFILE_VERSION = 2
 
 const validateLock = lockfile as ValidateFunction<LockFile>
 
@@ -44,7 +44,7 @@ export function lockDigest(entries: readonly string[]): string {
 export type LockRead
   = | { status: 'missing' }
     | { status: 'corrupt', diagnostic: Diagnostic }
-    | { status: 'ok', lock: LockFile, text: string, bySkill: Map<string, LockSkill> }
+    | { status: 'ok', lock: LockFile, text: string, bySkill: Map<string, LockSkill>, outdated: Diagnostic | null }
 
 /** Reads and validates `.manifest.lock`. A broken lock is reported, never repaired. */
 export function readLock(file: string, display: string): LockRead {
@@ -80,7 +80,7 @@ export function parseLock(text: string, display: string): LockRead {
   if (!validateLock(data)) {
     const error = validateLock.errors?.[0]
     const version = (data as { lockfileVersion?: unknown } | null)?.lockfileVersion
-    if (version !== undefined && version !== LOCKFILE_VERSION) {
+    if (version !== undefined && version !== 1 && version !== LOCKFILE_VERSION) {
       return corrupt(
         display,
         `lockfileVersion ${JSON.stringify(version)} is not supported (expected ${LOCKFILE_VERSION})`,
@@ -101,7 +101,21 @@ export function parseLock(text: string, display: string): LockRead {
       return corrupt(display, `the lock lists skill \`${skill.name}\` twice`, 1, 1)
     bySkill.set(skill.name, skill)
   }
-  return { status: 'ok', lock: data, text, bySkill }
+  return { status: 'ok', lock: data, text, bySkill, outdated: data.lockfileVersion === 1 ? outdated(display) : null }
+}
+
+/** A version 1 lock: its files are still compared, but it records no capabilities for review. */
+function outdated(file: string): Diagnostic {
+  return diagnostic({
+    code: 'lock/outdated',
+    severity: 'error',
+    message: `${file} is lockfileVersion 1, which records no capabilities: it must be upgraded to version 2`,
+    file,
+    line: 1,
+    column: 1,
+    hint: 'Run `npx unplugin-skills lock`: it upgrades the lock and prints each skill\'s capabilities for review; '
+      + 'commit the result.',
+  })
 }
 
 function corrupt(file: string, message: string, line: number, column: number): LockRead {
@@ -133,6 +147,8 @@ export interface SkillDrift {
   change: 'added' | 'removed' | 'modified'
   version?: [string | null, string | null]
   source?: [string, string]
+  /** Capabilities detected now and not recorded in the lock (`added`), or recorded and no longer detected. */
+  capabilities?: { added: Capability[], removed: Capability[] }
   files: FileChange[]
 }
 
@@ -155,6 +171,13 @@ export function diffSkill(
     drift.version = [locked.version, current.version]
   if (locked.source !== current.source)
     drift.source = [locked.source, current.source]
+  if (locked.capabilities) {
+    const now = current.capabilities ?? []
+    const added = now.filter(c => !locked.capabilities!.includes(c))
+    const removed = locked.capabilities.filter(c => !now.includes(c))
+    if (added.length || removed.length)
+      drift.capabilities = { added, removed }
+  }
   const before = new Map(locked.files.map(f => [f.path, f]))
   for (const file of current.files) {
     const old = before.get(file.path)
@@ -173,13 +196,15 @@ export function diffSkill(
     }
   }
   for (const path of before.keys()) drift.files.push({ path, change: 'removed' })
-  if (!drift.files.length && !drift.version && !drift.source && locked.digest !== current.digest)
+  if (!drift.files.length && !drift.version && !drift.source && !drift.capabilities && locked.digest !== current.digest)
     drift.files.push({ path: '(digest)', change: 'modified' })
   drift.files.sort((a, b) => compareBytewise(a.path, b.path))
   return drift
 }
 
-const ENTRY_KEYS = ['name', 'source', 'version', 'digest', 'files']
+const ENTRY_KEYS = ['name', 'source', 'version', 'digest', 'capabilities', 'files']
+/** A version 1 entry: no capabilities (compared by files only; the lock as a whole is reported outdated). */
+const V1_ENTRY_KEYS = ['name', 'source', 'version', 'digest', 'files']
 const FILE_KEYS = ['path', 'sha256', 'size']
 
 /** Whether an object's own keys are `keys`, in that order (JSON.stringify writes them in that order). */
@@ -205,7 +230,10 @@ function sameEntry(locked: LockSkill, current: LockSkill): boolean {
   ) {
     return false
   }
-  if (locked.files.length !== current.files.length || !keysAre(locked, ENTRY_KEYS))
+  const v1 = locked.capabilities === undefined
+  if (!v1 && !sameList(locked.capabilities!, current.capabilities ?? []))
+    return false
+  if (locked.files.length !== current.files.length || !keysAre(locked, v1 ? V1_ENTRY_KEYS : ENTRY_KEYS))
     return false
   for (let i = 0; i < current.files.length; i++) {
     const a = locked.files[i]
@@ -214,6 +242,10 @@ function sameEntry(locked: LockSkill, current: LockSkill): boolean {
       return false
   }
   return true
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i])
 }
 
 export function removedSkill(locked: LockSkill): SkillDrift {
@@ -226,6 +258,11 @@ const CHANGE_WORDS: Record<SkillDrift['change'], string> = {
   removed: 'is in the lock but no longer found',
 }
 
+/** `+ network, + process, - env`: what a review of the new version must look at first. */
+export function capabilityChange(change: { added: Capability[], removed: Capability[] }): string {
+  return [...change.added.map(c => `+ ${c}`), ...change.removed.map(c => `- ${c}`)].join(', ')
+}
+
 /** Human summary of one skill's drift, one line per file. */
 export function describeDrift(drift: SkillDrift): string {
   const lines = [
@@ -235,6 +272,8 @@ export function describeDrift(drift: SkillDrift): string {
     lines.push(`  version ${drift.version[0] ?? '(none)'} -> ${drift.version[1] ?? '(none)'}`)
   if (drift.source)
     lines.push(`  source ${drift.source[0]} -> ${drift.source[1]}`)
+  if (drift.capabilities)
+    lines.push(`  capabilities: ${capabilityChange(drift.capabilities)}`)
   if (drift.change === 'modified') {
     for (const f of drift.files) {
       const note

@@ -105,9 +105,16 @@ export function toSarif(diagnostics: Diagnostic[], options: { version: string })
         region.startColumn = d.column
       if (d.excerpt)
         region.snippet = { text: d.excerpt }
-      result.locations = [
-        { physicalLocation: { artifactLocation: { uri: encodeUri(d.file), uriBaseId: '%SRCROOT%' }, region } },
-      ]
+      const artifactLocation = { uri: encodeUri(d.file), uriBaseId: '%SRCROOT%' }
+      result.locations = [{ physicalLocation: { artifactLocation, region } }]
+      // A capability finding stands for its file's other uses too.
+      const more = (d.locations ?? []).slice(1)
+      if (more.length) {
+        result.relatedLocations = more.map((at, i) => ({
+          id: i + 1,
+          physicalLocation: { artifactLocation, region: { startLine: at.line, startColumn: at.column } },
+        }))
+      }
     }
     const properties: Record<string, unknown> = {}
     if (d.skill)

@@ -38,7 +38,7 @@ const FIELD_RULES: Record<string, string> = {
   'workload': '`read` or `write`',
   'tags': 'a list of unique strings',
   'triggers': 'a list of phrases',
-  'capabilities': 'a list of unique capability words (network, fs:write, process, env, secrets)',
+  'capabilities': 'a list of unique capability words (network, fs:write, process, env, secrets, dynamic-code)',
   'composed_skills': 'a list of skill names',
 }
 

@@ -6,15 +6,26 @@ import type { Diagnostic } from '../core/types'
 import type { LockRead, SkillDrift } from './lockfile'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { writeFileAtomic } from '../core/fs'
-import { describeDrift, removedSkill } from './lockfile'
+import { describeDrift, LOCKFILE_VERSION, removedSkill } from './lockfile'
 
-export type LockStatus = 'off' | 'ok' | 'created' | 'updated' | 'missing' | 'drift' | 'corrupt' | 'unchanged'
+export type LockStatus
+  = | 'off'
+    | 'ok'
+    | 'created'
+    | 'updated'
+    | 'missing'
+    | 'drift'
+    | 'corrupt'
+    | 'unchanged'
+    | 'outdated'
 
 export interface LockOutcome {
   status: LockStatus
   /** The lock's project-relative path. */
   file: string
   drift: SkillDrift[]
+  /** The lock was version 1 and was rewritten as the current version. */
+  upgraded?: boolean
 }
 
 /** What a skill tells the lock stage (a `ProcessedSkill` is one). */
@@ -58,7 +69,7 @@ export function settleLock(input: LockSettlement, out: Diagnostic[]): { lock: Lo
       ? settle.corrupt(read.diagnostic, drift)
       : read.status === 'missing'
         ? settle.missing(drift)
-        : settle.drifted(read.text, drift)
+        : settle.drifted(read.text, drift, read.outdated)
   return { lock, written: settle.written }
 }
 
@@ -124,13 +135,15 @@ class Settle {
     return this.outcome('created', [])
   }
 
-  drifted(lockedText: string, drift: SkillDrift[]): LockOutcome {
+  drifted(lockedText: string, drift: SkillDrift[], outdated: Diagnostic | null): LockOutcome {
     const { input } = this
-    if (!drift.length)
+    if (!drift.length && !outdated)
       return this.outcome('ok', drift)
     if (!input.update) {
+      if (outdated)
+        this.out.push({ ...outdated, severity: input.mode === 'dev' ? 'warning' : 'error' })
       for (const d of drift) this.out.push(driftDiagnostic(d, input))
-      return this.outcome('drift', drift)
+      return this.outcome(drift.length ? 'drift' : 'outdated', drift)
     }
     if (input.unsafe) {
       this.refuse()
@@ -138,9 +151,12 @@ class Settle {
     }
     if (lockedText === input.text())
       return this.outcome('unchanged', [])
-    if (this.write())
-      this.info('lock/updated', `updated ${input.display}:\n${drift.map(describeDrift).join('\n')}`, null)
-    return this.outcome('updated', drift)
+    if (this.write()) {
+      const upgraded = outdated ? ` (upgraded to lockfileVersion ${LOCKFILE_VERSION})` : ''
+      const changes = drift.length ? `:\n${drift.map(describeDrift).join('\n')}` : ''
+      this.info('lock/updated', `updated ${input.display}${upgraded}${changes}`, null)
+    }
+    return outdated ? { ...this.outcome('updated', drift), upgraded: true } : this.outcome('updated', drift)
   }
 
   private outcome(status: LockStatus, drift: SkillDrift[]): LockOutcome {

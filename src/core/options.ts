@@ -36,6 +36,50 @@ export interface ScannerOptions {
   maxTextSize?: number
 }
 
+/** A root with settings of its own: for skills you vendor and don't edit. */
+export interface RootOptions {
+  /** Where the skills are: a path relative to `root`, a `file://` URI, `pkg://...`, or a `resolvers` scheme. */
+  path: string
+  /**
+   * The profile of the skills under this root.
+   * @default the top-level `profile`
+   * @example 'agentskills'
+   */
+  profile?: Profile
+  /** @default the top-level `strict` */
+  strict?: boolean
+  /**
+   * Capabilities denied to the skills under this root, on top of the top-level `deny`.
+   * @default []
+   */
+  deny?: Capability[]
+}
+
+/** A threat finding waived by the project: one rule in one file of the skill, never a whole rule or skill. */
+export interface Waiver {
+  /** Rule id, with or without `scan/`. */
+  rule: string
+  /** posix path relative to the skill root, e.g. `scripts/install.sh`. */
+  file: string
+}
+
+/**
+ * Policy for skills addressed by name, in the spirit of ESLint's overrides. Listed in `check` and the manifest.
+ * @example { skills: 'pptx', capabilities: ['process'], reason: 'converts slides with a LibreOffice subprocess' }
+ */
+export interface Override {
+  /** Skill names or globs (`office-*`). */
+  skills: string | string[]
+  /** Capabilities reviewed for these skills: their uses are reported as info, as if declared (`deny` still wins). */
+  capabilities?: Capability[]
+  /** Severity of capability rules and scan meta rules for these skills. Threat rules are waived with `waive`. */
+  rules?: Record<string, Severity | 'off'>
+  /** Threat findings waived one by one (rule + file). */
+  waive?: Waiver[]
+  /** Why this is safe: required. */
+  reason: string
+}
+
 export interface Options {
   /**
    * Project root: relative roots, the lock and the manifest resolve against it.
@@ -45,10 +89,11 @@ export interface Options {
   /**
    * Where skills live: paths relative to `root`, `file://` URIs, `pkg://<npm package>[/subpath]`,
    * or any scheme that has a `resolvers` entry.
+   * A root can carry its own profile, `strict` and `deny`: `{ path: 'pkg://@acme/pack', profile: 'agentskills' }`.
    * @default ['skills']
    * @example ['skills', 'pkg://@acme/skill-pack/skills']
    */
-  roots?: string[]
+  roots?: Array<string | RootOptions>
   /**
    * Validation profile: `enterprise` (spec: name, description, version, domain, category,
    * references/ and examples/ required) or `agentskills` (the agentskills.io baseline).
@@ -108,10 +153,17 @@ export interface Options {
    */
   dts?: boolean | string
   /**
-   * Capabilities the project forbids outright, whatever a skill declares.
+   * Capabilities the project forbids outright, whatever a skill declares or an override reviews.
    * @default []
    */
   deny?: Capability[]
+  /**
+   * Policy for skills you don't edit: reviewed capabilities, capability rule severities, waived threat findings.
+   * Every entry needs a `reason`.
+   * @default []
+   * @example [{ skills: 'pptx', capabilities: ['process'], reason: 'LibreOffice converts the slides' }]
+   */
+  overrides?: Override[]
   /**
    * Worker threads that audit skills (read, hash, validate, scan) alongside the main thread, for cold
    * audits of at least 200 skills; `0`: the main thread does everything. Results are byte-identical either way.
@@ -128,9 +180,25 @@ export interface Options {
   embed?: (texts: string[]) => number[][] | Promise<number[][]>
 }
 
+/** A root with every setting resolved: its skills are checked with these. */
+export interface RootSpec {
+  path: string
+  profile: Profile
+  strict: boolean
+  deny: Capability[]
+}
+
+export interface ResolvedOverride {
+  skills: string[]
+  capabilities: Capability[]
+  rules: Record<string, Severity | 'off'>
+  waive: Waiver[]
+  reason: string
+}
+
 export interface ResolvedOptions {
   root: string
-  roots: string[]
+  roots: RootSpec[]
   profile: Profile
   schema: string | Record<string, unknown> | null
   lock: 'verify' | 'update' | false
@@ -144,6 +212,7 @@ export interface ResolvedOptions {
   app: { domain: string, name: string } | null
   dts: string | false
   deny: Capability[]
+  overrides: ResolvedOverride[]
   embed: Options['embed'] | null
   workers: number
 }
@@ -158,6 +227,7 @@ export const DEFAULT_OPTIONS = {
   strict: false,
   dts: false,
   deny: [],
+  overrides: [],
   scanner: { maxTextSize: 1024 * 1024 },
   workers: 0,
 } as const satisfies Options
@@ -165,10 +235,19 @@ export const DEFAULT_OPTIONS = {
 export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
   const root = path.resolve(options.root ?? process.cwd())
   const dts = options.dts === true ? 'skills.d.ts' : options.dts || DEFAULT_OPTIONS.dts
+  const profile = options.profile ?? DEFAULT_OPTIONS.profile
+  const strict = options.strict ?? DEFAULT_OPTIONS.strict
+  const deny = [...(options.deny ?? DEFAULT_OPTIONS.deny)]
+  const roots: Array<string | RootOptions> = options.roots?.length ? options.roots : DEFAULT_OPTIONS.roots
   return {
     root,
-    roots: options.roots?.length ? [...options.roots] : [...DEFAULT_OPTIONS.roots],
-    profile: options.profile ?? DEFAULT_OPTIONS.profile,
+    roots: roots.map(r => (typeof r === 'string' ? { path: r } : r)).map(r => ({
+      path: r.path,
+      profile: r.profile ?? profile,
+      strict: r.strict ?? strict,
+      deny: [...new Set([...deny, ...(r.deny ?? [])])],
+    })),
+    profile,
     schema: options.schema ?? null,
     lock: options.lock ?? DEFAULT_OPTIONS.lock,
     lockFile: path.resolve(root, options.lockFile ?? DEFAULT_OPTIONS.lockFile),
@@ -177,10 +256,17 @@ export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = p
     resolvers: { ...options.resolvers },
     scanner: { ...DEFAULT_OPTIONS.scanner, ...options.scanner },
     maxBodyLines: options.maxBodyLines ?? DEFAULT_OPTIONS.maxBodyLines,
-    strict: options.strict ?? DEFAULT_OPTIONS.strict,
+    strict,
     app: options.app ?? null,
     dts: dts ? path.resolve(root, dts) : false,
-    deny: [...(options.deny ?? DEFAULT_OPTIONS.deny)],
+    deny,
+    overrides: (options.overrides ?? DEFAULT_OPTIONS.overrides).map(o => ({
+      skills: typeof o.skills === 'string' ? [o.skills] : [...o.skills],
+      capabilities: [...(o.capabilities ?? [])],
+      rules: { ...o.rules },
+      waive: (o.waive ?? []).map(w => ({ rule: w.rule.replace(/^scan\//, ''), file: w.file })),
+      reason: o.reason,
+    })),
     embed: options.embed ?? null,
     workers: Number.isFinite(options.workers) ? Math.max(0, Math.floor(options.workers!)) : DEFAULT_OPTIONS.workers,
   }

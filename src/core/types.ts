@@ -26,6 +26,12 @@ export interface Diagnostic {
   /** Scanner findings only. */
   rule?: string
   kind?: FindingKind
+  /**
+   * Capability findings come once per file and rule: `count` uses, the first `locations` (the first is this
+   * diagnostic's own line and column).
+   */
+  count?: number
+  locations?: Array<{ line: number, column: number }>
   cwe?: string
   excerpt?: string
 }
@@ -80,6 +86,8 @@ export interface Suppression {
   line: number
   rule: string
   reason: string
+  /** `override`: a threat finding waived by the project's `overrides` (else a `skills-ignore-next-line` comment). */
+  via?: 'override'
 }
 
 /** What the scanner returns for one skill. */
@@ -88,6 +96,15 @@ export interface ScanResult {
   diagnostics: Diagnostic[]
   capabilities: { declared: Capability[], detected: Capability[] }
   suppressions: Suppression[]
+}
+
+/** An override (see `Options.overrides`) that names a skill, as the manifest lists it. */
+export interface ManifestOverride {
+  skills: string[]
+  capabilities: Capability[]
+  rules: Record<string, Severity | 'off'>
+  waive: Array<{ rule: string, file: string }>
+  reason: string
 }
 
 export interface ManifestFile {
@@ -150,6 +167,10 @@ export interface ManifestSkill {
   capabilities: { declared: Capability[], detected: Capability[] }
   findings: ManifestFinding[]
   suppressions: Suppression[]
+  /** The profile the skill was checked with (its root's). */
+  profile: Profile
+  /** The project's overrides that name this skill. */
+  overrides: ManifestOverride[]
   /** Parsed scenarios/*.md. */
   scenarios: Scenario[]
   /** http(s) links found in SKILL.md, references and scenarios, sorted, unique. */
@@ -213,11 +234,14 @@ export interface LockSkill {
   source: string
   version: string | null
   digest: string
+  /** What the scanner detected when the lock was written: the reviewed capabilities. Absent in version 1 locks. */
+  capabilities?: Capability[]
   files: LockFileEntry[]
 }
 
 export interface LockFile {
-  lockfileVersion: 1
+  /** 2 records capabilities; 1 is read with an upgrade message. */
+  lockfileVersion: 1 | 2
   skills: LockSkill[]
 }
 

@@ -264,7 +264,7 @@ interface DevServer {
 /** Dev: watch the roots (they may sit outside Vite's root) and serve the current manifest JSON. */
 function serveManifest(server: DevServer, ctx: SkillsContext): void {
   for (const root of ctx.options.roots) {
-    const dir = path.resolve(ctx.options.root, root)
+    const dir = path.resolve(ctx.options.root, root.path)
     if (fs.existsSync(dir))
       server.watcher.add(dir)
   }

@@ -1,15 +1,10 @@
 import type { Capability } from '../core/types'
 
 /** The capability vocabulary, in its canonical order (also the order of every capability list we emit). */
-export const CAPABILITIES: readonly Capability[] = ['network', 'fs:write', 'process', 'env', 'secrets']
+export const CAPABILITIES: readonly Capability[] = ['network', 'fs:write', 'process', 'env', 'secrets', 'dynamic-code']
 
-/** Capabilities the scanner can detect, and the rule that detects each. */
-export const RULE_CAPABILITY: Readonly<Record<string, Capability>> = {
-  network_access: 'network',
-  fs_write: 'fs:write',
-  child_process: 'process',
-}
-export const DETECTABLE: readonly Capability[] = ['network', 'fs:write', 'process']
+/** Capabilities the scanner detects (each capability rule's `meta.capability`). */
+export const DETECTABLE: readonly Capability[] = ['network', 'fs:write', 'process', 'env', 'secrets', 'dynamic-code']
 
 const ALIASES: Record<string, Capability> = {
   'network': 'network',
@@ -24,6 +19,9 @@ const ALIASES: Record<string, Capability> = {
   'spawn': 'process',
   'env': 'env',
   'secrets': 'secrets',
+  'dynamic-code': 'dynamic-code',
+  'eval': 'dynamic-code',
+  'code:eval': 'dynamic-code',
 }
 
 // allowed-tools entries (Claude Code, Copilot, Cursor names) mapped onto the vocabulary; read-only tools map to

@@ -1,4 +1,4 @@
-import type { ResolvedOptions } from '../core/options'
+import type { CustomRule, ResolvedOptions, Waiver } from '../core/options'
 import type {
   Capability,
   Diagnostic,
@@ -12,8 +12,9 @@ import type {
 import type { JsFlavor } from './js/scan-js'
 import type { Directive } from './suppress'
 import type { Lang, RawFinding, RuleInfo } from './types'
+import type { Judged, Policy } from './verdict'
 import { compareBytewise, diagnostic, sortDiagnostics } from '../core/diagnostics'
-import { declaredCapabilities, DETECTABLE, RULE_CAPABILITY, sortCapabilities } from './capabilities'
+import { declaredCapabilities, DETECTABLE, sortCapabilities } from './capabilities'
 import { classify } from './classify'
 import { compileCustom, scanCustom } from './custom'
 import { excerptAt } from './excerpt'
@@ -23,6 +24,7 @@ import { findFences, markCautionary } from './markdown'
 import { META_RULES, RULE_MODULES, RULES } from './rules/index'
 import { findDirectives } from './suppress'
 import { DIRECTIVE, scanSegment } from './text-scan'
+import { foldCapabilities, judge, RANK, waiverOf } from './verdict'
 
 export { CAPABILITIES, declaredCapabilities } from './capabilities'
 export { META_RULES, RULES } from './rules/index'
@@ -32,6 +34,15 @@ export type ScanOptions = ResolvedOptions['scanner'] & {
   deny?: Capability[]
   /** Undeclared capabilities are errors in `enterprise` (the default), warnings in `agentskills`. */
   profile?: Profile
+  /** What the project's overrides say of this skill. */
+  review?: SkillReview
+}
+
+/** The overrides that address one skill, merged (see `Options.overrides`). */
+export interface SkillReview {
+  capabilities: Array<{ capability: Capability, reason: string }>
+  rules: Record<string, Severity | 'off'>
+  waive: Array<Waiver & { reason: string }>
 }
 
 const META_BY_ID = new Map<string, RuleInfo>([...RULES, ...META_RULES].map(r => [r.id, r]))
@@ -285,7 +296,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     ctx.meta.push(
       metaDiagnostic(ctx, {
         id: 'unknown-capability',
-        message: `unknown capability "${word}" (known: network, fs:write, process, env, secrets)`,
+        message: `unknown capability "${word}" (known: network, fs:write, process, env, secrets, dynamic-code)`,
         file: skillMdPath,
         line: capLoc?.line,
         column: capLoc?.column,
@@ -342,24 +353,37 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
       ctx.raw.push(...module.visitSkill(skill))
   }
 
-  // First finding per rule per line.
-  ctx.raw.sort(
+  const policy: Policy = {
+    profile: options.profile ?? 'enterprise',
+    deny,
+    declared: new Set(declared),
+    reviewed: new Map((options.review?.capabilities ?? []).map(c => [c.capability, c.reason])),
+    rules: { ...overrides, ...options.review?.rules },
+    waive: options.review?.waive ?? [],
+  }
+  const judged: Judged[] = []
+  for (const f of ctx.raw) {
+    const verdict = judge(f, META_BY_ID.get(f.rule) ?? customInfo(customMeta.get(f.rule)), policy)
+    if (verdict)
+      judged.push(verdict)
+  }
+  // The most severe finding per rule and line, the first of those by column.
+  judged.sort(
     (a, b) =>
-      compareBytewise(a.path, b.path) || a.line - b.line || a.column - b.column || compareBytewise(a.rule, b.rule),
+      compareBytewise(a.path, b.path) || a.line - b.line || compareBytewise(a.rule, b.rule)
+      || RANK[a.severity] - RANK[b.severity] || a.column - b.column,
   )
-  const seen = new Set<string>()
-  const findings = ctx.raw.filter((f) => {
-    const key = `${f.path}\0${f.line}\0${f.rule}`
-    if (seen.has(key))
-      return false
-    seen.add(key)
-    return true
+  const findings = judged.filter((f, i) => {
+    const prev = judged[i - 1]
+    return !prev || prev.path !== f.path || prev.line !== f.line || prev.rule !== f.rule
   })
+  findings.sort((a, b) => compareBytewise(a.path, b.path) || a.line - b.line || a.column - b.column
+    || compareBytewise(a.rule, b.rule))
 
-  const detected = sortCapabilities(
-    findings.flatMap(f => (RULE_CAPABILITY[f.rule] && !f.cautionary ? [RULE_CAPABILITY[f.rule]!] : [])),
-  )
-  const declaredSet = new Set(declared)
+  const detected = sortCapabilities(findings.flatMap((f) => {
+    const cap = META_BY_ID.get(f.rule)?.capability
+    return cap && !f.cautionary ? [cap] : []
+  }))
   const valid = new Map<string, Directive>()
   for (const d of ctx.directives) {
     if (d.valid) {
@@ -378,54 +402,41 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     }
   }
 
-  const diagnostics: Diagnostic[] = []
-  for (const f of findings) {
+  const waived: Suppression[] = []
+  const kept = findings.filter((f) => {
+    if (f.denied)
+      return true
+    if (valid.has(`${f.path}\0${f.line}\0${f.rule}`))
+      return false
+    const waiver = waiverOf(f, policy)
+    if (waiver) {
+      waived.push({ file: relFile(skill, f.path), line: f.line, rule: f.rule, reason: waiver.reason, via: 'override' })
+      return false
+    }
+    return true
+  })
+  const diagnostics: Diagnostic[] = foldCapabilities(kept).map((f) => {
     const builtin = META_BY_ID.get(f.rule)
-    const cust = customMeta.get(f.rule)
-    const override = overrides[f.rule]
-    if (override === 'off')
-      continue
-    let severity: Severity = override ?? f.severity ?? builtin?.severity ?? cust?.severity ?? 'warning'
-    let message = f.message
-    if (f.cautionary) {
-      severity = 'info'
-      message += ' (quoted in a markdown warning; reported for review)'
+    const d = diagnostic({
+      code: `scan/${f.rule}`,
+      severity: f.severity,
+      message: f.message,
+      file: relFile(skill, f.path),
+      line: f.line,
+      column: f.column,
+      skill: skill.name,
+      hint: f.hint || null,
+      rule: f.rule,
+      kind: f.kind,
+      cwe: builtin?.cwe ?? customMeta.get(f.rule)?.cwe ?? undefined,
+      excerpt: f.excerpt,
+    })
+    if (f.count) {
+      d.count = f.count
+      d.locations = f.locations
     }
-    const cap = RULE_CAPABILITY[f.rule]
-    let denied = false
-    let hint = builtin?.hint ?? cust?.hint ?? null
-    if (cap && !f.cautionary) {
-      if (deny.has(cap)) {
-        severity = 'error'
-        denied = true
-        message += ` (capability "${cap}" is denied by the project)`
-      }
-      else if (declaredSet.has(cap)) {
-        severity = 'info'
-        message += ` (declared capability "${cap}")`
-        // The general hint asks to declare the capability: this use already is, so say what the note is for.
-        hint = `A declared, reviewed use of "${cap}"; listed so that reviewers see where it happens.`
-      }
-    }
-    if (!denied && valid.has(`${f.path}\0${f.line}\0${f.rule}`))
-      continue
-    diagnostics.push(
-      diagnostic({
-        code: `scan/${f.rule}`,
-        severity,
-        message,
-        file: relFile(skill, f.path),
-        line: f.line,
-        column: f.column,
-        skill: skill.name,
-        hint,
-        rule: f.rule,
-        kind: builtin?.kind ?? (cust ? 'threat' : undefined),
-        cwe: builtin?.cwe ?? cust?.cwe ?? undefined,
-        excerpt: f.excerpt,
-      }),
-    )
-  }
+    return d
+  })
   for (const cap of declared) {
     // Shell scripts and shell blocks run through the agent's shell tool: that is a use of `process`.
     if (cap === 'process' && ctx.shellUse)
@@ -443,7 +454,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     }
   }
   for (const d of ctx.meta) {
-    const override = d.rule ? overrides[d.rule] : undefined
+    const override = d.rule ? policy.rules[d.rule] : undefined
     if (override === 'off')
       continue
     if (override)
@@ -451,11 +462,22 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     diagnostics.push(d)
   }
 
-  const suppressions: Suppression[] = ctx.directives
-    .filter(d => d.valid)
-    .map(d => ({ file: relFile(skill, d.file), line: d.line, rule: d.rule, reason: d.reason }))
+  const suppressions: Suppression[] = [
+    ...ctx.directives
+      .filter(d => d.valid)
+      .map(d => ({ file: relFile(skill, d.file), line: d.line, rule: d.rule, reason: d.reason })),
+    ...waived,
+  ]
     .sort((a, b) => compareBytewise(a.file, b.file) || a.line - b.line || compareBytewise(a.rule, b.rule))
   return { diagnostics: sortDiagnostics(diagnostics), capabilities: { declared, detected }, suppressions }
+}
+
+/** A project rule judged as a threat: the project wrote it to catch something. */
+function customInfo(rule: CustomRule | undefined): RuleInfo | undefined {
+  if (!rule)
+    return undefined
+  const { id, severity = 'warning', cwe = '', message = '', hint = '' } = rule
+  return { id, kind: 'threat', severity, cwe, description: message, hint }
 }
 
 function safeLocate(skill: SkillSource, key: string): { line: number, column: number } | null {

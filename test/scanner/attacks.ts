@@ -39,10 +39,12 @@ export interface AttackReport {
   benign: { skills: number, errors: Diagnostic[], warnings: number }
 }
 
-const list = (dir: string): string[] =>
-  fs.existsSync(dir)
-    ? fs.readdirSync(dir, { withFileTypes: true }).filter(e => e.isDirectory()).map(e => e.name).sort(compareBytewise)
-    : []
+function list(dir: string): string[] {
+  if (!fs.existsSync(dir))
+    return []
+  const entries = fs.readdirSync(dir, { withFileTypes: true })
+  return entries.filter(e => e.isDirectory()).map(e => e.name).sort(compareBytewise)
+}
 
 /**
  * Detection by attack, not by rule: a sample counts as detected when any threat finding above info fires on it,
@@ -91,9 +93,11 @@ export function formatAttackReport(r: AttackReport): string {
     const detected = `${String(row.detected).padStart(3)} ${pct(row.detected, row.samples)}`
     const errors = `${String(row.errors).padStart(3)} ${pct(row.errors, row.samples)}`
     const missed = row.missed.length ? `  missed: ${row.missed.join(', ')}` : ''
-    lines.push(`${row.threatClass.padEnd(29)}  ${String(row.samples).padStart(7)}  ${detected.padEnd(14)}  ${errors}${missed}`)
+    const samples = String(row.samples).padStart(7)
+    lines.push(`${row.threatClass.padEnd(29)}  ${samples}  ${detected.padEnd(14)}  ${errors}${missed}`)
   }
-  lines.push(`hard benign skills: ${r.benign.skills}, errors: ${r.benign.errors.length}, warnings: ${r.benign.warnings}`)
+  const { skills, errors, warnings } = r.benign
+  lines.push(`hard benign skills: ${skills}, errors: ${errors.length}, warnings: ${warnings}`)
   for (const e of r.benign.errors)
     lines.push(`  FP ${e.code} ${e.file}:${e.line}:${e.column} ${e.message} | ${e.excerpt ?? ''}`)
   return lines.join('\n')

@@ -17,9 +17,11 @@ export function hits(
   frontmatter: Record<string, unknown> = {},
   options: Partial<ScanOptions> = {},
 ): string[] {
-  return scan(files, frontmatter, options).diagnostics.map((d) => {
+  // A capability finding stands for every use in its file: one line per use, as the rule found them.
+  return scan(files, frontmatter, options).diagnostics.flatMap((d) => {
     const file = d.file === null ? null : d.file.replace('skills/demo/', '')
-    return `${d.severity} ${d.rule ?? d.code} ${file}:${d.line}:${d.column}`
+    return (d.locations ?? [{ line: d.line, column: d.column }])
+      .map(at => `${d.severity} ${d.rule ?? d.code} ${file}:${at.line}:${at.column}`)
   })
 }
 

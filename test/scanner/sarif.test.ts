@@ -83,6 +83,7 @@ describe('toSarif', () => {
       'security-severity': '8.1',
       'precision': 'high',
       'problem.severity': 'error',
+      'kind': 'capability',
     })
     expect(evalRule.defaultConfiguration).toEqual({ level: 'error' })
     expect(run.tool.driver.rules[0].properties).toEqual({ tags: ['frontmatter'] })

@@ -35,8 +35,8 @@ describe('inline suppression', () => {
     ).toEqual([
       'warning suppression-invalid scripts/a.py:1:3',
       'error dynamic_eval scripts/a.py:2:1',
-      'warning suppression-invalid scripts/a.py:3:3',
       'error dynamic_eval scripts/a.py:4:1',
+      'warning suppression-invalid scripts/a.py:3:3',
     ])
   })
   it('cannot hide a capability the project denies', () => {

@@ -43,7 +43,7 @@ export function warmUp(ctx: ProcessContext): ProcessedSkill {
     }))
   const skillMd = files.find(f => f.path === SKILL_FILE)!
   const head: SkillHead = {
-    location: { dir, relDir: 'skills/warm-up', source: 'skills/warm-up' },
+    location: { dir, relDir: 'skills/warm-up', source: 'skills/warm-up', root: ctx.options.roots[0]! },
     listing: {
       entries: files.map(f => ({ path: f.path, absPath: f.absPath, size: f.size, mtimeMs: 0 })),
       dirs: [dir],

@@ -6,7 +6,7 @@ export const fsWrite: RuleModule = {
     id: 'fs_write',
     kind: 'capability',
     capability: 'fs:write',
-    severity: 'warning',
+    severity: 'error',
     cwe: 'CWE-73',
     description: 'Filesystem writes (writeFile, mkdir, unlink, rm, open(..., "w"), shutil) change the user\'s machine.',
     hint: 'Declare `capabilities: [fs:write]` (or `allowed-tools: Write`) and write only inside the working directory.',

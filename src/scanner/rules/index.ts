@@ -2,6 +2,7 @@ import type { RuleInfo, RuleMeta, RuleModule } from '../types'
 import { childProcess } from './child-process'
 import { dangerousShell } from './dangerous-shell'
 import { dynamicEval } from './dynamic-eval'
+import { envAccess } from './env-access'
 import { exfiltration } from './exfiltration'
 import { fsWrite } from './fs-write'
 import { hiddenUnicode } from './hidden-unicode'
@@ -10,6 +11,7 @@ import { obfuscation } from './obfuscation'
 import { promptInjection } from './prompt-injection'
 import { remoteExec } from './remote-exec'
 import { secrets } from './secrets'
+import { secretsAccess } from './secrets-access'
 
 /** Built-in rules in a fixed order (the first five are the Clavion registry rules). */
 export const RULE_MODULES: readonly RuleModule[] = [
@@ -24,6 +26,8 @@ export const RULE_MODULES: readonly RuleModule[] = [
   remoteExec,
   secrets,
   dangerousShell,
+  envAccess,
+  secretsAccess,
 ]
 
 /** Findings about the scan itself rather than the skill's code. */
@@ -32,8 +36,9 @@ export const META_RULES: readonly RuleInfo[] = [
     id: 'unknown-capability',
     severity: 'warning',
     cwe: 'CWE-1059',
-    description: 'A `capabilities` entry is not in the vocabulary (network, fs:write, process, env, secrets).',
-    hint: 'Use one of: network, fs:write, process, env, secrets.',
+    description:
+      'A `capabilities` entry is not in the vocabulary (network, fs:write, process, env, secrets, dynamic-code).',
+    hint: 'Use one of: network, fs:write, process, env, secrets, dynamic-code.',
   },
   {
     id: 'unused-capability',

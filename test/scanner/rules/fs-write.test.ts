@@ -15,10 +15,10 @@ describe('fs_write', () => {
         'scripts/b.py': 'with open(p, \'w\') as f:\n    pass\nshutil.rmtree(\'x\')\nopen(p).read()\n',
       }),
     ).toEqual([
-      'warning fs_write scripts/a.mjs:2:7',
-      'warning fs_write scripts/a.mjs:4:1',
-      'warning fs_write scripts/b.py:1:6',
-      'warning fs_write scripts/b.py:3:1',
+      'error fs_write scripts/a.mjs:2:7',
+      'error fs_write scripts/a.mjs:4:1',
+      'error fs_write scripts/b.py:1:6',
+      'error fs_write scripts/b.py:3:1',
     ])
   })
   it('ignores reads', () => {

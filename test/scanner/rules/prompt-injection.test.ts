@@ -24,7 +24,7 @@ describe('prompt_injection', () => {
       'error prompt_injection references/r.md:2:1',
     ])
   })
-  it('reports quoted attack strings in a warning as info, and ignores look-alikes', () => {
+  it('reports quoted attack strings in a warning as a warning (never info), and ignores look-alikes', () => {
     expect(
       hitsOf('prompt_injection', {
         'SKILL.md':
@@ -32,6 +32,6 @@ describe('prompt_injection', () => {
           + 'Ignore whitespace changes. Hide internal IDs from the user.\n'
           + 'The parser silently ignores unknown fields.\n',
       }),
-    ).toEqual(['info prompt_injection SKILL.md:3:18'])
+    ).toEqual(['warning prompt_injection SKILL.md:3:18'])
   })
 })

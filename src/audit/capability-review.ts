@@ -1,0 +1,44 @@
+/**
+ * The capability review `unplugin-skills lock` prints: per skill, the capabilities the lock records, those the
+ * skill does not declare, and what changed since the previous lock (the review a browser extension update gets
+ * when it asks for new permissions).
+ */
+import type { ManifestSkill } from '../core/types'
+import type { SkillDrift } from './lockfile'
+import { capabilityChange } from './lockfile'
+
+export function capabilityReview(
+  skills: readonly ManifestSkill[],
+  drift: readonly SkillDrift[],
+  created: boolean,
+): string {
+  const byName = new Map(drift.map(d => [d.name, d]))
+  const rows = skills.map((s) => {
+    const { declared, detected } = s.capabilities
+    const d = byName.get(s.name)
+    const change = created || d?.change === 'added'
+      ? (detected.length ? 'new' : '')
+      : d?.capabilities ? capabilityChange(d.capabilities) : ''
+    return [
+      s.name,
+      detected.join(', ') || 'none',
+      detected.filter(c => !declared.includes(c)).join(', '),
+      change,
+    ]
+  })
+  for (const d of drift) {
+    if (d.change === 'removed')
+      rows.push([d.name, '(removed)', '', 'removed'])
+  }
+  const head = ['skill', 'capabilities', 'undeclared', 'change']
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map(r => r[i]!.length)))
+  const line = (cells: string[]): string => `  ${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd()
+  const changed = rows.filter(r => r[3]).length
+  const note = changed ? `, ${changed} ${created ? 'with capabilities' : 'changed'}` : ''
+  return [
+    `capability review: what the lock records for ${skills.length} skill(s)${note}`,
+    line(head),
+    ...rows.map(line),
+    '',
+  ].join('\n')
+}
