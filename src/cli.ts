@@ -6,9 +6,9 @@ import path from 'node:path'
 import process from 'node:process'
 import { parseArgs } from 'node:util'
 import pkg from '../package.json'
-import { capabilityReview } from './audit/capability-review'
 import { SkillsEngine } from './audit/engine'
 import { describeDrift } from './audit/lockfile'
+import { capabilityReview, policyListing } from './audit/review'
 import { toSarif } from './audit/sarif'
 import { ConfigError, loadConfig } from './core/config'
 import { formatReport, PREFIX } from './core/format'
@@ -156,14 +156,20 @@ async function check(options: Options, values: Record<string, unknown>, color: b
   const result = await new SkillsEngine(options, { content: false }).audit()
   let output: string
   if (format === 'json') {
-    const report = { ok: result.ok, skills: result.stats.skills, diagnostics: result.diagnostics }
+    const report = {
+      ok: result.ok,
+      skills: result.stats.skills,
+      diagnostics: result.diagnostics,
+      overrides: result.manifest.skills.flatMap(s => s.overrides.map(o => ({ skill: s.name, ...o }))),
+      suppressions: result.manifest.skills.flatMap(s => s.suppressions.map(x => ({ skill: s.name, ...x }))),
+    }
     output = `${JSON.stringify(report, null, 2)}\n`
   }
   else if (format === 'sarif') {
     output = `${JSON.stringify(toSarif(result.diagnostics, { version: pkg.version }), null, 2)}\n`
   }
   else {
-    output = formatReport(result.diagnostics, result.stats.skills, {
+    output = policyListing(result.manifest.skills) + formatReport(result.diagnostics, result.stats.skills, {
       sources: result.sources,
       color: values.output ? false : color,
     })
@@ -211,7 +217,7 @@ async function lock(options: Options, force: boolean, color: boolean, io: IO): P
     io.stdout.write(`${PREFIX} ${file} is up to date (${result.stats.skills} skill(s))\n`)
   }
   if (status === 'created' || status === 'updated')
-    io.stdout.write(`\n${capabilityReview(result.manifest.skills, drift, status === 'created')}`)
+    io.stdout.write(`\n${capabilityReview(result.manifest.skills, drift, status === 'created' || Boolean(result.lock.upgraded))}`)
   const errors = result.diagnostics.filter(d => d.severity === 'error').length
   if (errors)
     io.stdout.write(`${PREFIX} note: ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)

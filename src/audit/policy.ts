@@ -1,3 +1,4 @@
+import type Picomatch from 'picomatch'
 /**
  * Policy for one skill: its root's profile, `strict` and `deny`, and the project's overrides that name it.
  * Overrides are checked once per audit (`checkOverrides`): a bad one is an error, never a silent no-op.
@@ -6,8 +7,8 @@ import type { ResolvedOptions, ResolvedOverride } from '../core/options'
 import type { Capability, Diagnostic, ManifestOverride } from '../core/types'
 import type { SkillReview } from '../scanner'
 import type { SkillLocation } from './discover'
-import picomatch from 'picomatch'
 import { diagnostic } from '../core/diagnostics'
+import { lazy } from '../core/lazy'
 import { CAPABILITIES, ruleMeta } from '../scanner'
 
 export interface SkillPolicy {
@@ -18,12 +19,17 @@ export interface SkillPolicy {
   overrides: ManifestOverride[]
 }
 
+const picomatch = lazy<typeof Picomatch>('picomatch')
 const matchers = new WeakMap<ResolvedOverride, (name: string) => boolean>()
 
 function matches(override: ResolvedOverride, name: string): boolean {
   let match = matchers.get(override)
   if (!match) {
-    match = picomatch(override.skills, { dot: true })
+    // A plain name needs no glob matcher (loaded only when an override uses a glob).
+    const names = new Set(override.skills)
+    match = override.skills.some(s => /[*?[\]{}!()]/.test(s))
+      ? picomatch()(override.skills, { dot: true })
+      : (name: string) => names.has(name)
     matchers.set(override, match)
   }
   return match(name)

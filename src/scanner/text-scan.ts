@@ -403,7 +403,16 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   return directive
 }
 
-/** Runs the patterns whose anchors hit in one window of a line; the first finding per rule wins. */
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const
+const RULE_SEVERITY = new Map(RULE_MODULES.map(m => [m.meta.id, m.meta.severity]))
+function rankOf(rule: string, p: LinePattern): number {
+  return SEVERITY_RANK[p.severity ?? RULE_SEVERITY.get(rule) ?? 'warning']
+}
+
+/**
+ * Runs the patterns whose anchors hit in one window of a line: per rule, the most severe finding wins, then the
+ * first (`sudo rm -rf /` is the deletion's error, not the sudo warning).
+ */
 function scanLine(scan: LineScan, w: Window): void {
   const { seg, patterns, viewSlice, index, out, done } = scan
   const { line, lineStart, from } = w
@@ -411,7 +420,7 @@ function scanLine(scan: LineScan, w: Window): void {
   // CRLF: keep the CR out of the line.
   if (lineStart + to === w.lineEnd && seg.text.charCodeAt(w.lineEnd - 1) === 13)
     to--
-  const best = new Map<string, RawFinding>()
+  const best = new Map<string, { rank: number, finding: RawFinding }>()
   const raw = viewSlice('raw', lineStart + from, lineStart + to)
   let nextLine: string | null = null
   const next = (): string => (nextLine ??= line + 1 < index.count ? index.line(line + 1) : '')
@@ -420,6 +429,9 @@ function scanLine(scan: LineScan, w: Window): void {
     if ((seg.astDone && c.p.astCovered) || done.has(c.rule))
       continue
     const already = best.get(c.rule)
+    const rank = rankOf(c.rule, c.p)
+    if (already && already.rank < rank)
+      continue
     const view = c.p.view ?? 'raw'
     const subject = view === 'raw' ? raw : viewSlice(view, lineStart + from, lineStart + to)
     if (c.requires.length && !c.requires.every(r => r.test(subject)))
@@ -432,13 +444,13 @@ function scanLine(scan: LineScan, w: Window): void {
         c.re.lastIndex++
         continue
       }
-      if (already && already.column <= m.index + from + 1 + seg.colOffset)
+      if (already && already.rank === rank && already.finding.column <= m.index + from + 1 + seg.colOffset)
         break
       if (c.p.accept && !c.p.accept(m, subject, next))
         continue
       const column = from + m.index + 1 + seg.colOffset
       const matched = raw.slice(m.index, m.index + m[0].length)
-      best.set(c.rule, {
+      best.set(c.rule, { rank, finding: {
         rule: c.rule,
         path: seg.path,
         line: seg.lineOffset + line + 1,
@@ -446,12 +458,14 @@ function scanLine(scan: LineScan, w: Window): void {
         message: c.p.message,
         excerpt: c.rule === 'secrets' ? redact(m[1] ?? matched) : excerptAt(raw, m.index, m[0].length),
         ...(c.p.severity ? { severity: c.p.severity } : {}),
-      })
+      } })
       break
     }
   }
-  for (const f of best.values()) {
-    done.add(f.rule)
-    out.push(f)
+  for (const { rank, finding } of best.values()) {
+    // Nothing in a later window of this line can beat an error.
+    if (rank === 0)
+      done.add(finding.rule)
+    out.push(finding)
   }
 }

@@ -44,13 +44,14 @@ describe('.manifest.lock', () => {
         .digest('hex')
     const size = (rel: string): number => fs.statSync(path.join(root, 'skills/alpha', rel)).size
     expect(lock).toEqual({
-      lockfileVersion: 1,
+      lockfileVersion: 2,
       skills: [
         {
           name: 'alpha',
           source: 'skills/alpha',
           version: '1.0.0',
           digest: lock.skills[0].digest,
+          capabilities: [],
           files: ['SKILL.md', 'examples/basic.md', 'references/guide.md'].map(p => ({
             path: p,
             sha256: sha(p),
@@ -172,6 +173,7 @@ describe('.manifest.lock', () => {
       version: alpha.version,
       digest: alpha.digest,
       files: alpha.files,
+      capabilities: alpha.capabilities,
     }
     lock.skills[1] = {
       ...beta,
@@ -188,10 +190,10 @@ describe('.manifest.lock', () => {
   })
 
   it('rejects an unsupported lockfileVersion', async () => {
-    const root = makeTree({ ...skill('alpha'), [LOCK]: '{"lockfileVersion": 2, "skills": []}\n' })
+    const root = makeTree({ ...skill('alpha'), [LOCK]: '{"lockfileVersion": 3, "skills": []}\n' })
     const r = await audit({ root, ci: false })
     expect(r.diagnostics.find(x => x.code === 'lock/corrupt')!.message).toBe(
-      'lockfileVersion 2 is not supported (expected 1)',
+      'lockfileVersion 3 is not supported (expected 2)',
     )
   })
 })

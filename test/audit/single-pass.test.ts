@@ -26,7 +26,7 @@ describe('one pass per skill', () => {
     expect(r.lockText).toBe(read(root, '.manifest.lock'))
     const empty = await audit({ root: makeTree({ 'skills/.keep': '' }), lock: false })
     expect(empty.manifest.lockDigest).toBe(sha256(empty.lockText))
-    expect(empty.lockText).toBe('{\n  "lockfileVersion": 1,\n  "skills": []\n}\n')
+    expect(empty.lockText).toBe('{\n  "lockfileVersion": 2,\n  "skills": []\n}\n')
   })
 
   it('lists every file and folder for watchers, unreadable files included', async () => {

@@ -74,7 +74,7 @@ describe('unplugin-skills CLI', () => {
     const { code, stdout } = await cli(['check', '--cwd', root, '--format', 'json'])
     expect(code).toBe(1)
     const report = JSON.parse(stdout)
-    expect(Object.keys(report)).toEqual(['ok', 'skills', 'diagnostics'])
+    expect(Object.keys(report)).toEqual(['ok', 'skills', 'diagnostics', 'overrides', 'suppressions'])
     expect(report.ok).toBe(false)
     expect(report.skills).toBe(2)
     expect(report.diagnostics.find((d: { code: string }) => d.code === 'frontmatter/missing')).toEqual({
@@ -93,15 +93,29 @@ describe('unplugin-skills CLI', () => {
     const root = project({ ...skill('alpha'), ...skill('beta') })
     expect(await cli(['lock', '--cwd', root])).toEqual({
       code: 0,
-      stdout: '[unplugin-skills] created .manifest.lock with 2 skill(s), 6 file(s)\n',
+      stdout: [
+        '[unplugin-skills] created .manifest.lock with 2 skill(s), 6 file(s)',
+        '',
+        'capability review: what the lock records for 2 skill(s)',
+        '  skill  capabilities  undeclared  change',
+        '  alpha  none',
+        '  beta   none',
+        '',
+      ].join('\n'),
       stderr: '',
     })
     fs.appendFileSync(path.join(root, 'skills/beta/references/guide.md'), 'more\n')
     fs.rmSync(path.join(root, 'skills/alpha'), { recursive: true })
-    expect((await cli(['lock', '--cwd', root])).stdout).toBe(
-      '[unplugin-skills] updated .manifest.lock:\n'
-      + 'skill `alpha` is in the lock but no longer found\nskill `beta` changed\n  ~ references/guide.md\n',
-    )
+    expect((await cli(['lock', '--cwd', root])).stdout).toBe([
+      '[unplugin-skills] updated .manifest.lock:',
+      'skill `alpha` is in the lock but no longer found\nskill `beta` changed\n  ~ references/guide.md',
+      '',
+      'capability review: what the lock records for 1 skill(s), 1 changed',
+      '  skill  capabilities  undeclared  change',
+      '  beta   none',
+      '  alpha  (removed)                 removed',
+      '',
+    ].join('\n'))
     expect((await cli(['lock', '--cwd', root])).stdout).toBe(
       '[unplugin-skills] .manifest.lock is up to date (1 skill(s))\n',
     )
@@ -143,7 +157,7 @@ describe('unplugin-skills CLI', () => {
     })
     const { code, stdout } = await cli(['check', '--cwd', root, '--format', 'json'])
     expect(code).toBe(0)
-    expect(JSON.parse(stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })
+    expect(JSON.parse(stdout)).toEqual({ ok: true, skills: 1, diagnostics: [], overrides: [], suppressions: [] })
   })
 
   it('reports a broken config file without a stack trace', async () => {

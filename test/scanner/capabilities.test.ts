@@ -47,6 +47,7 @@ describe('capability adjustment', () => {
     expect(hits({ 'SKILL.md': '# x\n' }, { capabilities: ['fs:write', 'gpu', 'env'] })).toEqual([
       'warning unknown-capability SKILL.md:null:null',
       'info unused-capability SKILL.md:null:null',
+      'info unused-capability SKILL.md:null:null',
     ])
   })
   it('turns denied capabilities into errors even when declared', () => {

@@ -25,19 +25,15 @@ describe('scanner contracts', () => {
     expect(JSON.stringify(skill.files.map(f => [f.path, f.text]))).toBe(before)
   })
   it('describes every rule with a CWE, and no anchor matches the empty string', () => {
-    expect(RULES.map(r => r.id)).toEqual([
+    // The Clavion registry's five rules come first; every id is unique.
+    expect(RULES.slice(0, 5).map(r => r.id)).toEqual([
       'dynamic_eval',
       'child_process',
       'network_access',
       'fs_write',
       'obfuscation',
-      'prompt_injection',
-      'hidden_unicode',
-      'exfiltration',
-      'remote_exec',
-      'secrets',
-      'dangerous_shell',
     ])
+    expect(new Set(RULES.map(r => r.id)).size).toBe(RULES.length)
     for (const r of RULES) expect(r.cwe).toMatch(/^CWE-\d+$/)
     for (const m of RULE_MODULES) {
       for (const p of m.patterns) expect(new RegExp(p.anchor).test(''), p.anchor).toBe(false)

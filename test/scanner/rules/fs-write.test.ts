@@ -3,8 +3,8 @@ import { fsWrite } from '../../../src/scanner/rules/fs-write'
 import { hitsOf } from '../helpers'
 
 describe('fs_write', () => {
-  it('is a warning with a CWE', () => {
-    expect(fsWrite.meta).toMatchObject({ id: 'fs_write', severity: 'warning', cwe: 'CWE-73' })
+  it('is a capability (an undeclared use is an error in enterprise) with a CWE', () => {
+    expect(fsWrite.meta).toMatchObject({ id: 'fs_write', kind: 'capability', severity: 'error', cwe: 'CWE-73' })
   })
   it('finds JS writes through promises and computed names, and Python writes', () => {
     expect(

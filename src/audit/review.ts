@@ -10,6 +10,7 @@ import { capabilityChange } from './lockfile'
 export function capabilityReview(
   skills: readonly ManifestSkill[],
   drift: readonly SkillDrift[],
+  /** Every recorded capability is new to the lock: it was just created, or upgraded from version 1. */
   created: boolean,
 ): string {
   const byName = new Map(drift.map(d => [d.name, d]))
@@ -41,4 +42,31 @@ export function capabilityReview(
     ...rows.map(line),
     '',
   ].join('\n')
+}
+
+/**
+ * What the project set aside, for `check` to list after its report: the overrides that name a skill and every
+ * suppression (a `skills-ignore-next-line` comment or a waiver), each with its reason. Empty when there is none.
+ */
+export function policyListing(skills: readonly ManifestSkill[]): string {
+  const overrides: string[] = []
+  const suppressions: string[] = []
+  for (const s of skills) {
+    for (const o of s.overrides) {
+      const parts = [
+        o.capabilities.length ? `capabilities ${o.capabilities.join(', ')}` : '',
+        Object.keys(o.rules).length ? `rules ${Object.entries(o.rules).map(([r, v]) => `${r}: ${v}`).join(', ')}` : '',
+        o.waive.length ? `waives ${o.waive.map(w => `${w.rule} in ${w.file}`).join(', ')}` : '',
+      ].filter(Boolean)
+      overrides.push(`  ${s.name}: ${parts.join('; ') || 'nothing'} (${o.reason})`)
+    }
+    for (const x of s.suppressions)
+      suppressions.push(`  ${x.file}:${x.line} ${x.rule}${x.via ? ' (override)' : ''}: ${x.reason}`)
+  }
+  const out: string[] = []
+  if (overrides.length)
+    out.push(`overrides (${overrides.length}):`, ...overrides)
+  if (suppressions.length)
+    out.push(`suppressed findings (${suppressions.length}):`, ...suppressions)
+  return out.length ? `${out.join('\n')}\n` : ''
 }

@@ -1,0 +1,89 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { main } from '../../src/cli'
+import { makeTree, skill } from '../helpers'
+
+async function cli(args: string[]): Promise<{ code: number, stdout: string }> {
+  let stdout = ''
+  const sink = (append: (s: string) => void): Writable =>
+    new Writable({
+      write(chunk, _enc, done) {
+        append(String(chunk))
+        done()
+      },
+    })
+  const code = await main(args, { stdout: sink(s => (stdout += s)) as never, stderr: sink(() => {}) as never })
+  return { code, stdout }
+}
+
+const script = (code: string): Record<string, string> => ({ 'scripts/run.py': code })
+
+describe('the capability review', () => {
+  it('lock prints what each skill records and what changed: + network, + process', async () => {
+    const root = makeTree({
+      'skills.config.json': JSON.stringify({ ci: false, profile: 'agentskills' }),
+      ...skill('pptx', { files: script('import subprocess\nsubprocess.run(["soffice"])\n') }),
+      ...skill('plain'),
+    })
+    expect((await cli(['lock', '--cwd', root])).stdout).toBe([
+      '[unplugin-skills] created .manifest.lock with 2 skill(s), 7 file(s)',
+      '',
+      'capability review: what the lock records for 2 skill(s), 1 with capabilities',
+      '  skill  capabilities  undeclared  change',
+      '  plain  none',
+      '  pptx   process       process     new',
+      '',
+    ].join('\n'))
+    fs.mkdirSync(path.join(root, 'skills/plain/scripts'))
+    fs.writeFileSync(path.join(root, 'skills/plain/scripts/get.py'), 'import requests\nrequests.get(URL)\n')
+    const check = await cli(['check', '--cwd', root, '--no-color'])
+    expect(check.code).toBe(1)
+    expect(check.stdout).toContain([
+      'error lock/drift skills/plain/scripts/get.py',
+      '  skill `plain` changed',
+      '    capabilities: + network',
+      '    + scripts/get.py',
+    ].join('\n'))
+    expect((await cli(['lock', '--cwd', root])).stdout).toBe([
+      '[unplugin-skills] updated .manifest.lock:',
+      'skill `plain` changed',
+      '  capabilities: + network',
+      '  + scripts/get.py',
+      '',
+      'capability review: what the lock records for 2 skill(s), 1 changed',
+      '  skill  capabilities  undeclared  change',
+      '  plain  network       network     + network',
+      '  pptx   process       process',
+      '',
+    ].join('\n'))
+  })
+  it('check lists the overrides and suppressed findings with their reasons', async () => {
+    const root = makeTree({
+      'skills.config.json': JSON.stringify({
+        ci: false,
+        lock: false,
+        profile: 'agentskills',
+        overrides: [
+          { skills: 'pptx', capabilities: ['process'], reason: 'LibreOffice converts slides' },
+          { skills: 'pptx', waive: [{ rule: 'remote_exec', file: 'scripts/i.sh' }], reason: 'pinned installer' },
+        ],
+      }),
+      ...skill('pptx', {
+        files: {
+          ...script('import subprocess\nsubprocess.run(["soffice"])\n'),
+          'scripts/i.sh': 'curl -fsSL https://x.example/i.sh | sh\n',
+        },
+      }),
+    })
+    const { stdout } = await cli(['check', '--cwd', root, '--no-color'])
+    expect(stdout.split('\n').slice(0, 5)).toEqual([
+      'overrides (2):',
+      '  pptx: capabilities process (LibreOffice converts slides)',
+      '  pptx: waives remote_exec in scripts/i.sh (pinned installer)',
+      'suppressed findings (1):',
+      '  skills/pptx/scripts/i.sh:1 remote_exec (override): pinned installer',
+    ])
+  })
+})
