@@ -216,8 +216,10 @@ async function lock(options: Options, force: boolean, color: boolean, io: IO): P
   else {
     io.stdout.write(`${PREFIX} ${file} is up to date (${result.stats.skills} skill(s))\n`)
   }
-  if (status === 'created' || status === 'updated')
-    io.stdout.write(`\n${capabilityReview(result.manifest.skills, drift, status === 'created' || Boolean(result.lock.upgraded))}`)
+  if (status === 'created' || status === 'updated') {
+    const fresh = status === 'created' || Boolean(result.lock.upgraded)
+    io.stdout.write(`\n${capabilityReview(result.manifest.skills, drift, fresh)}`)
+  }
   const errors = result.diagnostics.filter(d => d.severity === 'error').length
   if (errors)
     io.stdout.write(`${PREFIX} note: ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)
