@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer'
 import fs from 'node:fs'
 import path from 'node:path'
+import { LOCKFILE_VERSION } from '../src/audit/lockfile'
 
 /**
  * A deterministic synthetic skill corpus for benchmarks: `skills` enterprise-profile skills of ~10 files
@@ -82,6 +83,11 @@ export function generateCorpus(
   const complete = fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === stamp
   if (!complete)
     fs.rmSync(dir, { recursive: true, force: true })
+  // A lock of an older lockfileVersion is written again by the bench's first audit.
+  const lock = path.join(dir, '.manifest.lock')
+  const current = `"lockfileVersion": ${LOCKFILE_VERSION}`
+  if (complete && fs.existsSync(lock) && !fs.readFileSync(lock, 'utf8').includes(current))
+    fs.rmSync(lock)
   const random = rng(seed)
   const pool = prosePool(random, 256 * 1024, unicode ? rng(seed + 1) : null)
   const binary = Buffer.alloc(128 * 1024)
