@@ -13,6 +13,7 @@ import { toSarif } from './audit/sarif'
 import { ConfigError, loadConfig } from './core/config'
 import { formatReport, PREFIX } from './core/format'
 import { writeIfChanged } from './core/fs'
+import { OptionsError } from './core/validate-options'
 
 const COMMON = {
   'root': { type: 'string', multiple: true, short: 'r' },
@@ -111,7 +112,8 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       return 0
     }
     const cwd = path.resolve(String(values.cwd ?? process.cwd()))
-    const { options: fileOptions } = await loadConfig(cwd, values.config as string | undefined)
+    const { options: fileOptions, file } = await loadConfig(cwd, values.config as string | undefined)
+    const source = file ? path.basename(file) : 'options'
     const options: Options = { ...fileOptions, root: fileOptions.root ? path.resolve(cwd, fileOptions.root) : cwd }
     if (values.root)
       options.roots = values.root as string[]
@@ -124,17 +126,17 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       options.lockFile = values['lock-file'] as string
     const color = values['no-color'] ? false : values.color ? true : Boolean(io.stdout.isTTY) && !process.env.NO_COLOR
     if (command === 'check')
-      return await check(options, values, color, io)
+      return await check({ options, source }, values, color, io)
     if (command === 'lock')
-      return await lock(options, Boolean(values.force), color, io)
-    return await build(options, values.out as string | undefined, color, io)
+      return await lock({ options, source }, Boolean(values.force), color, io)
+    return await build({ options, source }, values.out as string | undefined, color, io)
   }
   catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`${PREFIX} ${error.message}\n\n${spec.usage}\n`)
       return 2
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof OptionsError) {
       io.stderr.write(`${PREFIX} ${error.message}\n`)
       return 2
     }
@@ -149,11 +151,18 @@ interface IO {
   stderr: NodeJS.WritableStream
 }
 
-async function check(options: Options, values: Record<string, unknown>, color: boolean, io: IO): Promise<number> {
+/** The options a command runs with, and where they came from (for an invalid option's message). */
+interface Run {
+  options: Options
+  source: string
+}
+
+async function check(run: Run, values: Record<string, unknown>, color: boolean, io: IO): Promise<number> {
+  const { options, source } = run
   const format = String(values.format ?? 'text')
   if (!['text', 'json', 'sarif'].includes(format))
     throw new UsageError(`--format must be text, json or sarif, not ${format}`)
-  const result = await new SkillsEngine(options, { content: false }).audit()
+  const result = await new SkillsEngine(options, { content: false, source }).audit()
   let output: string
   if (format === 'json') {
     const report = {
@@ -195,8 +204,8 @@ async function check(options: Options, values: Record<string, unknown>, color: b
   return result.ok ? 0 : 1
 }
 
-async function lock(options: Options, force: boolean, color: boolean, io: IO): Promise<number> {
-  const result = await new SkillsEngine({ ...options, lock: 'verify' }, { content: false }).audit({
+async function lock({ options, source }: Run, force: boolean, color: boolean, io: IO): Promise<number> {
+  const result = await new SkillsEngine({ ...options, lock: 'verify' }, { content: false, source }).audit({
     updateLock: force ? 'force' : true,
   })
   const { status, file, drift } = result.lock
@@ -226,8 +235,8 @@ async function lock(options: Options, force: boolean, color: boolean, io: IO): P
   return 0
 }
 
-async function build(options: Options, out: string | undefined, color: boolean, io: IO): Promise<number> {
-  const engine = new SkillsEngine(options, { content: true })
+async function build({ options, source }: Run, out: string | undefined, color: boolean, io: IO): Promise<number> {
+  const engine = new SkillsEngine(options, { content: true, source })
   const result: AuditResult = await engine.audit()
   const shown = result.diagnostics.filter(d => d.severity !== 'info' || d.code.startsWith('lock/'))
   if (!result.ok) {

@@ -7,17 +7,19 @@ import type { Scheduler } from './scheduler'
 import type { LockOutcome } from './settle-lock'
 import fs from 'node:fs'
 import path from 'node:path'
+import process from 'node:process'
 import pkg from '../../package.json'
 import { compareBytewise, diagnostic, hasErrors, sortDiagnostics } from '../core/diagnostics'
 import { isInside, relativePosix } from '../core/fs'
 import { resolveOptions } from '../core/options'
+import { OptionsError } from '../core/validate-options'
 import { buildDiscoveryIndex } from '../search'
 import { processSkill, readHead, settleSkill, skillDirs, skillFiles } from './check-skill'
 import { discover } from './discover'
 import { SKILL_FILE } from './layout'
 import { joinLock, lockDigest, lockedEntry, readLock } from './lockfile'
 import { serializeManifest } from './manifest'
-import { checkOverrides } from './policy'
+import { ruleProblems } from './policy'
 import { inline } from './scheduler'
 import { PoolScheduler } from './scheduler/pool'
 import { loadCustomSchema } from './schema'
@@ -109,9 +111,16 @@ export class SkillsEngine {
    * @param settings.content embed reference/example/scenario texts in the manifest (builds do; `check` needn't).
    * @param settings.scan run the security scanner (benchmarks switch it off to measure its share).
    * @param settings.parallelFrom fewest skills for a cold audit to share them with worker threads (tests lower it).
+   * @param settings.source where the options came from, for an `OptionsError` (`skills.config.json`).
    */
-  constructor(options: Options = {}, settings: { content?: boolean, scan?: boolean, parallelFrom?: number } = {}) {
-    this.options = resolveOptions(options)
+  constructor(
+    options: Options = {},
+    settings: { content?: boolean, scan?: boolean, parallelFrom?: number, source?: string } = {},
+  ) {
+    this.options = resolveOptions(options, process.env, settings.source)
+    const problems = ruleProblems(this.options)
+    if (problems.length)
+      throw new OptionsError(problems, settings.source ?? 'plugin options')
     this.content = settings.content ?? true
     this.scan = settings.scan ?? true
     this.parallelFrom = settings.parallelFrom ?? PARALLEL_FROM
@@ -144,7 +153,7 @@ export class SkillsEngine {
     const { options } = this
     const lockDisplay = relativePosix(options.root, options.lockFile)
     const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
-    const global = [...discovery.diagnostics, ...checkOverrides(options)]
+    const global = [...discovery.diagnostics]
     const customSchema = loadCustomSchema(options.schema, options.root, global)
     return { request, lockRead, lockDisplay, customSchema, global }
   }

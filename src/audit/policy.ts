@@ -1,15 +1,15 @@
 import type Picomatch from 'picomatch'
 /**
  * Policy for one skill: its root's profile, `strict` and `deny`, and the project's overrides that name it.
- * Overrides are checked once per audit (`checkOverrides`): a bad one is an error, never a silent no-op.
+ * Rule ids in the options are checked once (`ruleProblems`): a bad one is an error, never a silent no-op.
  */
 import type { ResolvedOptions, ResolvedOverride } from '../core/options'
-import type { Capability, Diagnostic, ManifestOverride } from '../core/types'
+import type { ManifestOverride } from '../core/types'
 import type { SkillReview } from '../scanner'
 import type { SkillLocation } from './discover'
-import { diagnostic } from '../core/diagnostics'
 import { lazy } from '../core/lazy'
-import { CAPABILITIES, ruleMeta } from '../scanner'
+import { didYouMean } from '../core/validate-options'
+import { META_RULES, ruleMeta, RULES } from '../scanner'
 
 export interface SkillPolicy {
   /** The options this skill is checked with: its root's profile, `strict` and `deny`. */
@@ -55,39 +55,39 @@ export function skillPolicy(options: ResolvedOptions, location: SkillLocation, n
   return { options: effective, review, overrides }
 }
 
-const bare = (rule: string): string => rule.replace(/^scan\//, '')
-const waiveHint = 'Waive the one finding you reviewed: `waive: [{ rule, file }]`, with the reason.'
-const reasonHint = 'Say why the policy is safe: `reason: \'...\'` (it is listed in check and the manifest).'
+const waiveHint = 'waive the one finding you reviewed instead: `waive: [{ rule, file }]`, with the reason'
 
-/** Every problem of `options.overrides`: each is an error, so a typo never weakens the gate silently. */
-export function checkOverrides(options: ResolvedOptions): Diagnostic[] {
-  const out: Diagnostic[] = []
-  const problem = (i: number, message: string, hint: string): void => {
-    out.push(diagnostic({ code: 'options/override', severity: 'error', message: `overrides[${i}]: ${message}`, hint }))
+/**
+ * What the options schema can't know: rule ids (built-in, meta and the project's custom rules, with or without
+ * `scan/`), and that a threat is waived per finding, never switched for a whole skill.
+ */
+export function ruleProblems(options: ResolvedOptions): string[] {
+  const problems: string[] = []
+  const custom = (options.scanner.custom ?? []).map(c => c.id)
+  const known = [...RULES.map(r => r.id), ...META_RULES.map(r => r.id), ...custom]
+  const unknown = (at: string, rule: string): void => {
+    const near = didYouMean(rule, known)
+    problems.push(`${at}: unknown rule "${rule}"${near ? `; did you mean "${near}"?` : ''}`)
+  }
+  for (const rule of Object.keys(options.scanner.rules ?? {})) {
+    if (!known.includes(rule))
+      unknown(`scanner.rules.${rule}`, rule)
   }
   options.overrides.forEach((o, i) => {
-    if (typeof o.reason !== 'string' || !o.reason.trim())
-      problem(i, 'has no reason', reasonHint)
-    if (!o.skills.length || o.skills.some(s => typeof s !== 'string' || !s))
-      problem(i, 'names no skill', 'Give `skills` a skill name or a glob such as `office-*`.')
-    for (const cap of o.capabilities) {
-      if (!CAPABILITIES.includes(cap as Capability))
-        problem(i, `unknown capability "${cap}"`, `Use one of: ${CAPABILITIES.join(', ')}.`)
-    }
     for (const rule of Object.keys(o.rules)) {
-      const meta = ruleMeta(bare(rule))
-      if (!meta)
-        problem(i, `unknown rule "${rule}"`, 'Use a rule id that `check` prints, e.g. network_access.')
-      else if (meta.kind === 'threat')
-        problem(i, `rule "${rule}" finds threats: an override can't change it for a whole skill`, waiveHint)
+      const meta = ruleMeta(rule)
+      if (!meta && !custom.includes(rule))
+        unknown(`overrides.${i}.rules.${rule}`, rule)
+      else if (!meta || meta.kind === 'threat')
+        problems.push(`overrides.${i}.rules.${rule}: a threat rule can't be changed for a whole skill; ${waiveHint}`)
     }
-    for (const w of o.waive) {
+    o.waive.forEach((w, j) => {
       const meta = ruleMeta(w.rule)
-      if (!meta || meta.kind !== 'threat')
-        problem(i, `waive names "${w.rule}", not a threat rule`, 'Capabilities are reviewed with `capabilities`.')
-      if (typeof w.file !== 'string' || !w.file)
-        problem(i, `waive of "${w.rule}" names no file`, waiveHint)
-    }
+      if (!meta && !custom.includes(w.rule))
+        unknown(`overrides.${i}.waive.${j}.rule`, w.rule)
+      else if (meta && meta.kind !== 'threat')
+        problems.push(`overrides.${i}.waive.${j}.rule: "${w.rule}" is not a threat rule; list the capability instead`)
+    })
   })
-  return out
+  return problems
 }

@@ -1,12 +1,43 @@
 import type { Options } from './options'
 import fs from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { lazy } from './lazy'
 
-export const CONFIG_FILES = ['skills.config.mjs', 'skills.config.js', 'skills.config.json'] as const
+/** Looked up in this order in the project root; the plugin and the CLI read the same file. */
+export const CONFIG_FILES = [
+  'skills.config.ts',
+  'skills.config.mts',
+  'skills.config.cts',
+  'skills.config.mjs',
+  'skills.config.js',
+  'skills.config.cjs',
+  'skills.config.json',
+] as const
 
-/** Loads `skills.config.{mjs,js,json}` (the same Options the plugin takes) from `dir`, or the given file. */
-export async function loadConfig(dir: string, file?: string): Promise<{ options: Options, file: string | null }> {
+/**
+ * Typed options for `skills.config.ts`: `export default defineConfig({ profile: 'agentskills' })`.
+ * Returns its argument unchanged.
+ */
+export function defineConfig(options: Options): Options {
+  return options
+}
+
+// TypeScript and ESM configs load synchronously through jiti (a config file is the project's own code).
+const jiti = lazy<typeof import('jiti')>('jiti')
+
+function load(file: string): unknown {
+  if (file.endsWith('.json'))
+    return JSON.parse(fs.readFileSync(file, 'utf8'))
+  const loader = jiti().createJiti(file, { moduleCache: false, fsCache: false, interopDefault: true })
+  return loader(file)
+}
+
+/**
+ * Loads the first of `CONFIG_FILES` in `dir`, or the given file (relative to `dir`). Synchronous, so that a
+ * plugin has its options before the bundler asks for them. A relative `root` in the file is resolved against
+ * the file's folder.
+ */
+export function loadConfigSync(dir: string, file?: string): { options: Options, file: string | null } {
   const candidates = file ? [path.resolve(dir, file)] : CONFIG_FILES.map(name => path.join(dir, name))
   const found = candidates.find(f => fs.existsSync(f))
   if (!found) {
@@ -16,16 +47,23 @@ export async function loadConfig(dir: string, file?: string): Promise<{ options:
   }
   let loaded: unknown
   try {
-    loaded = found.endsWith('.json')
-      ? JSON.parse(fs.readFileSync(found, 'utf8'))
-      : ((await import(pathToFileURL(found).href)) as { default?: unknown }).default
+    loaded = load(found)
   }
   catch (error) {
     throw new ConfigError(`config file ${path.basename(found)} could not be loaded: ${(error as Error).message}`)
   }
+  if (loaded && typeof loaded === 'object' && 'default' in loaded && Object.keys(loaded).length === 1)
+    loaded = (loaded as { default: unknown }).default
   if (!loaded || typeof loaded !== 'object' || Array.isArray(loaded))
     throw new ConfigError(`config file ${path.basename(found)} must export an options object`)
-  return { options: loaded as Options, file: found }
+  const options = loaded as Options
+  const root = options.root ? path.resolve(path.dirname(found), options.root) : undefined
+  return { options: root ? { ...options, root } : options, file: found }
+}
+
+/** `loadConfigSync`, for callers that await. */
+export async function loadConfig(dir: string, file?: string): Promise<{ options: Options, file: string | null }> {
+  return loadConfigSync(dir, file)
 }
 
 export class ConfigError extends Error {}

@@ -1,6 +1,7 @@
 import type { Capability, Profile, Severity } from './types'
 import path from 'node:path'
 import process from 'node:process'
+import { assertOptions } from './validate-options'
 
 /** Resolves a URI scheme (`github:`, `castor:`, ...) to a local directory, e.g. a vendored cache. */
 export type SchemeResolver = (uri: string, context: { root: string }) => string | Promise<string>
@@ -93,7 +94,7 @@ export interface Options {
    * @default ['skills']
    * @example ['skills', 'pkg://@acme/skill-pack/skills']
    */
-  roots?: Array<string | RootOptions>
+  roots?: string | Array<string | RootOptions>
   /**
    * Validation profile: `enterprise` (spec: name, description, version, domain, category,
    * references/ and examples/ required) or `agentskills` (the agentskills.io baseline).
@@ -232,13 +233,24 @@ export const DEFAULT_OPTIONS = {
   workers: 0,
 } as const satisfies Options
 
-export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
+/**
+ * Validates `options` (throws `OptionsError` naming each problem) and fills in the defaults.
+ * `source` says where the options came from, for the error.
+ */
+export function resolveOptions(
+  options: Options = {},
+  env: NodeJS.ProcessEnv = process.env,
+  source = 'plugin options',
+): ResolvedOptions {
+  assertOptions(options, source)
   const root = path.resolve(options.root ?? process.cwd())
   const dts = options.dts === true ? 'skills.d.ts' : options.dts || DEFAULT_OPTIONS.dts
   const profile = options.profile ?? DEFAULT_OPTIONS.profile
   const strict = options.strict ?? DEFAULT_OPTIONS.strict
   const deny = [...(options.deny ?? DEFAULT_OPTIONS.deny)]
-  const roots: Array<string | RootOptions> = options.roots?.length ? options.roots : DEFAULT_OPTIONS.roots
+  // A string is one root, never a list of letters.
+  const given = typeof options.roots === 'string' ? [options.roots] : options.roots
+  const roots: Array<string | RootOptions> = given?.length ? given : DEFAULT_OPTIONS.roots
   return {
     root,
     roots: roots.map(r => (typeof r === 'string' ? { path: r } : r)).map(r => ({
@@ -254,7 +266,7 @@ export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = p
     ci: options.ci ?? isCI(env),
     manifest: options.manifest ?? DEFAULT_OPTIONS.manifest,
     resolvers: { ...options.resolvers },
-    scanner: { ...DEFAULT_OPTIONS.scanner, ...options.scanner },
+    scanner: { ...DEFAULT_OPTIONS.scanner, ...options.scanner, rules: bareRules(options.scanner?.rules) },
     maxBodyLines: options.maxBodyLines ?? DEFAULT_OPTIONS.maxBodyLines,
     strict,
     app: options.app ?? null,
@@ -263,13 +275,18 @@ export function resolveOptions(options: Options = {}, env: NodeJS.ProcessEnv = p
     overrides: (options.overrides ?? DEFAULT_OPTIONS.overrides).map(o => ({
       skills: typeof o.skills === 'string' ? [o.skills] : [...o.skills],
       capabilities: [...(o.capabilities ?? [])],
-      rules: { ...o.rules },
+      rules: bareRules(o.rules),
       waive: (o.waive ?? []).map(w => ({ rule: w.rule.replace(/^scan\//, ''), file: w.file })),
       reason: o.reason,
     })),
     embed: options.embed ?? null,
     workers: Number.isFinite(options.workers) ? Math.max(0, Math.floor(options.workers!)) : DEFAULT_OPTIONS.workers,
   }
+}
+
+/** Rule ids as `check` prints them (`scan/child_process`) or bare: stored bare. */
+function bareRules(rules: Record<string, Severity | 'off'> | undefined): Record<string, Severity | 'off'> {
+  return Object.fromEntries(Object.entries(rules ?? {}).map(([id, v]) => [id.replace(/^scan\//, ''), v]))
 }
 
 function isCI(env: NodeJS.ProcessEnv): boolean {

@@ -5,9 +5,11 @@ import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { SkillsEngine } from '../audit/engine'
+import { ConfigError, loadConfigSync } from '../core/config'
 import { formatDiagnostic, formatReport, PREFIX } from '../core/format'
 import { isInside, writeIfChanged } from '../core/fs'
 import { sha256Hex } from '../core/hash'
+import { OptionsError } from '../core/validate-options'
 import { indexModule, indexSkillModule, loadersModule, mainModule, postingsModule, skillModule } from './codegen'
 import { generateDts } from './dts'
 import { parseVirtual, RESOLVED_ID, resolvedSkillId, sharedModuleIds } from './ids'
@@ -27,6 +29,27 @@ function auditFailure(audit: AuditResult, shown: readonly Diagnostic[]): SkillsA
   return new SkillsAuditError(
     `${PREFIX} skills audit failed\n\n${formatReport(shown, audit.stats.skills, { sources: audit.sources })}`,
   )
+}
+
+/**
+ * The engine of a plugin instance: `skills.config.*` in the project root (the file the CLI reads), with the inline
+ * plugin options over it. A bad config or option fails the build with its message, never a stack trace.
+ */
+function createEngine(inline: Options, projectRoot: string): SkillsEngine {
+  try {
+    const dir = inline.root ?? projectRoot
+    const { options: fileOptions, file } = loadConfigSync(dir)
+    const source = file ? `${path.basename(file)} and plugin options` : 'plugin options'
+    return new SkillsEngine({ ...fileOptions, ...inline, root: inline.root ?? fileOptions.root ?? dir }, {
+      content: true,
+      source,
+    })
+  }
+  catch (error) {
+    if (error instanceof ConfigError || error instanceof OptionsError)
+      throw new SkillsAuditError(`${PREFIX} ${error.message}`)
+    throw error
+  }
 }
 
 export interface Host {
@@ -58,8 +81,7 @@ export function createSkillsContext(options: Options = {}) {
   // Per audit: each skill's own files and dirs, so a skill module only depends on its skill.
   const depsByAudit = new WeakMap<AuditResult, Map<string, ModuleDeps>>()
 
-  const getEngine = (): SkillsEngine =>
-    (engine ??= new SkillsEngine({ ...options, root: root ?? process.cwd() }, { content: true }))
+  const getEngine = (): SkillsEngine => (engine ??= createEngine(options, root ?? process.cwd()))
 
   async function run(): Promise<AuditResult> {
     const changed = full || !result ? undefined : pending ? [...pending] : []

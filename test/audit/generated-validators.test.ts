@@ -5,6 +5,7 @@ import Ajv from 'ajv'
 import { describe, expect, it } from 'vitest'
 import { GENERATED_DIR, validatorSources } from '../../scripts/generate-validators'
 import { lockfile } from '../../src/generated/lock-validator.js'
+import { options } from '../../src/generated/options-validator.js'
 import { agentskills, enterprise, recommended, scenario } from '../../src/generated/validators.js'
 
 const schemas = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas')
@@ -26,6 +27,7 @@ describe('generated validators', () => {
       [enterprise, all.compile(schema('enterprise'))],
       [recommended, all.compile(schema('recommended'))],
       [scenario, all.compile(schema('scenario'))],
+      [options, new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema('options'))],
       [lockfile, first.compile(schema('lockfile'))],
     ] as const
     const samples: unknown[] = [

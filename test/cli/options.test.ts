@@ -1,0 +1,81 @@
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { main } from '../../src/cli'
+import { makeTree, skill } from '../helpers'
+
+async function cli(args: string[]): Promise<{ code: number, stdout: string, stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const sink = (append: (s: string) => void): Writable =>
+    new Writable({
+      write(chunk, _enc, done) {
+        append(String(chunk))
+        done()
+      },
+    })
+  const io = { stdout: sink(s => (stdout += s)) as never, stderr: sink(s => (stderr += s)) as never }
+  const code = await main(args, io)
+  return { code, stdout, stderr }
+}
+
+function withConfig(config: Record<string, unknown>): string {
+  return makeTree({ 'skills.config.json': JSON.stringify({ ci: false, ...config }), ...skill('a') })
+}
+
+async function problems(config: Record<string, unknown>): Promise<{ code: number, lines: string[] }> {
+  const { code, stderr } = await cli(['check', '--cwd', withConfig(config)])
+  return { code, lines: stderr.trimEnd().split('\n') }
+}
+
+describe('invalid options in a config file', () => {
+  it('a bad severity fails with the path, the value and what is allowed', async () => {
+    expect(await problems({ scanner: { rules: { child_process: 'warn' } } })).toEqual({
+      code: 2,
+      lines: [
+        '[unplugin-skills] invalid options (skills.config.json):',
+        '  scanner.rules.child_process: "warn" is not allowed; expected "error" or "warning" or "info" or "off"',
+      ],
+    })
+  })
+  it('a bad profile says what was meant', async () => {
+    expect((await problems({ profile: 'Enterprise' })).lines[1]).toBe(
+      '  profile: "Enterprise" is not allowed; expected "enterprise" or "agentskills" (did you mean "enterprise"?)',
+    )
+    expect((await problems({ profile: 'strict-enterprise' })).lines[1]).toBe(
+      '  profile: "strict-enterprise" is not allowed; expected "enterprise" or "agentskills"',
+    )
+  })
+  it('an unknown key names its near miss', async () => {
+    const { code, lines } = await problems({ profil: 'agentskills', rots: ['skills'] })
+    expect(code).toBe(2)
+    expect(lines.slice(1).map(l => l.replace(/ \(known: .*\)$/, ''))).toEqual([
+      '  profil: unknown option; did you mean "profile"?',
+      '  rots: unknown option; did you mean "roots"?',
+    ])
+  })
+  it('an unknown rule id (bare or as `scan/<rule>`) names its near miss', async () => {
+    expect((await problems({ scanner: { rules: { 'child_proces': 'info', 'scan/network_acces': 'off' } } })).lines)
+      .toEqual([
+        '[unplugin-skills] invalid options (skills.config.json):',
+        '  scanner.rules.child_proces: unknown rule "child_proces"; did you mean "child_process"?',
+        '  scanner.rules.network_acces: unknown rule "network_acces"; did you mean "network_access"?',
+      ])
+  })
+  it('a value of the wrong type fails', async () => {
+    expect((await problems({ strict: 'yes', workers: 'two' })).lines.slice(1)).toEqual([
+      '  strict: "yes" is not allowed; expected a boolean',
+      '  workers: "two" is not allowed; expected an integer',
+    ])
+  })
+  it('accepts rule ids with the `scan/` prefix, and a string `roots` as one root', async () => {
+    const { code, stdout } = await cli([
+      'check',
+      '--cwd',
+      withConfig({ roots: 'skills', lock: false, scanner: { rules: { 'scan/fs_write': 'off' } } }),
+      '--format',
+      'json',
+    ])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout).skills).toBe(1)
+  })
+})
