@@ -13,8 +13,9 @@ export const dynamicEval: RuleModule = {
   },
   patterns: [
     {
-      anchor: 'eval|exec|compile|__import__',
-      re: /(?<![.\w$])(?:eval|exec|compile)\s*\(|\b__import__\s*\(/,
+      // `compile()` alone only builds a code object (syntax checks do it): running it takes `exec` or `eval`.
+      anchor: 'eval|exec|__import__',
+      re: /(?<![.\w$])(?:eval|exec)\s*\(|\b__import__\s*\(/,
       langs: ['py'],
       view: 'code',
       message: 'Python evaluates a string as code',

@@ -1,5 +1,12 @@
 import type { RuleModule } from '../types'
 
+// The command named, not run: a manual page, a lookup, a package being installed.
+const NOT_A_CALL = new RegExp(
+  String.raw`(?:(?:\b(?:man|which|whereis|type|apropos|tldr|info|help)|\s-v)\s+$`
+  + String.raw`|\b(?:apt(?:-get)?|brew|dnf|yum|apk|pacman|port|choco|winget|scoop|zypper|snap)\s+`
+  + String.raw`(?:install|add|-S\w*|search|info)\b[^|;&]*$)`,
+)
+
 /**
  * Outbound network access from code. Prose is never read for this rule ("git fetch" in a sentence is not a request).
  */
@@ -16,13 +23,16 @@ export const networkAccess: RuleModule = {
   },
   patterns: [
     {
-      anchor: 'requests|urllib|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websocket|http\\.client|pycurl',
+      // `socket` alone is also local IPC (AF_UNIX): its calls are read below; `urllib.parse` and `.error`
+      // only handle URLs.
+      anchor: 'requests|urllib|httpx|aiohttp|ftplib|smtplib|paramiko|websocket|http\\.client|pycurl',
       re: new RegExp(
         [
-          String.raw`\b(?:import\s+(?:requests|urllib3?|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websockets?`,
-          String.raw`|http\.client|pycurl)\b`,
-          String.raw`|from\s+(?:requests|urllib(?:\.request)?|urllib3|httpx|aiohttp|socket|ftplib|smtplib|paramiko`,
-          String.raw`|websockets?|http\.client)\s+import\b)`,
+          String.raw`\b(?:import\s+(?:requests|urllib3?(?!\.(?:parse|error)\b)|httpx|aiohttp|ftplib|smtplib|paramiko`,
+          String.raw`|websockets?|http\.client|pycurl)\b`,
+          String.raw`|from\s+(?:requests|urllib\.request|urllib3|httpx|aiohttp|ftplib|smtplib|paramiko`,
+          String.raw`|websockets?|http\.client)\s+import\b`,
+          String.raw`|from\s+urllib\s+import\s+[^\n]*\brequest\b)`,
         ].join(''),
       ),
       langs: ['py'],
@@ -35,12 +45,15 @@ export const networkAccess: RuleModule = {
         [
           String.raw`\b(?:(?:requests|httpx)\s*\.\s*`,
           String.raw`(?:get|post|put|patch|delete|head|request|Session|Client|AsyncClient)\b`,
-          String.raw`|urlopen\s*\(|socket\s*\.\s*(?:socket|create_connection)\s*\(|aiohttp\s*\.\s*ClientSession\b)`,
+          String.raw`|urlopen\s*\(|socket\s*\.\s*(?:socket|create_connection)\s*\(|aiohttp\s*\.\s*ClientSession\b`,
+          String.raw`|\bsocket\s*\(\s*(?:socket\s*\.\s*)?AF_INET)`,
         ].join(''),
       ),
       langs: ['py'],
       view: 'code',
       message: 'network request',
+      // A Unix domain socket talks to a local process, not the network.
+      accept: (m, line) => !/\bAF_UNIX\b/.test(line.slice(m.index, m.index + m[0].length + 60)),
     },
     {
       anchor: 'curl|wget|nc|ncat|netcat|socat|telnet|scp|sftp|ssh|rsync|ftp',
@@ -49,6 +62,9 @@ export const networkAccess: RuleModule = {
       langs: ['sh'],
       view: 'code',
       message: 'shell network command',
+      accept: (m, line) =>
+        !NOT_A_CALL.test(line.slice(0, m.index + 1))
+        && !/^\S+\s+--?(?:version|help|V)\b/.test(line.slice(m.index + 1).trimStart()),
     },
     {
       anchor: 'Invoke-WebRequest|Invoke-RestMethod|iwr|irm|WebClient|BitsTransfer',
