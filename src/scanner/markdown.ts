@@ -47,6 +47,10 @@ const LANG_OF: Record<string, Fence['lang']> = {
   'batch': 'sh',
   'fish': 'sh',
   'ksh': 'sh',
+  'rb': 'rb',
+  'ruby': 'rb',
+  'go': 'go',
+  'golang': 'go',
   'md': 'prose',
   'markdown': 'prose',
 }

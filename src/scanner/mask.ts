@@ -196,10 +196,20 @@ function effective(ranges: number[][]): number[] {
   return out
 }
 
+/** Go has JS's comments and strings (raw strings in backticks); Ruby has Python's `#` comments. */
+function codeRanges(text: string, lang: Lang): Ranges | null {
+  if (lang === 'js' || lang === 'go')
+    return jsRanges(text)
+  if (lang === 'py' || lang === 'sh')
+    return hashRanges(text, lang)
+  // Ruby: Python's `#` comments and quotes; its backticks run commands, so they stay code.
+  return lang === 'rb' ? hashRanges(text, 'py') : null
+}
+
 export function maskRanges(text: string, lang: Lang): MaskRanges {
-  if (lang !== 'js' && lang !== 'py' && lang !== 'sh')
+  const r = codeRanges(text, lang)
+  if (!r)
     return { noComments: [], code: [] }
-  const r = lang === 'js' ? jsRanges(text) : hashRanges(text, lang)
   return { noComments: effective([r.comments]), code: effective([r.comments, r.strings]) }
 }
 
@@ -227,8 +237,8 @@ export function maskedSlice(text: string, iv: number[], from: number, to: number
 
 /** Same-length copies of a code text: without comments, and without comments nor string contents. */
 export function maskViews(text: string, lang: Lang): { noComments: string, code: string } {
-  if (lang !== 'js' && lang !== 'py' && lang !== 'sh')
+  const r = codeRanges(text, lang)
+  if (!r)
     return { noComments: text, code: text }
-  const r = lang === 'js' ? jsRanges(text) : hashRanges(text, lang)
   return { noComments: apply(text, [r.comments]), code: apply(text, [r.comments, r.strings]) }
 }

@@ -6,6 +6,7 @@ import { buildFinder, compileGate, lazyFinder, literalGate, requiredClasses, spl
 import { LineIndex } from './lines'
 import { maskedSlice, maskRanges } from './mask'
 import { RULE_MODULES } from './rules/index'
+import { servesLang } from './types'
 
 /** Required classes and literal gate of a line pattern. */
 interface Derived {
@@ -98,7 +99,7 @@ interface LangTable {
   gateAnswer: Uint8Array
 }
 
-const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
+const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'rb', 'go', 'prose', 'text']
 /** The suppression comment: index.ts looks for directives only in files whose scan met it. */
 export const DIRECTIVE = 'skills-ignore-next-line'
 /**
@@ -148,7 +149,7 @@ function langPatterns(lang: Lang): { patterns: Compiled[], all: string[], noAst:
   const noAst: string[] = []
   for (const mod of RULE_MODULES) {
     for (const p of mod.patterns) {
-      if (!p.langs.includes(lang))
+      if (!servesLang(p.langs, lang))
         continue
       let c = shared.get(p)
       if (!c)

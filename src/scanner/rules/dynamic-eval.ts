@@ -59,5 +59,12 @@ export const dynamicEval: RuleModule = {
       view: 'code',
       message: 'PowerShell Invoke-Expression runs a string as code',
     },
+    {
+      anchor: 'eval',
+      re: /(?<![\w$])(?:eval|instance_eval|class_eval|module_eval|instance_exec)\s*[( ]\s*[^\s)]|\bsend\s*\(\s*:eval\b/,
+      langs: ['rb'],
+      view: 'code',
+      message: 'Ruby evaluates a string as code',
+    },
   ],
 }

@@ -102,5 +102,40 @@ export const networkAccess: RuleModule = {
       message: 'browser network API',
       astCovered: true,
     },
+    {
+      anchor: 'Net::|net/|open-uri|socket|URI|HTTParty|Faraday|RestClient|TCPSocket|UDPSocket',
+      re: new RegExp(
+        [
+          String.raw`\bNet::(?:HTTP|FTP|SMTP|Telnet)\b`,
+          String.raw`|\brequire\s*\(?\s*['"](?:open-uri|net\/\w+|socket|httparty|faraday|rest-client)['"]`,
+          String.raw`|\bURI\s*\.\s*open\s*\(|\b(?:HTTParty|Faraday|RestClient)\s*(?:\.|::)\s*\w+`,
+          String.raw`|\b(?:TCPSocket|UDPSocket)\s*\.\s*(?:new|open)\b`,
+        ].join(''),
+      ),
+      langs: ['rb'],
+      view: 'noComments',
+      message: 'Ruby network access (Net::HTTP, open-uri, sockets, HTTP clients)',
+    },
+    {
+      anchor: 'net/http|http|net',
+      re: new RegExp(
+        [
+          // The imports, on an import line or alone on a line of an import block.
+          String.raw`^\s*(?:import\s+)?(?:[\w.]+\s+)?"net(?:\/http)?"\s*$`,
+          String.raw`|\bhttp\s*\.\s*(?:Get|Post|PostForm|Head|NewRequest(?:WithContext)?|DefaultClient)\b`,
+          String.raw`|\bnet\s*\.\s*(?:Dial(?:Timeout|TCP|UDP)?|Listen(?:TCP|UDP)?)\s*\(`,
+        ].join(''),
+      ),
+      langs: ['go'],
+      view: 'noComments',
+      message: 'Go network access (net/http, net)',
+    },
+    {
+      anchor: 'ListenAndServe|Serve',
+      re: /\bhttp\s*\.\s*(?:ListenAndServe(?:TLS)?|Serve)\s*\(/,
+      langs: ['go'],
+      view: 'code',
+      message: 'starts a network server',
+    },
   ],
 }
