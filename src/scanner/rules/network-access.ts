@@ -53,7 +53,7 @@ export const networkAccess: RuleModule = {
       view: 'code',
       message: 'network request',
       // A Unix domain socket talks to a local process, not the network.
-      accept: (m, line) => !/\bAF_UNIX\b/.test(line.slice(m.index, m.index + m[0].length + 60)),
+      accept: (m, line, next) => !/\bAF_UNIX\b/.test(`${line.slice(m.index, m.index + m[0].length + 60)} ${next()}`),
     },
     {
       anchor: 'curl|wget|nc|ncat|netcat|socat|telnet|scp|sftp|ssh|rsync|ftp',
