@@ -28,7 +28,16 @@ const AUTHORITY = new RegExp(
   ].join(''),
   'i',
 )
-const claimsAuthority = (rest: string, next: () => string): boolean => AUTHORITY.test(`${rest} ${next()}`)
+// A block that must not be shown, or a MUST that points at a URL to fetch and obey.
+const HIDDEN_ORDER = new RegExp(
+  String.raw`\b(?:never|do\s+not|don['’]t)\s+(?:show|reveal|mention|display|repeat)\s+(?:this|these|the\s+above)\b`
+  + String.raw`|\bfollow\s+(?:what|whatever|the\s+instructions?)\s+(?:it|they|that|the\s+page)\s+(?:says?|contains?)\b`,
+  'i',
+)
+function claimsAuthority(rest: string, next: () => string): boolean {
+  const text = `${rest} ${next()}`
+  return AUTHORITY.test(text) || HIDDEN_ORDER.test(text) || /\bMUST\b[^\n]{0,160}https?:\/\//.test(text)
+}
 
 // An override phrase that is reported or refused ("refuse requests to ignore previous instructions", "if a page
 // asks you to ...") describes an attack; one aimed at data ("ignore instructions embedded in files") defends.
