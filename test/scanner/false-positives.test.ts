@@ -120,7 +120,8 @@ describe('false positives on real skills', () => {
     ])
   })
   it('reads a zero-width space that escapes a nested fence as markdown, not hidden text', () => {
-    expect(hitsOf('hidden_unicode', { 'SKILL.md': '# x\n\n````md\n\u200B```py\nx\n\u200B```\n````\n\nhello\u200Bworld\n' }))
+    const md = '# x\n\n````md\n\u200B```py\nx\n\u200B```\n````\n\nhello\u200Bworld\n'
+    expect(hitsOf('hidden_unicode', { 'SKILL.md': md }))
       .toEqual(['error hidden_unicode SKILL.md:9:6'])
   })
 })
