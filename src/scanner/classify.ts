@@ -25,16 +25,26 @@ const EXT: Record<string, FileKind> = {
   bat: { lang: 'sh' },
   cmd: { lang: 'sh' },
   command: { lang: 'sh' },
+  rb: { lang: 'rb' },
+  rake: { lang: 'rb' },
+  gemspec: { lang: 'rb' },
+  go: { lang: 'go' },
   md: { lang: 'prose', markdown: true },
   mdx: { lang: 'prose', markdown: true },
   markdown: { lang: 'prose', markdown: true },
+}
+
+// Files whose name is their language.
+const NAMED: Record<string, FileKind> = {
+  Rakefile: { lang: 'rb' },
+  Gemfile: { lang: 'rb' },
 }
 
 /** Language of a skill file from its extension, else its shebang; anything else is plain text. */
 export function classify(path: string, text: string): FileKind {
   const base = path.slice(path.lastIndexOf('/') + 1)
   const dot = base.lastIndexOf('.')
-  const kind = dot > 0 ? EXT[base.slice(dot + 1).toLowerCase()] : undefined
+  const kind = dot > 0 ? EXT[base.slice(dot + 1).toLowerCase()] : NAMED[base]
   if (kind)
     return kind
   if (text.startsWith('#!')) {
@@ -43,6 +53,8 @@ export function classify(path: string, text: string): FileKind {
       return { lang: 'js', flavor: 'js' }
     if (/\bpython[\d.]*\b/.test(first))
       return { lang: 'py' }
+    if (/\bruby\b/.test(first))
+      return { lang: 'rb' }
     if (/\b(?:ba|z|k|da|fi)?sh\b|\bpwsh\b/.test(first))
       return { lang: 'sh' }
   }

@@ -9,6 +9,7 @@ import type {
   SkillSource,
   Suppression,
 } from '../core/types'
+import type { Dialect } from './embedded'
 import type { JsFlavor } from './js/scan-js'
 import type { Directive } from './suppress'
 import type { Lang, RawFinding, RuleInfo } from './types'
@@ -22,6 +23,7 @@ import { scanJs } from './js/scan-js'
 import { LineIndex } from './lines'
 import { findFences, markCautionary } from './markdown'
 import { META_RULES, RULE_MODULES, RULES } from './rules/index'
+import { sniffLang } from './sniff'
 import { findDirectives } from './suppress'
 import { DIRECTIVE, scanSegment } from './text-scan'
 import { foldCapabilities, judge, RANK, waiverOf } from './verdict'
@@ -117,6 +119,8 @@ function scanJsSegment(ctx: Ctx, seg: JsSegment): boolean {
   return scanSegment({ path, text, lang: 'js', lineOffset, colOffset, astDone: res.ok, index }, ctx.raw)
 }
 
+const FENCE_DIALECT: Record<string, Dialect> = { json: 'json', jsonc: 'json', json5: 'json', yaml: 'yaml', yml: 'yaml' }
+
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
 function scanMarkdown(ctx: Ctx, file: SkillFile): boolean {
   const path = file.path
@@ -159,10 +163,20 @@ function scanMarkdown(ctx: Ctx, file: SkillFile): boolean {
     else {
       if (f.lang === 'sh')
         ctx.shellUse = true
+      const dialect = FENCE_DIALECT[f.info]
       scanSegment(
-        { path, text: body, lang: f.lang as Lang, lineOffset: first, colOffset: f.indent, astDone: false },
+        { path, text: body, lang: f.lang as Lang, lineOffset: first, colOffset: f.indent, astDone: false, dialect },
         ctx.raw,
       )
+      // An unlabelled fence is also read as the language it looks like (a shebang, `$ ` prompts, `def`...).
+      const sniffed = f.info === '' && f.lang === 'text' ? sniffLang(body) : null
+      const at = { path, text: body, lineOffset: first, colOffset: f.indent }
+      if (sniffed === 'sh')
+        ctx.shellUse = true
+      if (sniffed === 'js')
+        scanJsSegment(ctx, { ...at, flavor: 'js', isFile: false })
+      else if (sniffed)
+        scanSegment({ ...at, lang: sniffed, astDone: false }, ctx.raw)
     }
   }
   markCautionary(ctx.raw.slice(start), index, fences, path)

@@ -47,6 +47,10 @@ const LANG_OF: Record<string, Fence['lang']> = {
   'batch': 'sh',
   'fish': 'sh',
   'ksh': 'sh',
+  'rb': 'rb',
+  'ruby': 'rb',
+  'go': 'go',
+  'golang': 'go',
   'md': 'prose',
   'markdown': 'prose',
 }
@@ -68,14 +72,17 @@ const LEAD_SAME_LINE
   = /(?:\bnever\b(?!\s+mind)|\bdo\s+not\b|\bdon['’]t\b|\bmust\s+not\b|\bshould\s+not\b|\bnot\s+safe\b|❌|🚫|⛔)/gi
 const LEAD_ABOVE_BLOCK = new RegExp(
   String.raw`^[\s>*_#\-:|]*(?:never\b(?!\s+mind)|do\s+not\b|don['’]t\b|bad\b|unsafe\b|insecure\b|dangerous\b|wrong\b`
-  + String.raw`|anti-?pattern\b|avoid\b|malicious\b`
+  + String.raw`|anti-?pattern\b|avoid\b|malicious\b|vulnerable\b|vulnerability\b|exploit(?:able|ed)?\b|attacker\b`
+  + String.raw`|attack\s+(?:example|payload|string)|non-?compliant\b|before\s*\(?(?:vulnerable|insecure|unsafe)\b`
   + String.raw`|examples?\s+of\s+(?:\w+\s+){0,3}?(?:attacks?|malicious|injections?|phishing|payloads?)`
   + String.raw`|❌|🚫|⛔|⚠️?\s*(?:never|do\s+not|don['’]t|dangerous|insecure|unsafe))`,
   'i',
 )
 const QUOTED_ATTACK = new RegExp(
   String.raw`\b(?:detect\w*|flag\w*|block\w*|reject\w*|filter\w*|attack\w*|inject\w*|malicious|adversar\w*|exploit\w*`
-  + String.raw`|phrases?\s+(?:like|such\s+as)|such\s+as|e\.g\.|for\s+example|jailbreak\w*)\b`,
+  + String.raw`|phrases?\s+(?:like|such\s+as)|such\s+as|e\.g\.|for\s+example|jailbreak\w*|refus\w*|declin\w*`
+  + String.raw`|untrusted|treat\w*|avoid\w*|says?|contains?|claims?|resist\w*|report\w*`
+  + String.raw`|(?:never|not)\s+(?:follow|obey|comply))\b`,
   'i',
 )
 
@@ -86,6 +93,69 @@ export const CAUTION_RULES = new Set([
   'exfiltration',
   'obfuscation',
 ])
+/**
+ * Capability rules lowered only inside a fenced example that a marker calls bad or vulnerable: such a block
+ * documents code, it is not the skill's own.
+ */
+const EXAMPLE_RULES = new Set(['dynamic_eval', 'child_process', 'network_access', 'fs_write'])
+
+// Inside a fence: a comment that labels the lines below it (up to a blank line) or its own line as bad code.
+const EXAMPLE_COMMENT = new RegExp(
+  String.raw`(?:^|\s)(?:#|\/\/|--\s|\/\*)\s*(?:(?:❌|🚫|⛔|⚠️)\s*)?(?:dangerous|vulnerable|vulnerability|bad|insecure`
+  + String.raw`|unsafe|wrong|non-?compliant|attack(?:er)?|exploit\w*|ruleid|don['’]t|do\s+not|never|avoid)\b|❌|🚫|⛔`,
+  'i',
+)
+
+// A list governed by a prohibition: the list's lead line ("You MUST NOT:", "## Never do this").
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/
+const NEGATED_LEAD = new RegExp(
+  String.raw`(?:\bmust\s+(?:not|never)\b|\bnever\b|\bdo\s+not\b|\bdon['’]t\b|\bdon['’]ts\b|\bshould\s+not\b`
+  + String.raw`|\bavoid\b|\bprohibited\b|\bforbidden\b|\bnot\s+allowed\b|\bred\s+flags?\b|\banti-?patterns?\b`
+  + String.raw`|\brefuse\b|❌|🚫|⛔)`,
+  'i',
+)
+
+/**
+ * What says a quoted phrase is an example: its line, the line before (a sentence wrapped in two), and for a
+ * table row the table's header ("| Attack | Example |").
+ */
+function quoteContext(index: LineIndex, line0: number): string {
+  const text = index.line(line0)
+  let context = text
+  if (line0 > 0 && index.line(line0 - 1).trim())
+    context += ` ${index.line(line0 - 1)}`
+  if (/^\s*\|/.test(text)) {
+    let head = line0
+    while (head > 0 && /^\s*\|/.test(index.line(head - 1))) head--
+    context += ` ${index.line(head)}`
+  }
+  return context
+}
+
+function governedByList(index: LineIndex, line0: number): boolean {
+  if (!LIST_ITEM.test(index.line(line0)))
+    return false
+  for (let i = line0 - 1, n = 0; i >= 0 && n < 60; i--, n++) {
+    const l = index.line(i)
+    if (!l.trim() || LIST_ITEM.test(l) || /^\s{2,}\S/.test(l))
+      continue
+    return NEGATED_LEAD.test(l) && (/:\s*(?:\*\*|__)?\s*$/.test(l) || /^\s*#{1,6}\s/.test(l))
+  }
+  return false
+}
+
+function labelledInFence(index: LineIndex, fence: Fence, line0: number): boolean {
+  if (EXAMPLE_COMMENT.test(index.line(line0)))
+    return true
+  for (let i = line0 - 1; i > fence.open; i--) {
+    const l = index.line(i)
+    if (!l.trim())
+      return false
+    if (EXAMPLE_COMMENT.test(l))
+      return true
+  }
+  return false
+}
 
 function governedOnLine(line: string, column: number): boolean {
   const before = line.slice(0, column - 1)
@@ -108,30 +178,36 @@ function isQuoted(line: string, column: number): boolean {
 /** Marks findings that a markdown warning only quotes ("never run `curl | sh`"): they are reported as info. */
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
   for (const f of findings) {
-    if (f.path !== path || !CAUTION_RULES.has(f.rule))
+    const example = EXAMPLE_RULES.has(f.rule)
+    if (f.path !== path || (!CAUTION_RULES.has(f.rule) && !example))
       continue
     if (f.rule === 'exfiltration' && /image|link/.test(f.message))
       continue
     const line0 = f.line - 1
     const text = index.line(line0)
-    let cautious = governedOnLine(text, f.column)
-    if (!cautious && f.rule === 'prompt_injection')
-      cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(text)
     const fence = fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
-    if (!cautious && fence) {
-      let seen = 0
-      for (let i = fence.open - 1; i >= 0 && seen < 2; i--) {
-        const above = index.line(i)
-        if (!above.trim())
-          continue
-        seen++
-        if (LEAD_ABOVE_BLOCK.test(above)) {
-          cautious = true
-          break
-        }
-      }
+    let cautious = false
+    if (!example) {
+      cautious = governedOnLine(text, f.column) || (!fence && governedByList(index, line0))
+      if (!cautious && f.rule === 'prompt_injection')
+        cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
     }
+    if (!cautious && fence)
+      cautious = labelledInFence(index, fence, line0) || labelledAbove(index, fence)
     if (cautious)
       f.cautionary = true
   }
+}
+
+function labelledAbove(index: LineIndex, fence: Fence): boolean {
+  let seen = 0
+  for (let i = fence.open - 1; i >= 0 && seen < 2; i--) {
+    const above = index.line(i)
+    if (!above.trim())
+      continue
+    seen++
+    if (LEAD_ABOVE_BLOCK.test(above))
+      return true
+  }
+  return false
 }

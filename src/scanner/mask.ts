@@ -94,7 +94,8 @@ function jsRanges(t: string): Ranges {
   return { comments, strings }
 }
 
-function hashRanges(t: string, lang: 'py' | 'sh'): Ranges {
+/** `#` comments; `interpolates`: Ruby, where `#{` inside backticks and `%x()` is code, not a comment. */
+function hashRanges(t: string, lang: 'py' | 'sh', interpolates = false): Ranges {
   const comments: number[] = []
   const strings: number[] = []
   let i = 0
@@ -104,7 +105,10 @@ function hashRanges(t: string, lang: 'py' | 'sh'): Ranges {
     if (c === 35) {
       const p = i === 0 ? 10 : t.charCodeAt(i - 1)
       // In shell `#` starts a comment only at the start of a word (`$#`, `${#a}` are not comments).
-      if (lang === 'py' || p === 10 || p === 32 || p === 9 || p === 59 || p === 13) {
+      const comment = lang === 'py'
+        ? !(interpolates && t.charCodeAt(i + 1) === 123)
+        : p === 10 || p === 32 || p === 9 || p === 59 || p === 13
+      if (comment) {
         const e = t.indexOf('\n', i)
         const end = e === -1 ? n : e
         comments.push(i, end)
@@ -196,10 +200,20 @@ function effective(ranges: number[][]): number[] {
   return out
 }
 
+/** Go has JS's comments and strings (raw strings in backticks); Ruby has Python's `#` comments. */
+function codeRanges(text: string, lang: Lang): Ranges | null {
+  if (lang === 'js' || lang === 'go')
+    return jsRanges(text)
+  if (lang === 'py' || lang === 'sh')
+    return hashRanges(text, lang)
+  // Ruby: Python's `#` comments and quotes; its backticks run commands, so they stay code.
+  return lang === 'rb' ? hashRanges(text, 'py', true) : null
+}
+
 export function maskRanges(text: string, lang: Lang): MaskRanges {
-  if (lang !== 'js' && lang !== 'py' && lang !== 'sh')
+  const r = codeRanges(text, lang)
+  if (!r)
     return { noComments: [], code: [] }
-  const r = lang === 'js' ? jsRanges(text) : hashRanges(text, lang)
   return { noComments: effective([r.comments]), code: effective([r.comments, r.strings]) }
 }
 
@@ -227,8 +241,8 @@ export function maskedSlice(text: string, iv: number[], from: number, to: number
 
 /** Same-length copies of a code text: without comments, and without comments nor string contents. */
 export function maskViews(text: string, lang: Lang): { noComments: string, code: string } {
-  if (lang !== 'js' && lang !== 'py' && lang !== 'sh')
+  const r = codeRanges(text, lang)
+  if (!r)
     return { noComments: text, code: text }
-  const r = lang === 'js' ? jsRanges(text) : hashRanges(text, lang)
   return { noComments: apply(text, [r.comments]), code: apply(text, [r.comments, r.strings]) }
 }

@@ -1,11 +1,14 @@
+import type { Dialect } from './embedded'
 import type { Finder } from './finder'
 import type { MaskRanges } from './mask'
 import type { Lang, LinePattern, RawFinding, View } from './types'
+import { embeddedViews } from './embedded'
 import { excerptAt, redact } from './excerpt'
 import { buildFinder, compileGate, lazyFinder, literalGate, requiredClasses, splitAlternatives } from './finder'
 import { LineIndex } from './lines'
 import { maskedSlice, maskRanges } from './mask'
 import { RULE_MODULES } from './rules/index'
+import { servesLang } from './types'
 
 /** Required classes and literal gate of a line pattern. */
 interface Derived {
@@ -98,7 +101,7 @@ interface LangTable {
   gateAnswer: Uint8Array
 }
 
-const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'prose', 'text']
+const LANGS: readonly Lang[] = ['js', 'py', 'sh', 'rb', 'go', 'prose', 'text']
 /** The suppression comment: index.ts looks for directives only in files whose scan met it. */
 export const DIRECTIVE = 'skills-ignore-next-line'
 /**
@@ -148,7 +151,7 @@ function langPatterns(lang: Lang): { patterns: Compiled[], all: string[], noAst:
   const noAst: string[] = []
   for (const mod of RULE_MODULES) {
     for (const p of mod.patterns) {
-      if (!p.langs.includes(lang))
+      if (!servesLang(p.langs, lang))
         continue
       let c = shared.get(p)
       if (!c)
@@ -283,6 +286,8 @@ export interface Segment {
   /** Lines (0-based, segment-relative) this scan must skip, e.g. fenced blocks inside prose. */
   skip?: (line: number) => boolean
   index?: LineIndex
+  /** Text in a data format whose values may hold commands (JSON, YAML): they are read as shell too. */
+  dialect?: Dialect
 }
 
 interface Window {
@@ -307,11 +312,52 @@ interface LineScan {
   done: Set<string>
 }
 
+const DIALECT_OF: Record<string, Dialect> = { json: 'json', jsonc: 'json', yaml: 'yaml', yml: 'yaml' }
+
 /**
- * Runs the line patterns of a segment: one anchor pass over the text, full patterns only where their anchor hit.
- * Returns false when the text cannot contain `DIRECTIVE` (its anchor never hit), true when it may.
+ * Runs the line patterns of a segment, then of its views (`embeddedViews`: logical lines joined, code written
+ * inside another language): a view's findings are kept where the segment's own scan found nothing of that
+ * rule on that line. Returns false when the text cannot contain `DIRECTIVE`, true when it may.
  */
 export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
+  const start = out.length
+  const directive = scanLines(seg, out)
+  if (seg.lang === 'prose')
+    return directive
+  const ext = seg.path.slice(seg.path.lastIndexOf('.') + 1).toLowerCase()
+  const dialect = seg.dialect ?? (seg.lang === 'text' ? DIALECT_OF[ext] : undefined)
+  const views = embeddedViews(seg.text, seg.lang, dialect)
+  if (!views.length)
+    return directive
+  // A view may see a finding of a rule that the line's own scan saw another of (`sudo rm \` + `-rf /`).
+  const key = (f: RawFinding): string => `${f.line}\0${f.rule}\0${f.message}`
+  const seen = new Set(out.slice(start).map(key))
+  const own = seg.index ?? new LineIndex(seg.text)
+  for (const view of views) {
+    const found: RawFinding[] = []
+    scanLines({ ...seg, text: view.text, lang: view.lang, astDone: false, index: undefined, dialect: undefined }, found)
+    if (!found.length)
+      continue
+    const index = new LineIndex(view.text)
+    for (const f of found) {
+      // Back to the segment's lines: a view keeps offsets, not always lines.
+      const offset = index.start(f.line - 1 - seg.lineOffset) + f.column - 1 - seg.colOffset
+      const line = own.lineOf(offset)
+      const g = { ...f, line: seg.lineOffset + line + 1, column: offset - own.start(line) + 1 + seg.colOffset }
+      if (!seen.has(key(g))) {
+        seen.add(key(g))
+        out.push(g)
+      }
+    }
+  }
+  return directive
+}
+
+/**
+ * Runs the line patterns of a text: one anchor pass over it, full patterns only where their anchor hit.
+ * Returns false when the text cannot contain `DIRECTIVE` (its anchor never hit), true when it may.
+ */
+function scanLines(seg: Segment, out: RawFinding[]): boolean {
   const table = COMPILED[seg.lang]
   if (!table.patterns.length)
     return true

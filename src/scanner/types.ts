@@ -24,8 +24,21 @@ export interface RuleMeta extends RuleInfo {
   severity: Severity
 }
 
-/** The language a piece of text is read as. `prose` is markdown outside fenced code. */
-export type Lang = 'js' | 'py' | 'sh' | 'prose' | 'text'
+/**
+ * The language a piece of text is read as. `prose` is markdown outside fenced code. Ruby (`rb`) and Go (`go`)
+ * also get every pattern written for all of js, py and sh (see `servesLang`).
+ */
+export type Lang = 'js' | 'py' | 'sh' | 'rb' | 'go' | 'prose' | 'text'
+
+/**
+ * Whether a pattern runs on a language: the languages it names, and Ruby and Go for a pattern that names every
+ * other code language (what a pattern means for any code, such as a secret or `rm -rf /`, means for them too).
+ */
+export function servesLang(langs: readonly Lang[], lang: Lang): boolean {
+  if (langs.includes(lang))
+    return true
+  return (lang === 'rb' || lang === 'go') && langs.includes('js') && langs.includes('py') && langs.includes('sh')
+}
 
 /** Which copy of the text a pattern sees: as written, without comments, or without comments and string contents. */
 export type View = 'raw' | 'noComments' | 'code'

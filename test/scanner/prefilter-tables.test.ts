@@ -67,7 +67,7 @@ describe('finder tables', () => {
       for (const re of [t.anchor, t.anchorAst]) lists.set(re.source, [splitAlternatives(re.source), true])
     }
     lists.set(AST_TRIGGER.source, [splitAlternatives(AST_TRIGGER.source), false])
-    expect(lists.size).toBe(9)
+    expect(lists.size).toBe(13)
     // Every list was analysed (none fell back), with real groups to compare.
     for (const [tokens, ignoreCase] of lists.values()) expect(compare(tokens, ignoreCase)).toBeGreaterThan(20)
   })

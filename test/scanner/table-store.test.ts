@@ -53,7 +53,7 @@ describe('scanner table store', () => {
     }
     used.add(`:${AST_TRIGGER.source}`)
     const listed = builtinFinders().map(f => `${f.ignoreCase ? 'gi' : ''}:${new RegExp(f.tokens.join('|')).source}`)
-    expect(listed.length).toBe(9)
+    expect(listed.length).toBe(13)
     expect(new Set(listed)).toEqual(used)
   })
 
@@ -63,7 +63,7 @@ describe('scanner table store', () => {
     // Deterministic: the same tables give the same file.
     expect(Buffer.from(encodeTableStore(buildBuiltinTables())).equals(Buffer.from(bytes))).toBe(true)
     const store = decodeTableStore(bytes)!
-    expect(store.size).toBe(9)
+    expect(store.size).toBe(13)
     for (const { tokens, ignoreCase, tables } of built) {
       const sizes: number[] = []
       const got = store.get(tokens, ignoreCase, (groups) => {
@@ -103,7 +103,7 @@ describe('scanner table store', () => {
     // `npm test` builds first (the bundler tests import dist/): a store from other sources fails here.
     const store = decodeTableStore(fs.readFileSync(path.join(dist, STORE_FILE)))!
     expect(store).not.toBeNull()
-    expect(store.size).toBe(9)
+    expect(store.size).toBe(13)
     for (const { tokens, ignoreCase } of builtinFinders()) {
       const got = store.get(tokens, ignoreCase, newTables)
       expect(got, tokens.join('|').slice(0, 80)).toBeDefined()

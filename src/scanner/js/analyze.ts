@@ -34,6 +34,25 @@ const PROCESS_FNS = new Set([
   'execaNode',
 ])
 
+/**
+ * `new URL('./logo.png', import.meta.url)` (and its `.href`): a file shipped next to the module, which a
+ * bundler or `fetch` reads from disk or the app's own assets. An absolute URL as first argument is a request.
+ */
+function isModuleAsset(arg: Node): boolean {
+  const n = arg.type === 'MemberExpression' && arg.property?.name === 'href' ? arg.object : arg
+  if (n?.type !== 'NewExpression' || n.callee?.type !== 'Identifier' || n.callee.name !== 'URL')
+    return false
+  const [spec, base] = n.arguments ?? []
+  return (
+    spec?.type === 'Literal'
+    && typeof spec.value === 'string'
+    && !/^[a-z][\w+.-]*:/i.test(spec.value)
+    && base?.type === 'MemberExpression'
+    && base.object?.type === 'MetaProperty'
+    && base.property?.name === 'url'
+  )
+}
+
 /** Analyses one parsed JS/TS program and returns AST findings (offsets into the parsed text). */
 export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] {
   const interesting: Array<{ node: Node, parent: Node | null }> = []
@@ -398,7 +417,10 @@ export function analyzeProgram(program: Node, maxWork = MAX_WORK): AstFinding[] 
           break
         }
         if (isNetworkCallee(fn, node.type === 'NewExpression')) {
-          report('network_access', node, 'makes a network request')
+          if (fn?.k === 'gv' && fn.name === 'fetch' && args[0] && isModuleAsset(args[0]))
+            break
+          const server = fn?.k === 'mem' && /^create(?:Secure)?Server$/.test(fn.name)
+          report('network_access', node, server ? 'starts a network server' : 'makes a network request')
           if (args.length && (taint(), args.some(a => subtreeHas(a, isSecretSource))))
             report('exfiltration', node, 'sends environment variables or a sensitive file over the network')
           break

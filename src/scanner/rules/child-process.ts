@@ -63,5 +63,30 @@ export const childProcess: RuleModule = {
       message: 'process spawn call',
       astCovered: true,
     },
+    {
+      anchor: 'system|exec|spawn|popen|Open3|%x|`',
+      re: new RegExp(
+        [
+          String.raw`(?:^|[^\w.:$@])(?:Kernel\s*\.\s*)?(?:system|exec|spawn)\s*(?:\(|['"%])`,
+          String.raw`|\b(?:Process\s*\.\s*spawn|IO\s*\.\s*popen|PTY\s*\.\s*spawn|Open3\s*\.\s*\w+)\b`,
+          String.raw`|%x[{([<|!]|(?:^|[=(,\s])\x60[^\x60\n]+\x60`,
+        ].join(''),
+      ),
+      langs: ['rb'],
+      view: 'noComments',
+      message: 'Ruby runs a command (system, exec, backticks, %x, popen, Open3)',
+    },
+    {
+      anchor: 'os/exec|exec|StartProcess|ForkExec',
+      re: new RegExp(
+        [
+          String.raw`"os\/exec"|\bexec\s*\.\s*Command(?:Context)?\s*\(`,
+          String.raw`|\b(?:os\s*\.\s*StartProcess|syscall\s*\.\s*(?:Exec|ForkExec))\s*\(`,
+        ].join(''),
+      ),
+      langs: ['go'],
+      view: 'noComments',
+      message: 'Go runs a command (os/exec)',
+    },
   ],
 }

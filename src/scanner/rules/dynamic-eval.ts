@@ -13,8 +13,9 @@ export const dynamicEval: RuleModule = {
   },
   patterns: [
     {
-      anchor: 'eval|exec|compile|__import__',
-      re: /(?<![.\w$])(?:eval|exec|compile)\s*\(|\b__import__\s*\(/,
+      // `compile()` alone only builds a code object (syntax checks do it): running it takes `exec` or `eval`.
+      anchor: 'eval|exec|__import__',
+      re: /(?<![.\w$])(?:eval|exec)\s*\(|\b__import__\s*\(/,
       langs: ['py'],
       view: 'code',
       message: 'Python evaluates a string as code',
@@ -57,6 +58,13 @@ export const dynamicEval: RuleModule = {
       langs: ['sh'],
       view: 'code',
       message: 'PowerShell Invoke-Expression runs a string as code',
+    },
+    {
+      anchor: 'eval',
+      re: /(?<![\w$])(?:eval|instance_eval|class_eval|module_eval|instance_exec)\s*[( ]\s*[^\s)]|\bsend\s*\(\s*:eval\b/,
+      langs: ['rb'],
+      view: 'code',
+      message: 'Ruby evaluates a string as code',
     },
   ],
 }

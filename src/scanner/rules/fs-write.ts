@@ -53,5 +53,30 @@ export const fsWrite: RuleModule = {
       message: 'filesystem write',
       astCovered: true,
     },
+    {
+      anchor: 'File|FileUtils|IO',
+      re: new RegExp(
+        [
+          String.raw`\b(?:File|IO)\s*\.\s*(?:write|binwrite|delete|unlink|rename|chmod|symlink)\s*[( ]`,
+          String.raw`|\bFile\s*\.\s*open\s*\([^)\n]*,\s*['"][wa]`,
+          String.raw`|\bFileUtils\s*\.\s*(?:rm\w*|mkdir\w*|mv|cp\w*|touch|ln\w*|chmod\w*|remove\w*|install)\b`,
+        ].join(''),
+      ),
+      langs: ['rb'],
+      view: 'code',
+      message: 'filesystem write',
+    },
+    {
+      anchor: 'os|ioutil',
+      re: new RegExp(
+        [
+          String.raw`\b(?:os\s*\.\s*(?:WriteFile|Create|Remove|RemoveAll|Mkdir|MkdirAll|Rename|Chmod|Symlink|Truncate)`,
+          String.raw`|ioutil\s*\.\s*WriteFile)\s*\(|\bos\s*\.\s*OpenFile\s*\([^)\n]*O_(?:WRONLY|RDWR|CREATE|APPEND)`,
+        ].join(''),
+      ),
+      langs: ['go'],
+      view: 'code',
+      message: 'filesystem write',
+    },
   ],
 }

@@ -42,6 +42,10 @@ function legitimate(m: RegExpExecArray, line: string): boolean {
   }
   if (cp >= 0xE0100 && cp <= 0xE01EF)
     return /\p{Ideographic}/u.test(before)
+  // A zero-width space opening a line of backticks or tildes is markdown's way to show a fence inside a
+  // fence: the only thing it changes is that the line does not close the block.
+  if (cp === 0x200B || cp === 0x2060 || cp === 0xFEFF)
+    return !line.slice(0, i).trim() && /^(?:`{3,}|~{3,})/.test(line.slice(i + ch.length))
   return false
 }
 

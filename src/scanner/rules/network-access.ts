@@ -1,5 +1,12 @@
 import type { RuleModule } from '../types'
 
+// The command named, not run: a manual page, a lookup, a package being installed.
+const NOT_A_CALL = new RegExp(
+  String.raw`(?:(?:\b(?:man|which|whereis|type|apropos|tldr|info|help)|\s-v)\s+$`
+  + String.raw`|\b(?:apt(?:-get)?|brew|dnf|yum|apk|pacman|port|choco|winget|scoop|zypper|snap)\s+`
+  + String.raw`(?:install|add|-S\w*|search|info)\b[^|;&]*$)`,
+)
+
 /**
  * Outbound network access from code. Prose is never read for this rule ("git fetch" in a sentence is not a request).
  */
@@ -16,13 +23,16 @@ export const networkAccess: RuleModule = {
   },
   patterns: [
     {
-      anchor: 'requests|urllib|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websocket|http\\.client|pycurl',
+      // `socket` alone is also local IPC (AF_UNIX): its calls are read below; `urllib.parse` and `.error`
+      // only handle URLs.
+      anchor: 'requests|urllib|httpx|aiohttp|ftplib|smtplib|paramiko|websocket|http\\.client|pycurl',
       re: new RegExp(
         [
-          String.raw`\b(?:import\s+(?:requests|urllib3?|httpx|aiohttp|socket|ftplib|smtplib|paramiko|websockets?`,
-          String.raw`|http\.client|pycurl)\b`,
-          String.raw`|from\s+(?:requests|urllib(?:\.request)?|urllib3|httpx|aiohttp|socket|ftplib|smtplib|paramiko`,
-          String.raw`|websockets?|http\.client)\s+import\b)`,
+          String.raw`\b(?:import\s+(?:requests|urllib3?(?!\.(?:parse|error)\b)|httpx|aiohttp|ftplib|smtplib|paramiko`,
+          String.raw`|websockets?|http\.client|pycurl)\b`,
+          String.raw`|from\s+(?:requests|urllib\.request|urllib3|httpx|aiohttp|ftplib|smtplib|paramiko`,
+          String.raw`|websockets?|http\.client)\s+import\b`,
+          String.raw`|from\s+urllib\s+import\s+[^\n]*\brequest\b)`,
         ].join(''),
       ),
       langs: ['py'],
@@ -35,12 +45,15 @@ export const networkAccess: RuleModule = {
         [
           String.raw`\b(?:(?:requests|httpx)\s*\.\s*`,
           String.raw`(?:get|post|put|patch|delete|head|request|Session|Client|AsyncClient)\b`,
-          String.raw`|urlopen\s*\(|socket\s*\.\s*(?:socket|create_connection)\s*\(|aiohttp\s*\.\s*ClientSession\b)`,
+          String.raw`|urlopen\s*\(|socket\s*\.\s*(?:socket|create_connection)\s*\(|aiohttp\s*\.\s*ClientSession\b`,
+          String.raw`|\bsocket\s*\(\s*(?:socket\s*\.\s*)?AF_INET)`,
         ].join(''),
       ),
       langs: ['py'],
       view: 'code',
       message: 'network request',
+      // A Unix domain socket talks to a local process, not the network.
+      accept: (m, line, next) => !/\bAF_UNIX\b/.test(`${line.slice(m.index, m.index + m[0].length + 60)} ${next()}`),
     },
     {
       anchor: 'curl|wget|nc|ncat|netcat|socat|telnet|scp|sftp|ssh|rsync|ftp',
@@ -49,6 +62,9 @@ export const networkAccess: RuleModule = {
       langs: ['sh'],
       view: 'code',
       message: 'shell network command',
+      accept: (m, line) =>
+        !NOT_A_CALL.test(line.slice(0, m.index + 1))
+        && !/^\S+\s+--?(?:version|help|V)\b/.test(line.slice(m.index + 1).trimStart()),
     },
     {
       anchor: 'Invoke-WebRequest|Invoke-RestMethod|iwr|irm|WebClient|BitsTransfer',
@@ -85,6 +101,41 @@ export const networkAccess: RuleModule = {
       view: 'code',
       message: 'browser network API',
       astCovered: true,
+    },
+    {
+      anchor: 'Net::|net/|open-uri|socket|URI|HTTParty|Faraday|RestClient|TCPSocket|UDPSocket',
+      re: new RegExp(
+        [
+          String.raw`\bNet::(?:HTTP|FTP|SMTP|Telnet)\b`,
+          String.raw`|\brequire\s*\(?\s*['"](?:open-uri|net\/\w+|socket|httparty|faraday|rest-client)['"]`,
+          String.raw`|\bURI\s*\.\s*open\s*\(|\b(?:HTTParty|Faraday|RestClient)\s*(?:\.|::)\s*\w+`,
+          String.raw`|\b(?:TCPSocket|UDPSocket)\s*\.\s*(?:new|open)\b`,
+        ].join(''),
+      ),
+      langs: ['rb'],
+      view: 'noComments',
+      message: 'Ruby network access (Net::HTTP, open-uri, sockets, HTTP clients)',
+    },
+    {
+      anchor: 'net/http|http|net',
+      re: new RegExp(
+        [
+          // The imports, on an import line or alone on a line of an import block.
+          String.raw`^\s*(?:import\s+)?(?:[\w.]+\s+)?"net(?:\/http)?"\s*$`,
+          String.raw`|\bhttp\s*\.\s*(?:Get|Post|PostForm|Head|NewRequest(?:WithContext)?|DefaultClient)\b`,
+          String.raw`|\bnet\s*\.\s*(?:Dial(?:Timeout|TCP|UDP)?|Listen(?:TCP|UDP)?)\s*\(`,
+        ].join(''),
+      ),
+      langs: ['go'],
+      view: 'noComments',
+      message: 'Go network access (net/http, net)',
+    },
+    {
+      anchor: 'ListenAndServe|Serve',
+      re: /\bhttp\s*\.\s*(?:ListenAndServe(?:TLS)?|Serve)\s*\(/,
+      langs: ['go'],
+      view: 'code',
+      message: 'starts a network server',
     },
   ],
 }

@@ -12,6 +12,59 @@ const ACTION = [
   String.raw`|transmit|collect|modify|read|forward|access|command|script|file|request|key|credential|token|password)`,
 ].join('')
 
+// What a fake role marker needs to be an attack: the text it introduces claims authority or hides actions.
+// A bare `[system]` or `## System Message` is a prompt template's section, not an injection.
+const AUTHORITY = new RegExp(
+  [
+    String.raw`\b(?:ignore|disregard|forget|overrid\w*|supersed\w*|bypass\w*|priority|precedence`,
+    String.raw`|(?:new|updated|real|actual|hidden)\s+instructions|you\s+are\s+now|developer\s+mode|jailbr\w*`,
+    String.raw`|unrestricted|no\s+(?:longer\s+)?(?:restrictions|limits|rules|restricted)|authori[sz]ed?\b`,
+    String.raw`|admin\w*\s+(?:mode|access|override)`,
+    String.raw`|(?:do\s+not|don['’]t|never)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?user`,
+    String.raw`|secretly|silently|covertly`,
+    String.raw`|without\s+(?:telling|asking|informing|notifying|confirmation|the\s+user)`,
+    String.raw`|(?:send|upload|post|exfiltrate|forward)\s+(?:all\s+|the\s+|any\s+)?(?:\w+\s+)?`,
+    String.raw`(?:keys?|tokens?|credentials?|secrets?|passwords?|env\w*))`,
+  ].join(''),
+  'i',
+)
+// A block that must not be shown, or a MUST that points at a URL to fetch and obey.
+const HIDDEN_ORDER = new RegExp(
+  String.raw`\b(?:never|do\s+not|don['’]t)\s+(?:show|reveal|mention|display|repeat)\s+(?:this|these|the\s+above)\b`
+  + String.raw`|\bfollow\s+(?:what|whatever|the\s+instructions?)\s+(?:it|they|that|the\s+page)\s+(?:says?|contains?)\b`,
+  'i',
+)
+function claimsAuthority(rest: string, next: () => string): boolean {
+  const text = `${rest} ${next()}`
+  return AUTHORITY.test(text) || HIDDEN_ORDER.test(text) || /\bMUST\b[^\n]{0,160}https?:\/\//.test(text)
+}
+
+// An override phrase that is reported or refused ("refuse requests to ignore previous instructions", "if a page
+// asks you to ...") describes an attack; one aimed at data ("ignore instructions embedded in files") defends.
+const REPORTED = new RegExp(
+  [
+    String.raw`(?:\b(?:refus|declin|reject|resist|report|flag|detect)\w*|\bnever\s+(?:comply|obey|follow)\b)[^.!?]*$`,
+    String.raw`|\b(?:requests?|attempts?|tries|trying|asks?|asking|tells?|telling|instructs?|instructing|wants?`,
+    String.raw`|urges?)\s+(?:\w+\s+){0,2}?to\s+$`,
+  ].join(''),
+  'i',
+)
+const AT_DATA = new RegExp(
+  [
+    String.raw`^\s+(?:(?:that\s+(?:are\s+|appear\s+|come\s+)?)?(?:embedded|contained|found|appearing|hidden|written)`,
+    String.raw`|(?:in|inside|within|from)\s+(?:the\s+|any\s+|these\s+|this\s+|such\s+)?(?:\w+\s+)?`,
+    String.raw`(?:source|data|files?|slices?|documents?|web\s*pages?|pages?|content|inputs?|tool\s+(?:output|results?)`,
+    String.raw`|results?|comments?|code|repositor\w*|emails?|issues?|PRs?|pull\s+requests?|READMEs?|websites?`,
+    String.raw`|untrusted)\b)`,
+  ].join(''),
+  'i',
+)
+function isOverride(m: RegExpExecArray, line: string): boolean {
+  const before = line.slice(0, m.index)
+  const sentence = before.slice(before.search(/[.!?]\s[^.!?]*$/) + 1)
+  return !REPORTED.test(sentence) && !AT_DATA.test(line.slice(m.index + m[0].length))
+}
+
 /** Instructions that take over the agent or hide what it does from the user (OWASP LLM01). Markdown and text only. */
 export const promptInjection: RuleModule = {
   meta: {
@@ -38,6 +91,7 @@ export const promptInjection: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to override earlier instructions',
+      accept: isOverride,
     },
     {
       anchor: 'ignore|disregard|forget',
@@ -50,25 +104,29 @@ export const promptInjection: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to forget its instructions',
+      accept: isOverride,
     },
     {
       anchor: String.raw`im_start|\[\/?(?:SYSTEM|INST)\]`,
       re: /<\|im_start\|>\s*system|\[\/?(?:SYSTEM|INST)\]/i,
       langs: ['prose', 'text'],
-      message: 'fake system / role marker',
+      message: 'fake system / role marker that claims authority',
+      accept: (m, line, next) => claimsAuthority(line.slice(m.index + m[0].length), next),
     },
     {
-      anchor: String.raw`<\/?system|system\s*(?:prompt|message|override)|system(?:\*\*)?\s*:`,
+      anchor: String.raw`<\/?system|system\s*(?:prompt|message|override|instructions)|system(?:\*\*)?\s*:`,
       re: new RegExp(
         [
-          String.raw`<\/?system(?:[-_]prompt)?>|^\s*#{1,6}\s*system\s*(?:prompt|message|override)\s*:?\s*$`,
-          String.raw`|^\s*(?:\*\*)?system(?:\*\*)?\s*:\s*you\s+are\b`,
+          String.raw`<\/?system(?:[-_]prompt)?>|^\s*#{1,6}\s*(?:new\s+|updated\s+)?system\s*(?:prompt|message|override`,
+          String.raw`|instructions)\b|^\s*(?:\*\*)?system(?:\*\*)?\s*:\s*(?:\*\*)?\s*\S`,
         ].join(''),
         'i',
       ),
       langs: ['prose'],
-      message: 'fake system / role marker',
-      accept: (m, line) => (line.slice(0, m.index).match(/`/g) ?? []).length % 2 === 0,
+      message: 'fake system / role marker that claims authority',
+      accept: (m, line, next) =>
+        (line.slice(0, m.index).match(/`/g) ?? []).length % 2 === 0
+        && (/override/i.test(m[0]) || claimsAuthority(line.slice(m.index + m[0].length - 1), next)),
     },
     {
       anchor: 'you are now|developer mode|jailbr|DAN',
