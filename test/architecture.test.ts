@@ -65,7 +65,12 @@ const LAYERS: Layer[] = [
     packages: ['@noble/hashes'],
     builtins: false,
   },
-  { name: 'scanner', dir: 'src/scanner/', mayImport: ['src/core/', 'src/scanner/'], builtins: true },
+  {
+    name: 'scanner',
+    dir: 'src/scanner/',
+    mayImport: ['src/core/', 'src/scanner/', 'data/well-known-skills.json'],
+    builtins: true,
+  },
   {
     name: 'enterprise',
     dir: 'src/enterprise/',

@@ -68,7 +68,8 @@ const LEAD_SAME_LINE
   = /(?:\bnever\b(?!\s+mind)|\bdo\s+not\b|\bdon['’]t\b|\bmust\s+not\b|\bshould\s+not\b|\bnot\s+safe\b|❌|🚫|⛔)/gi
 const LEAD_ABOVE_BLOCK = new RegExp(
   String.raw`^[\s>*_#\-:|]*(?:never\b(?!\s+mind)|do\s+not\b|don['’]t\b|bad\b|unsafe\b|insecure\b|dangerous\b|wrong\b`
-  + String.raw`|anti-?pattern\b|avoid\b|malicious\b`
+  + String.raw`|anti-?pattern\b|avoid\b|malicious\b|vulnerable\b`
+  + String.raw`|examples?\s*:?\s*(?:of\s+)?(?:an?\s+)?(?:vulnerable|insecure|dangerous|unsafe|malicious|bad)\b`
   + String.raw`|examples?\s+of\s+(?:\w+\s+){0,3}?(?:attacks?|malicious|injections?|phishing|payloads?)`
   + String.raw`|❌|🚫|⛔|⚠️?\s*(?:never|do\s+not|don['’]t|dangerous|insecure|unsafe))`,
   'i',
@@ -85,6 +86,9 @@ export const CAUTION_RULES = new Set([
   'prompt_injection',
   'exfiltration',
   'obfuscation',
+  'concealment',
+  'security_control_disablement',
+  'agent_config_tampering',
 ])
 
 function governedOnLine(line: string, column: number): boolean {
@@ -115,7 +119,7 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     const line0 = f.line - 1
     const text = index.line(line0)
     let cautious = governedOnLine(text, f.column)
-    if (!cautious && f.rule === 'prompt_injection')
+    if (!cautious && (f.rule === 'prompt_injection' || f.rule === 'concealment'))
       cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(text)
     const fence = fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
     if (!cautious && fence) {

@@ -37,6 +37,11 @@ describe('scanner contracts', () => {
       'remote_exec',
       'secrets',
       'dangerous_shell',
+      'typosquatting',
+      'agent_config_tampering',
+      'concealment',
+      'security_control_disablement',
+      'opaque_artifact',
     ])
     for (const r of RULES) expect(r.cwe).toMatch(/^CWE-\d+$/)
     for (const m of RULE_MODULES) {

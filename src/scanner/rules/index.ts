@@ -1,5 +1,8 @@
 import type { RuleInfo, RuleMeta, RuleModule } from '../types'
+import { agentConfig } from './agent-config'
 import { childProcess } from './child-process'
+import { concealment } from './concealment'
+import { controlDisablement } from './control-disablement'
 import { dangerousShell } from './dangerous-shell'
 import { dynamicEval } from './dynamic-eval'
 import { exfiltration } from './exfiltration'
@@ -7,9 +10,11 @@ import { fsWrite } from './fs-write'
 import { hiddenUnicode } from './hidden-unicode'
 import { networkAccess } from './network-access'
 import { obfuscation } from './obfuscation'
+import { opaqueArtifact } from './opaque-artifact'
 import { promptInjection } from './prompt-injection'
 import { remoteExec } from './remote-exec'
 import { secrets } from './secrets'
+import { typosquat } from './typosquat'
 
 /** Built-in rules in a fixed order (the first five are the Clavion registry rules). */
 export const RULE_MODULES: readonly RuleModule[] = [
@@ -24,6 +29,11 @@ export const RULE_MODULES: readonly RuleModule[] = [
   remoteExec,
   secrets,
   dangerousShell,
+  typosquat,
+  agentConfig,
+  concealment,
+  controlDisablement,
+  opaqueArtifact,
 ]
 
 /** Findings about the scan itself rather than the skill's code. */
