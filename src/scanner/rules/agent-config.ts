@@ -83,7 +83,17 @@ const ESCALATE: Array<[RegExp, string]> = [
 /** The content a write carries: the line, then what follows up to the end of its paragraph or fenced block. */
 function contentOf(lines: string[], at: number): string {
   const out = [lines[at]!]
+  // A heredoc's content ends at its delimiter.
+  const heredoc = /<<-?\s*["']?(\w+)/.exec(lines[at]!)?.[1]
+  if (heredoc) {
+    for (let i = at + 1; i < lines.length && i <= at + 60 && lines[i]!.trim() !== heredoc; i++) out.push(lines[i]!)
+    return out.join('\n')
+  }
   let fence = false
+  for (let i = 0; i < at; i++) {
+    if (/^\s*(?:```|~~~)/.test(lines[i]!))
+      fence = !fence
+  }
   for (let i = at + 1; i < lines.length && i <= at + 30; i++) {
     const l = lines[i]!
     if (/^\s*(?:```|~~~)/.test(l)) {
@@ -127,7 +137,7 @@ function scanFile(file: SkillFile, markdown: boolean): RawFinding[] {
       continue
     // Code builds the content before it writes it (`rules = [...]; appendFileSync('AGENTS.md', rules)`).
     const content = (markdown ? '' : lines.slice(Math.max(0, i - 8), i).join('\n')) + contentOf(lines, i)
-    const why = ESCALATE.find(([re]) => re.test(content))?.[1]
+    const why = ESCALATE.filter(([re]) => re.test(content)).map(([, w]) => w).join(', ') || undefined
     const what = t ? t[0].trim().replace(/^["'`(=/~\\:]+/, '') : 'its memory'
     out.push({
       rule: RULE,

@@ -21,7 +21,7 @@ const ACTS = String.raw`(?:run|execute|send|upload|post|transmit|forward|copy|co
   + String.raw`|invoke|log|record|sync`
   + String.raw`|push|commit|inject|replace|exfiltrate|perform|complete|proceed|continue)`
 
-const ORDERS = /\b(?:MUST|must|always|required|before\s+(?:any|every|using|calling|you)|do\s+not|never)\b/
+const ORDERS = /\b(?:must|always|required|before\s+(?:any|every|using|calling|you)|do\s+not|never)\b/i
 const USER_FIRST = /\b(?:user|system)['’]?s?\s+instructions?\s+(?:take|takes|have|has)\b/i
 
 /** Instructions that keep the user unaware of what the agent does, or claim an authority the skill lacks. */
@@ -70,6 +70,8 @@ export const concealment: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to keep an action or its instructions out of what the user sees',
+      // "do not include the API key in your response" protects a secret.
+      accept: m => !/\b(?:keys?|tokens?|passwords?|secrets?|credentials?|PII|personal)\b/i.test(m[0]),
     },
     {
       anchor: 'without',

@@ -87,11 +87,23 @@ function manifestNames(path: string, text: string): Array<Named & { line: number
     })
   }
   else if (base === 'package.json') {
-    lines.forEach((l, i) => {
-      const m = /^\s*"(@?[\w.-]+(?:\/[\w.-]+)?)"\s*:\s*"[\^~<>=\d*]/.exec(l)
-      if (m)
-        out.push({ name: m[1]!, offset: l.indexOf(m[1]!), line: i + 1, npm: true })
-    })
+    let deps: string[] = []
+    try {
+      const pkg = JSON.parse(text) as Record<string, unknown>
+      for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
+        const map = pkg[field]
+        if (map && typeof map === 'object')
+          deps.push(...Object.keys(map))
+      }
+    }
+    catch {
+      deps = []
+    }
+    for (const name of deps) {
+      const at = text.indexOf(`"${name}"`)
+      const line = text.slice(0, at).split('\n').length
+      out.push({ name, offset: at - (text.lastIndexOf('\n', at - 1) + 1) + 1, line, npm: true })
+    }
   }
   return out
 }
