@@ -3,6 +3,7 @@ import type { RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { LineIndex } from '../lines'
 import { findFences, markCautionary } from '../markdown'
+import { hitLines } from './skill-hits'
 
 const RULE = 'agent_config_tampering'
 
@@ -117,9 +118,12 @@ const joined = (line: string): string => line.replace(/["']\s*(?:\/|,|\+)\s*["']
 
 function scanFile(file: SkillFile, markdown: boolean): RawFinding[] {
   const text = file.text!
+  const candidates = hitLines(file, 'agentConfig').map(h => h.line)
+  if (!candidates.length)
+    return []
   const lines = text.split('\n')
   const out: RawFinding[] = []
-  for (let i = 0; i < lines.length; i++) {
+  for (const i of candidates) {
     const line = lines[i]!
     const norm = joined(line)
     const t = TARGET.exec(norm)
@@ -174,7 +178,7 @@ export const agentConfig: RuleModule = {
     const out: RawFinding[] = []
     for (const file of skill.files) {
       const text = file.text
-      if (!text || (!TARGET.test(text) && !MEMORY.test(text)))
+      if (!text)
         continue
       const markdown = /\.(?:md|mdx|markdown)$/i.test(file.path)
       const found = scanFile(file, markdown)

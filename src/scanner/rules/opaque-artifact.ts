@@ -1,6 +1,7 @@
 import type { SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
+import { hitLines } from './skill-hits'
 
 const RULE = 'opaque_artifact'
 
@@ -65,12 +66,8 @@ export const opaqueArtifact: RuleModule = {
       }
       if (!/\.(?:md|mdx|markdown|sh|bash|txt)$/i.test(file.path) && file.path !== skill.skillMd.path)
         continue
-      const text = file.text
-      if (!/scripts?\/|bin\/|tools\/|resources\/|lib\/|hooks\/|setup\/|install\//.test(text))
-        continue
-      const lines = text.split('\n')
       const seen = new Set<string>()
-      lines.forEach((line, i) => {
+      for (const { line: l, text: line } of hitLines(file, 'run')) {
         RUNS.lastIndex = 0
         for (let m = RUNS.exec(line); m; m = RUNS.exec(line)) {
           const ref = m[1]!
@@ -81,14 +78,14 @@ export const opaqueArtifact: RuleModule = {
           out.push({
             rule: RULE,
             path: file.path,
-            line: i + 1,
+            line: l + 1,
             column: col + 1,
             message: `runs ${ref}, which the skill does not ship`,
             excerpt: excerptAt(line, col, ref.length),
             severity: 'warning',
           })
         }
-      })
+      }
     }
     return out
   },

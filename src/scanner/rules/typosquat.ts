@@ -2,6 +2,7 @@ import type { SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import known from '../../../data/well-known-skills.json'
 import { excerptAt } from '../excerpt'
+import { hitLines } from './skill-hits'
 
 /**
  * Whether `a` and `b` are exactly one edit apart (Damerau-Levenshtein, restricted: one insertion, deletion,
@@ -78,9 +79,8 @@ function packageNames(args: string, npm: boolean, first = false): Named[] {
 function manifestNames(path: string, text: string): Array<Named & { line: number, npm: boolean }> {
   const base = path.slice(path.lastIndexOf('/') + 1)
   const out: Array<Named & { line: number, npm: boolean }> = []
-  const lines = text.split('\n')
   if (/^requirements.*\.txt$/.test(base)) {
-    lines.forEach((l, i) => {
+    text.split('\n').forEach((l, i) => {
       const name = /^\s*([\w.-]+)/.exec(l)?.[1]
       if (name)
         out.push({ name, offset: l.indexOf(name), line: i + 1, npm: false })
@@ -164,11 +164,7 @@ export const typosquat: RuleModule = {
           })
         }
       }
-      if (!/install|\badd\b|npx|bunx|pnpx/.test(text))
-        continue
-      const lines = text.split('\n')
-      for (let l = 0; l < lines.length; l++) {
-        const line = lines[l]!
+      for (const { line: l, text: line } of hitLines(file, 'install')) {
         for (const [re, npm] of [[NPM_INSTALL, true], [PIP_INSTALL, false]] as const) {
           re.lastIndex = 0
           for (let m = re.exec(line); m; m = re.exec(line)) {
