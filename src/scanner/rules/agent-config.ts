@@ -116,8 +116,9 @@ function contentOf(lines: string[], at: number): string {
 /** Code joins path parts (`Path.home() / ".claude" / "settings.json"`, `join(home, ".bashrc")`): read them as one. */
 const joined = (line: string): string => line.replace(/["']\s*(?:\/|,|\+)\s*["']/g, '/')
 
-function scanFile(file: SkillFile, markdown: boolean): RawFinding[] {
+function scanFile(file: SkillFile): RawFinding[] {
   const text = file.text!
+  const builds = /\.(?:[cm]?[jt]sx?|py)$/i.test(file.path)
   const candidates = hitLines(file, 'agentConfig').map(h => h.line)
   if (!candidates.length)
     return []
@@ -139,8 +140,9 @@ function scanFile(file: SkillFile, markdown: boolean): RawFinding[] {
     // "never overwrite AGENTS.md", "do not add it to ~/.bashrc": a rule about the file, not a write.
     if (!written || /\b(?:never|not|don['’]t|avoid)\b[^.;:!?]*$/i.test(before))
       continue
-    // Code builds the content before it writes it (`rules = [...]; appendFileSync('AGENTS.md', rules)`).
-    const content = (markdown ? '' : lines.slice(Math.max(0, i - 8), i).join('\n')) + contentOf(lines, i)
+    // JS and Python build the content before they write it (`rules = [...]; appendFileSync('AGENTS.md', rules)`);
+    // shell and prose carry it on the line, in a heredoc or in the block that follows.
+    const content = (builds ? lines.slice(Math.max(0, i - 8), i).join('\n') : '') + contentOf(lines, i)
     const why = ESCALATE.filter(([re]) => re.test(content)).map(([, w]) => w).join(', ') || undefined
     const what = t ? t[0].trim().replace(/^["'`(=/~\\:]+/, '') : 'its memory'
     out.push({
@@ -181,7 +183,7 @@ export const agentConfig: RuleModule = {
       if (!text)
         continue
       const markdown = /\.(?:md|mdx|markdown)$/i.test(file.path)
-      const found = scanFile(file, markdown)
+      const found = scanFile(file)
       if (found.length && markdown)
         markCautionary(found, new LineIndex(text), findFences(file), file.path)
       out.push(...found)
