@@ -39,11 +39,10 @@ export interface AttackReport {
   benign: { skills: number, errors: Diagnostic[], warnings: number }
 }
 
-function list(dir: string): string[] {
-  return fs.existsSync(dir)
+const list = (dir: string): string[] =>
+  fs.existsSync(dir)
     ? fs.readdirSync(dir, { withFileTypes: true }).filter(e => e.isDirectory()).map(e => e.name).sort(compareBytewise)
     : []
-}
 
 /**
  * Detection by attack, not by rule: a sample counts as detected when any threat finding above info fires on it,
