@@ -65,7 +65,12 @@ const LAYERS: Layer[] = [
     packages: ['@noble/hashes'],
     builtins: false,
   },
-  { name: 'scanner', dir: 'src/scanner/', mayImport: ['src/core/', 'src/scanner/'], builtins: true },
+  {
+    name: 'scanner',
+    dir: 'src/scanner/',
+    mayImport: ['src/core/', 'src/scanner/', 'data/well-known-skills.json'],
+    builtins: true,
+  },
   {
     name: 'enterprise',
     dir: 'src/enterprise/',
@@ -419,7 +424,7 @@ describe('the checker', () => {
       `finder entry: src/scanner/s.ts:1 imports './finder/kernel': `
       + 'reach the finder through src/scanner/finder/index.ts',
       `scanner: src/scanner/s.ts:2 imports '../audit/engine' (src/audit/engine.ts): `
-      + 'src/scanner/ may import only src/core/, src/scanner/',
+      + 'src/scanner/ may import only src/core/, src/scanner/, data/well-known-skills.json',
       `runtime closure: src/core/digest.ts:1 imports 'node:crypto', and the runtime loads it (from src/runtime/r.ts)`,
       'no layer: src/extra/e.ts is in no stage folder with a rule '
       + '(src/core/, src/runtime/, src/scanner/, src/enterprise/, src/search/, src/audit/, src/plugin/)',

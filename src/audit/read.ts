@@ -314,6 +314,8 @@ export function readEntry(
   const sha256 = sha256Hex(bytes)
   const text = decodeText(bytes, entry.path, relDir, skill, diagnostics)
   const file: SkillFile = { path: entry.path, absPath: entry.absPath, size, sha256, text }
+  if (text === null)
+    file.format = binaryFormat(bytes)
   // One huge file must not keep a huge buffer for the rest of the process.
   if (shared.length > MAX_KEPT_BUFFER)
     shared = Buffer.allocUnsafe(INITIAL_BUFFER)
@@ -383,6 +385,53 @@ function decodeText(
     }),
   )
   return null
+}
+
+const startsWith = (b: Uint8Array, at: number, ...sig: number[]): boolean => sig.every((x, i) => b[at + i] === x)
+
+/** What a binary file is, from its magic bytes: executables and archives are what a reviewer cannot read. */
+export function binaryFormat(b: Uint8Array): NonNullable<SkillFile['format']> {
+  if (startsWith(b, 0, 0x7F, 0x45, 0x4C, 0x46))
+    return 'elf'
+  if (startsWith(b, 0, 0x4D, 0x5A))
+    return 'pe'
+  const be = ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0
+  if ([0xFEEDFACE, 0xFEEDFACF, 0xCEFAEDFE, 0xCFFAEDFE].includes(be))
+    return 'mach-o'
+  // 0xCAFEBABE is a universal Mach-O (a small architecture count follows) or a Java class (a version >= 45).
+  if (be === 0xCAFEBABE)
+    return ((b[4]! << 8) | b[5]!) === 0 && ((b[6]! << 8) | b[7]!) < 40 ? 'mach-o' : 'binary'
+  const archive = [
+    [0x50, 0x4B, 0x03, 0x04],
+    [0x50, 0x4B, 0x05, 0x06],
+    [0x1F, 0x8B],
+    [0x42, 0x5A, 0x68],
+    [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00],
+    [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C],
+    [0x52, 0x61, 0x72, 0x21, 0x1A, 0x07],
+    [0x28, 0xB5, 0x2F, 0xFD],
+  ]
+  if (archive.some(sig => startsWith(b, 0, ...sig)) || startsWith(b, 257, 0x75, 0x73, 0x74, 0x61, 0x72))
+    return 'archive'
+  const media = [
+    [0x89, 0x50, 0x4E, 0x47],
+    [0xFF, 0xD8, 0xFF],
+    [0x47, 0x49, 0x46, 0x38],
+    [0x25, 0x50, 0x44, 0x46],
+    [0x00, 0x01, 0x00, 0x00],
+    [0x4F, 0x54, 0x54, 0x4F],
+    [0x77, 0x4F, 0x46, 0x46],
+    [0x77, 0x4F, 0x46, 0x32],
+    [0x00, 0x00, 0x01, 0x00],
+    [0x49, 0x44, 0x33],
+    [0x4F, 0x67, 0x67, 0x53],
+    [0x66, 0x4C, 0x61, 0x43],
+  ]
+  if (media.some(sig => startsWith(b, 0, ...sig)) || startsWith(b, 0, 0x52, 0x49, 0x46, 0x46)
+    || startsWith(b, 4, 0x66, 0x74, 0x79, 0x70)) {
+    return 'media'
+  }
+  return 'binary'
 }
 
 export function lineColumn(text: string, offset: number): { line: number, column: number } {

@@ -48,6 +48,8 @@ export interface SkillFile {
   sha256: string
   /** UTF-8 decoded text (BOM stripped) when the file is text; null for binary files and invalid UTF-8. */
   text: string | null
+  /** Binary files only: what the first bytes say the file is (executables are reviewed unlike media). */
+  format?: 'elf' | 'pe' | 'mach-o' | 'archive' | 'media' | 'binary'
 }
 
 /** A skill after discovery + read + frontmatter parse: the input of validators and the scanner. */

@@ -74,6 +74,7 @@ const LEAD_ABOVE_BLOCK = new RegExp(
   String.raw`^[\s>*_#\-:|]*(?:never\b(?!\s+mind)|do\s+not\b|don['’]t\b|bad\b|unsafe\b|insecure\b|dangerous\b|wrong\b`
   + String.raw`|anti-?pattern\b|avoid\b|malicious\b|vulnerable\b|vulnerability\b|exploit(?:able|ed)?\b|attacker\b`
   + String.raw`|attack\s+(?:example|payload|string)|non-?compliant\b|before\s*\(?(?:vulnerable|insecure|unsafe)\b`
+  + String.raw`|examples?\s*:?\s*(?:of\s+)?(?:an?\s+)?(?:vulnerable|insecure|dangerous|unsafe|malicious|bad)\b`
   + String.raw`|examples?\s+of\s+(?:\w+\s+){0,3}?(?:attacks?|malicious|injections?|phishing|payloads?)`
   + String.raw`|❌|🚫|⛔|⚠️?\s*(?:never|do\s+not|don['’]t|dangerous|insecure|unsafe))`,
   'i',
@@ -92,6 +93,9 @@ export const CAUTION_RULES = new Set([
   'prompt_injection',
   'exfiltration',
   'obfuscation',
+  'concealment',
+  'security_control_disablement',
+  'agent_config_tampering',
 ])
 /**
  * Capability rules lowered only inside a fenced example that a marker calls bad or vulnerable: such a block
@@ -185,6 +189,7 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
       continue
     const line0 = f.line - 1
     const text = index.line(line0)
+  + String.raw`|examples?\s*:?\s*(?:of\s+)?(?:an?\s+)?(?:vulnerable|insecure|dangerous|unsafe|malicious|bad)\b`
     const fence = fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
     let cautious = false
     if (!example) {

@@ -62,24 +62,27 @@ describe('overrides', () => {
   })
   it('require a reason, and cannot switch a threat rule for a whole skill', async () => {
     const root = makeTree(converter('a'))
-    const r = await audit({
-      root,
-      ci: false,
-      lock: false,
-      overrides: [
-        { skills: 'a', capabilities: ['process'], reason: ' ' },
-        { skills: 'a', rules: { 'remote_exec': 'off', 'scan/child_proces': 'info' }, reason: 'x' },
-        { skills: 'a', waive: [{ rule: 'child_process', file: 'scripts/convert.py' }], reason: 'x' },
-        { skills: 'a', capabilities: ['netwrok' as never], reason: 'x' },
-      ],
-    })
-    expect(r.ok).toBe(false)
-    expect(r.diagnostics.filter(d => d.code === 'options/override').map(d => d.message)).toEqual([
-      'overrides[0]: has no reason',
-      'overrides[1]: rule "remote_exec" finds threats: an override can\'t change it for a whole skill',
-      'overrides[1]: unknown rule "scan/child_proces"',
-      'overrides[2]: waive names "child_process", not a threat rule',
-      'overrides[3]: unknown capability "netwrok"',
+    const run = (overrides: unknown[]): Promise<unknown> =>
+      audit({ root, ci: false, lock: false, overrides: overrides as never })
+    await expect(run([{ skills: 'a', capabilities: ['process'], reason: ' ' }])).rejects.toThrow(
+      'overrides.0.reason: " " must match pattern "\\S"',
+    )
+    await expect(run([{ skills: 'a', capabilities: ['process'] }])).rejects.toThrow(
+      'overrides.0: {"skills":"a","capabilities":["process"]} must have required property \'reason\'',
+    )
+    await expect(run([{ skills: 'a', capabilities: ['netwrok'], reason: 'x' }])).rejects.toThrow(
+      '(did you mean "network"?)',
+    )
+    const error = await run([
+      { skills: 'a', rules: { 'remote_exec': 'off', 'scan/child_proces': 'info' }, reason: 'x' },
+      { skills: 'a', waive: [{ rule: 'child_process', file: 'scripts/convert.py' }], reason: 'x' },
+    ]).catch((e: Error) => e)
+    expect((error as Error).message.split('\n')).toEqual([
+      'invalid options (plugin options):',
+      '  overrides.0.rules.remote_exec: a threat rule can\'t be changed for a whole skill; waive the one finding you '
+      + 'reviewed instead: `waive: [{ rule, file }]`, with the reason',
+      '  overrides.0.rules.child_proces: unknown rule "child_proces"; did you mean "child_process"?',
+      '  overrides.1.waive.0.rule: "child_process" is not a threat rule; list the capability instead',
     ])
   })
   it('waive one threat finding (rule + file), never the same rule elsewhere', async () => {

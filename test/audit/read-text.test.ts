@@ -120,4 +120,15 @@ describe('reading text', () => {
       },
     ])
   })
+  it('sets the format of binary files from their first bytes, and none on text', () => {
+    const root = makeTree({
+      'bin/tool': Buffer.from([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0, 0, 0]),
+      'a.zip': Buffer.from([0x50, 0x4B, 3, 4, 0, 0]),
+      'logo.png': Buffer.from([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]),
+      'SKILL.md': '# x\n',
+    })
+    const format = (rel: string): string | undefined =>
+      readEntry({ path: rel, absPath: path.join(root, rel), size: -1, mtimeMs: -1 }, 'skills/demo', 'demo', [])!.format
+    expect(['bin/tool', 'a.zip', 'logo.png', 'SKILL.md'].map(format)).toEqual(['elf', 'archive', 'media', undefined])
+  })
 })

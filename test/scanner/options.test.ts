@@ -52,7 +52,9 @@ describe('scanner options', () => {
       'error dynamic_eval scripts/big.js:201:1',
     ])
   })
-  it('skips binary files', () => {
-    expect(hits({ 'resources/x.bin': new Uint8Array([0x65, 0x76, 0x61, 0x6C, 0x28, 0x29]) })).toEqual([])
+  it('runs no text rule on binary files (only the opaque-artifact warning)', () => {
+    expect(hits({ 'resources/x.bin': new Uint8Array([0x65, 0x76, 0x61, 0x6C, 0x28, 0x29]) })).toEqual([
+      'warning opaque_artifact resources/x.bin:1:1',
+    ])
   })
 })

@@ -1,5 +1,8 @@
 import type { RuleInfo, RuleMeta, RuleModule } from '../types'
+import { agentConfig } from './agent-config'
 import { childProcess } from './child-process'
+import { concealment } from './concealment'
+import { controlDisablement } from './control-disablement'
 import { dangerousShell } from './dangerous-shell'
 import { dynamicEval } from './dynamic-eval'
 import { envAccess } from './env-access'
@@ -8,10 +11,12 @@ import { fsWrite } from './fs-write'
 import { hiddenUnicode } from './hidden-unicode'
 import { networkAccess } from './network-access'
 import { obfuscation } from './obfuscation'
+import { opaqueArtifact } from './opaque-artifact'
 import { promptInjection } from './prompt-injection'
 import { remoteExec } from './remote-exec'
 import { secrets } from './secrets'
 import { secretsAccess } from './secrets-access'
+import { typosquat } from './typosquat'
 
 /** Built-in rules in a fixed order (the first five are the Clavion registry rules). */
 export const RULE_MODULES: readonly RuleModule[] = [
@@ -28,6 +33,11 @@ export const RULE_MODULES: readonly RuleModule[] = [
   dangerousShell,
   envAccess,
   secretsAccess,
+  typosquat,
+  agentConfig,
+  concealment,
+  controlDisablement,
+  opaqueArtifact,
 ]
 
 /** Findings about the scan itself rather than the skill's code. */

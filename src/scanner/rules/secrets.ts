@@ -1,7 +1,26 @@
-import type { LinePattern, RuleModule } from '../types'
+import type { LinePattern, RawFinding, RuleModule } from '../types'
 import { entropy, isPlaceholder } from '../entropy'
+import { redact } from '../excerpt'
 
-const real = (m: RegExpExecArray): boolean => !isPlaceholder(m[1] ?? m[0])
+/**
+ * Whether most of a value's letters or digits run in order (`A1B2C3D4E5F6...` spells A..F and 1..6): a value
+ * typed for documentation. Random keys almost never hold a run of 6.
+ */
+function typedInOrder(v: string): boolean {
+  return [v.replace(/[^A-Z]/gi, '').toLowerCase(), v.replace(/\D/g, '')].some((chars) => {
+    let run = 1
+    let best = 1
+    for (let i = 1; i < chars.length; i++) {
+      run = chars.charCodeAt(i) === chars.charCodeAt(i - 1) + 1 ? run + 1 : 1
+      best = Math.max(best, run)
+    }
+    return best >= 6 && best * 2 >= chars.length
+  })
+}
+
+/** Documentation keys: placeholders, and made-up values typed in order (`AIzaSyA1B2C3D4E5F6G7H8...`). */
+const fake = (v: string): boolean => isPlaceholder(v) || typedInOrder(v)
+const real = (m: RegExpExecArray): boolean => !fake(m[1] ?? m[0])
 function key(anchor: string, re: RegExp, message: string): LinePattern {
   return { anchor, re, langs: ['js', 'py', 'sh', 'prose', 'text'], message, accept: real }
 }
@@ -11,6 +30,31 @@ function pemBody(m: RegExpExecArray, line: string, next: () => string): boolean 
   const rest = line.slice(m.index + m[0].length).replace(/\\n/g, '')
   const body = /[A-Za-z0-9+/=]{40,}/.exec(rest) ?? /^\s*[A-Za-z0-9+/=]{40,}/.exec(next())
   return !!body && !isPlaceholder(body[0]) && entropy(body[0]) > 4
+}
+
+const PEM = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----/g
+/** Words that mark a documentation key (`...`, `<base64>`, `your key here`); key material has none. */
+const DOC_WORDS = /\.\.\.|…|[<>{}]|\b(?:your|example|sample|placeholder|redacted|truncated|here|lorem)\b/i
+
+/**
+ * Private key blocks read whole: the body of a real key spans lines, and an OpenSSH key opens with a
+ * low-entropy header line (`b3BlbnNzaC1rZXktdjEAAAAA...`) that a one-line check takes for a placeholder.
+ */
+function pemBlocks(path: string, text: string): RawFinding[] {
+  const out: RawFinding[] = []
+  PEM.lastIndex = 0
+  for (let m = PEM.exec(text); m; m = PEM.exec(text)) {
+    const end = text.indexOf('-----END', m.index + m[0].length)
+    const block = text.slice(m.index + m[0].length, end === -1 ? m.index + 8000 : end)
+    // Armour headers (`Proc-Type: ...`, `Comment: ...`) are not key material.
+    const body = block.split(/\r?\n|\\n/).filter(l => !/^[\w-]+:\s/.test(l)).join('').replace(/[\s"'+,]/g, '')
+    if (body.length < 64 || DOC_WORDS.test(block) || !/^[A-Za-z0-9+/=]+$/.test(body) || entropy(body) < 4.5)
+      continue
+    const line = text.slice(0, m.index).split('\n').length
+    const column = m.index - (text.lastIndexOf('\n', m.index - 1) + 1) + 1
+    out.push({ rule: 'secrets', path, line, column, message: 'private key', excerpt: redact(m[0]) })
+  }
+  return out
 }
 
 /** Hard-coded credentials: private keys, cloud and API tokens. Excerpts are redacted. */
@@ -26,6 +70,9 @@ export const secrets: RuleModule = {
     hint:
       'Revoke the credential now, remove it from the skill and its history, and read secrets from the environment '
       + 'at run time.',
+  },
+  visitSkill(skill) {
+    return skill.files.flatMap(f => (f.text?.includes('PRIVATE KEY') ? pemBlocks(f.path, f.text) : []))
   },
   patterns: [
     {
@@ -61,6 +108,31 @@ export const secrets: RuleModule = {
     key('sk_live|rk_live|sk_test|rk_test', /\b([sr]k_(?:live|test)_[A-Za-z0-9]{20,})\b/, 'Stripe key'),
     key('AIza', /\b(AIza[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])/, 'Google API key'),
     key('SG.', /\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})\b/, 'SendGrid key'),
+    key('GOCSPX-', /\b(GOCSPX-[A-Za-z0-9_-]{28})(?![A-Za-z0-9_-])/, 'Google OAuth client secret'),
+    key('dop_v1_', /\b(dop_v1_[a-f0-9]{64})\b/, 'DigitalOcean token'),
+    key('shpat_|shpss_', /\b(shp(?:at|ss)_[a-fA-F0-9]{32})\b/, 'Shopify token'),
+    key('LS0tLS1CRUdJTi', /\b(LS0tLS1CRUdJTi[A-Za-z0-9+/=]{120,})/, 'base64-encoded private key or certificate'),
+    {
+      anchor: 'password',
+      re: /^\s*machine\s+\S+\s+login\s+\S+\s+password\s+(\S{8,})/,
+      langs: ['text'],
+      message: 'netrc credential',
+      accept: m => !isPlaceholder(m[1]!) && !/^\$/.test(m[1]!),
+    },
+    {
+      anchor: '://',
+      re: new RegExp(
+        String.raw`\b(?:https?|ftp|postgres(?:ql)?|mysql|mongodb(?:\+srv)?|redis`
+        + String.raw`|amqps?):\/\/[\w.%-]{1,64}:([^@\s/'"$<>{}]{8,})@[\w-]+\.[\w.-]+`,
+      ),
+      langs: ['js', 'py', 'sh', 'prose', 'text'],
+      message: 'credentials in a URL',
+      accept: (m) => {
+        const v = m[1]!
+        return !isPlaceholder(v) && !/pass(?:word)?|secret|changeme|^\*+$/i.test(v) && /\d/.test(v)
+          && /[A-Za-z]/.test(v) && entropy(v) >= 3
+      },
+    },
     key('npm_', /\b(npm_[A-Za-z0-9]{36})\b/, 'npm token'),
     key('pypi-', /\b(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})/, 'PyPI token'),
     key('hf_', /\b(hf_[A-Za-z0-9]{34,})\b/, 'Hugging Face token'),
@@ -85,7 +157,8 @@ export const secrets: RuleModule = {
       accept: (m) => {
         const v = m[1]!
         return (
-          !isPlaceholder(v)
+          !fake(v)
+          && !/pass(?:word)?|secret|example|sample|demo|dummy/i.test(v)
           && !/^\$|^%|process\.env|os\.environ|getenv|^env[:.]/i.test(v)
           && /\d/.test(v)
           && /[A-Za-z]/.test(v)

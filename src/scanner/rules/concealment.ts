@@ -1,0 +1,247 @@
+import type { RawFinding, RuleModule } from '../types'
+import { excerptAt } from '../excerpt'
+
+const USER = String.raw`(?:the\s+)?(?:user|human|operator|developer|reviewer|owner)s?\b`
+const RESPONSE = String.raw`(?:your|the)\s+(?:final\s+)?(?:response|reply|answer|output|summary|message|report|chat)`
+/** A negation before the match in its clause: "never hide ...", "do not act silently" are rules, not attacks. */
+const NEGATION = new RegExp(
+  String.raw`\b(?:never|not|don['’]t|do\s+not|doesn['’]t|must\s+not|mustn['’]t|should\s+not|shouldn['’]t`
+  + String.raw`|cannot|can['’]t|won['’]t|avoid(?:ing)?|no|without)\b`,
+  'i',
+)
+
+function positive(m: RegExpExecArray, line: string): boolean {
+  const before = line.slice(0, m.index)
+  const clause = before.slice(Math.max(before.search(/[^.;:!?]*$/), before.length - 80))
+  return !NEGATION.test(clause)
+}
+
+const ACTS = String.raw`(?:run|execute|send|upload|post|transmit|forward|copy|collect|delete|remove|append|add`
+  + String.raw`|write|modify|install|update|change|save|store|include|attach|fetch|download|read|access|call`
+  + String.raw`|invoke|log|record|sync`
+  + String.raw`|push|commit|inject|replace|exfiltrate|perform|complete|proceed|continue)`
+
+const ORDERS = /\b(?:must|always|required|before\s+(?:any|every|using|calling|you)|do\s+not|never)\b/i
+const USER_FIRST = /\b(?:user|system)['’]?s?\s+instructions?\s+(?:take|takes|have|has)\b/i
+
+/** Instructions that keep the user unaware of what the agent does, or claim an authority the skill lacks. */
+export const concealment: RuleModule = {
+  meta: {
+    id: 'concealment',
+    kind: 'threat',
+    severity: 'error',
+    cwe: 'CWE-451',
+    description:
+      'Concealment and authority hijack: instructions to hide actions from the user, act silently, take precedence '
+      + 'over the user or the system, claim the user\'s consent, or echo keys and headers into the answer.',
+    hint:
+      'A skill says what it does and lets the agent report every action; it never claims the user\'s authority or '
+      + 'priority over the user\'s and the system\'s instructions.',
+  },
+  patterns: [
+    {
+      anchor: 'hide|conceal|withhold|keep|obscure|mask',
+      re: new RegExp(
+        String.raw`\b(?:hide|conceal|withhold|keep|obscure|mask)\s+(?:(?:this|these|that|those|it|them|the\s+fact|what`
+        + String.raw`\s+you(?:['’]ve|\s+have)?\s+(?:done|did|run|sent|changed)|all|any|every|your|its`
+        + String.raw`|the)\b[^.\n]{0,40}?`
+        + String.raw`|(?:\w+\s+){0,2}?(?:actions?|commands?|steps?|changes|requests?|activity|calls?|uploads?`
+        + String.raw`|downloads?`
+        + String.raw`|traffic|errors?|warnings?|logs?|output|process(?:es)?|operations?|connections?|instructions?`
+        + String.raw`|skill`
+        + String.raw`|modifications?|edits?|transfers?)\s+)(?:from|away\s+from)\s+${USER}`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to hide something from the user',
+      accept: (m, line) => positive(m, line) && !/\bkeep\b[^.\n]{0,40}\b(?:secret|key|token|password)s?\b/i.test(m[0]),
+    },
+    {
+      anchor: 'mention|reveal|disclose|show|display|report|tell|say|explain|surface|include|acknowledge|discuss',
+      re: new RegExp(
+        String.raw`\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not|avoid)\s+(?:\w+\s+){0,2}?`
+        + String.raw`(?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|show(?:ing)?|display(?:ing)?|report(?:ing)?`
+        + String.raw`|tell(?:ing)?|say(?:ing)?|explain(?:ing)?|surfac(?:e|ing)|includ(?:e|ing)|acknowledg(?:e|ing)`
+        + String.raw`|discuss(?:ing)?)\s+`
+        + String.raw`(?:(?:this|these|that|those|it|them|any|the|of|its|this\s+skill['’]s)\s+){0,3}`
+        + String.raw`(?:(?:\w+\s+){0,3}?(?:to|with|in|from)\s+(?:${USER}|${RESPONSE})`
+        + String.raw`|(?:instructions?|steps?|section|rules?|directives?|upload|sync|request|commands?|actions?)\b)`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to keep an action or its instructions out of what the user sees',
+      // "do not include the API key in your response" protects a secret.
+      accept: m => !/\b(?:keys?|tokens?|passwords?|secrets?|credentials?|PII|personal)\b/i.test(m[0]),
+    },
+    {
+      anchor: 'without',
+      re: new RegExp(
+        String.raw`\bwithout\s+(?:(?:the\s+)?(?:user|human|them|anyone)\s+(?:knowing|noticing|seeing|realising`
+        + String.raw`|realizing|being\s+(?:aware|told|informed))|(?:the\s+)?(?:user['’]s|their)\s+(?:knowledge`
+        + String.raw`|awareness`
+        + String.raw`|noticing)|(?:telling|informing|notifying|alerting)\s+(?:${USER}|them|anyone))`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to act without the user knowing',
+      accept: positive,
+    },
+    {
+      anchor: 'user',
+      re: new RegExp(
+        String.raw`\b(?:the\s+)?user\s+(?:must|should|need|will|may)\s+(?:never|not)\s+(?:\w+\s+)?(?:know|see|notice`
+        + String.raw`|find\s+out|learn|be\s+(?:told|informed|aware|notified|shown))|\b(?:so`
+        + String.raw`|such)\s+that\s+(?:the\s+)?user`
+        + String.raw`\s+(?:doesn['’]t|does\s+not|won['’]t|will\s+not|cannot|can['’]t)\s+(?:\w+\s+)?`
+        + String.raw`(?:notice|see|know`
+        + String.raw`|find\s+out|tell)`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to keep the user unaware',
+    },
+    {
+      anchor: 'silently|quietly|covertly|secretly|stealthily|discreetly|invisibly|behind the',
+      re: new RegExp(
+        String.raw`\b(?:silently|quietly|covertly|secretly|stealthily|discreetly|invisibly)\s+(?:\w+\s+){0,2}?${ACTS}\b`
+        + String.raw`|\bbehind\s+the\s+user['’]s\s+back\b`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to act covertly',
+      // `pip install -q`, `curl -s`: quiet output, not a secret action.
+      accept: (m, line) => positive(m, line) && !/\s(?:-q|-qq|-s|--quiet|--silent)\b/.test(line),
+    },
+    {
+      anchor: 'priority|precedence|supersede|override|outrank|replace',
+      re: new RegExp(
+        String.raw`\b(?:take|takes|have|has|given?|with)\s+(?:\w+\s+)?(?:priority|precedence)\s+(?:over|above)\s+`
+        + String.raw`(?:(?:the|any|all|every|your)\s+)?(?:\w+\s+)?(?:user|system|developer|operator|safety|other`
+        + String.raw`|previous`
+        + String.raw`|prior|conflicting|existing|original)`
+        + String.raw`|\b(?:supersedes?|overrides?|outranks?|replaces?)\s+(?:(?:the|any|all|every|your)\s+)?`
+        + String.raw`(?:user['’]s|user|system|developer|operator|safety|other|previous|prior)\s+(?:\w+\s+)?`
+        + String.raw`(?:instructions?|prompts?|messages?|requests?|rules|guidelines|polic(?:y|ies)|settings)`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'claims precedence over the user\'s or the system\'s instructions',
+      // "the user's instructions take precedence over this skill" is the rule the other way round.
+      accept: (m, line) => positive(m, line) && !USER_FIRST.test(line),
+    },
+    {
+      anchor: 'regardless|no matter|even if',
+      re: new RegExp(
+        String.raw`\b(?:regardless\s+of|no\s+matter)\s+what\s+(?:the\s+)?user\s+(?:says|asks|wants|requests|instructs`
+        + String.raw`|tells)|\beven\s+if\s+(?:the\s+)?user\s+(?:objects|refuses|declines|says\s+no`
+        + String.raw`|tells\s+you\s+(?:not\s+to`
+        + String.raw`|to\s+stop)|asks\s+you\s+(?:not\s+to|to\s+stop))`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to act against the user\'s wishes',
+      accept: positive,
+    },
+    {
+      anchor: 'user has|user\'s|users|pre-approved|preapproved|pre-authori|on behalf',
+      re: new RegExp(
+        String.raw`\b(?:the\s+)?user\s+has\s+(?:already\s+)?(?:explicitly\s+)?(?:authori[sz]ed|approved|consented`
+        + String.raw`|granted`
+        + String.raw`|given\s+(?:you\s+)?(?:full\s+)?(?:permission|consent|approval))\s+(?:you\s+to\s+|all\b|every\b`
+        + String.raw`|any\b`
+        + String.raw`|this\s+(?:skill|action|upload|access)|these\s+(?:actions|commands|steps)|(?:full|unrestricted)\b)`
+        + String.raw`|\b(?:with|have|has)\s+the\s+user['’]s\s+(?:full\s+|implicit\s+|standing\s+)?`
+        + String.raw`(?:permission|consent`
+        + String.raw`|authori[sz]ation|approval)\s+to\s+(?:\w+\s+){0,3}?(?:skip|bypass|run|execute|send|upload|access`
+        + String.raw`|read|modify|install|disable)|\b(?:pre-?approved|pre-?authori[sz]ed)\s+by\s+(?:the\s+)?`
+        + String.raw`(?:user|administrator|admin|security\s+team|anthropic|openai|your\s+operator)`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'claims the user\'s consent or authority',
+      accept: positive,
+    },
+    {
+      anchor: 'message|instruction|treat|comes from|is from|sent by',
+      re: new RegExp(
+        String.raw`\b(?:treat|consider|regard)\s+(?:this|these|the\s+following|everything\s+below)\s+(?:\w+\s+)?as\s+`
+        + String.raw`(?:an?\s+)?(?:system|developer|admin(?:istrator)?|operator|root)(?:[-\s]level)?\s+(?:message`
+        + String.raw`|prompt`
+        + String.raw`|instructions?|directives?|commands?)|\b(?:this|these)\s+(?:message|instructions?|request)\s+`
+        + String.raw`(?:comes?|is|are)\s+(?:directly\s+)?from\s+(?:the\s+)?(?:system|anthropic|openai`
+        + String.raw`|your\s+(?:developer`
+        + String.raw`|administrator|operator|creator)|the\s+platform)`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'claims to speak with the system\'s or the platform\'s authority',
+      accept: positive,
+    },
+    {
+      // Every match ends in `your response`, `the reply`...: names like `OPENAI_API_KEY` hold no word boundary.
+      anchor: ['response', 'reply', 'answer', 'output', 'summary', 'message', 'report', 'chat', 'final']
+        .flatMap(w => [`your ${w}`, `the ${w}`])
+        .join('|'),
+      re: new RegExp(
+        String.raw`\b(?:include|print|echo|output|repeat|show|display|paste|return|write|add|put|place|append|embed`
+        + String.raw`|quote)`
+        + String.raw`\s+(?:(?:the|your|all|any|every|its|full|raw|complete|exact|current|value\s+of`
+        + String.raw`|contents?\s+of)\s+){0,3}`
+        + String.raw`(?:api[\s_-]?keys?|access\s+tokens?|tokens?|secrets?|credentials?|passwords?`
+        + String.raw`|(?:authori[sz]ation|auth`
+        + String.raw`|request|http)\s+headers?|headers|environment(?:\s+variables)?|env(?:\s+vars)?|cookies|session\s+`
+        + String.raw`(?:ids?|tokens?)|\$\{?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD)\}?)\s+(?:verbatim\s+|in\s+full\s+)?`
+        + String.raw`(?:in|into|to|at\s+the\s+(?:end|top|start)\s+of|as\s+part\s+of)\s+${RESPONSE}`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'asks the agent to echo keys, headers or the environment into its answer',
+      accept: positive,
+    },
+    {
+      anchor: 'until',
+      re: new RegExp(
+        String.raw`\b(?:retry|repeat|loop|keep\s+trying|try\s+again)\b[^.\n]{0,60}\buntil\b[^.\n]{0,40}\b(?:secret`
+        + String.raw`|token|api[\s_-]?key|password|credential|flag)s?\b`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to retry until a secret appears',
+    },
+  ],
+  visitSkill(skill) {
+    // Tool-poisoning blocks (`<IMPORTANT>` in a tool description or a skill) pairing an order with a URL or a
+    // sensitive path: the block speaks over the user to the model.
+    const out: RawFinding[] = []
+    const open = /<(important|critical|system|admin|secret|hidden|instructions?|note-to-ai|ai-only)>/gi
+    for (const file of skill.files) {
+      const text = file.text
+      if (!text || !text.includes('<'))
+        continue
+      open.lastIndex = 0
+      for (let m = open.exec(text); m; m = open.exec(text)) {
+        const close = text.toLowerCase().indexOf(`</${m[1]!.toLowerCase()}>`, m.index)
+        const end = close === -1 ? Math.min(text.length, m.index + 1500) : close
+        const body = text.slice(m.index, Math.min(end, m.index + 3000))
+        const orders = ORDERS.test(body)
+        const target = /https?:\/\/|~\/\.|\.ssh\b|\.env\b|id_rsa|credentials|\.mcp\.json|\.aws\b/.test(body)
+        if (!orders || !target)
+          continue
+        const line = text.slice(0, m.index).split('\n').length
+        const lineStart = text.lastIndexOf('\n', m.index - 1) + 1
+        const lineEnd = text.indexOf('\n', m.index)
+        const lineText = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd)
+        out.push({
+          rule: 'concealment',
+          path: file.path,
+          line,
+          column: m.index - lineStart + 1,
+          message: `<${m[1]}> block orders the agent to reach a URL or a sensitive file`,
+          excerpt: excerptAt(lineText, m.index - lineStart, m[0].length),
+        })
+        open.lastIndex = end
+      }
+    }
+    return out
+  },
+}

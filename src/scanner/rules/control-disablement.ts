@@ -1,0 +1,198 @@
+import type { LinePattern, RuleModule } from '../types'
+
+const ALL: LinePattern['langs'] = ['sh', 'py', 'js', 'prose', 'text']
+/** Config literals: code and config files. In prose they are errors only when the line tells the agent to use them. */
+const CODE: LinePattern['langs'] = ['sh', 'py', 'js', 'text']
+const BYPASS = String.raw`--dangerously-(?:skip-permissions|bypass-approvals-and-sandbox)\b|\bbypassPermissions\b`
+  + String.raw`|\bdanger-full-access\b|\b(?:approval_policy|approval-policy|ask-for-approval)["']?\s*[=:\s]\s*["']?ne`
+  + String.raw`ver\b`
+const NEGATION = /\b(?:never|not|don['’]t|do\s+not|must\s+not|should\s+not|avoid|instead\s+of|rather\s+than)\b/i
+
+/** A clause that tells the agent to use what follows: "Run ...", "Always pass ...". */
+const IMPERATIVE = new RegExp(
+  String.raw`^[\s>*_\-\d.)]*(?:always\s+|first\s+|then\s+|now\s+)?`
+  + String.raw`(?:run|start|launch|invoke|use|call|execute|pass|add|set|enable|switch)\b`,
+  'i',
+)
+
+/** Prose only: "never disable the sandbox" is a rule, not an instruction. */
+function positive(m: RegExpExecArray, line: string): boolean {
+  const before = line.slice(0, m.index)
+  return !NEGATION.test(before.slice(Math.max(before.search(/[^.;:!?]*$/), before.length - 80)))
+}
+
+const SECURITY_SERVICES = String.raw`(?:apparmor|auditd|firewalld|ufw|falcon-sensor|falcond|osqueryd|wazuh-agent`
+  + String.raw`|clamav\w*`
+  + String.raw`|clamd|sentinel\w*|mdatp|fail2ban|aide|crowdstrike|sysmon|defender|xprotect\w*|santa\w*|tetragon|falco)`
+
+const CONTROL = String.raw`(?:the\s+|your\s+|all\s+|any\s+|every\s+)?(?:agent['’]s\s+|claude['’]s\s+)?`
+  + String.raw`(?:sandbox(?:ing)?`
+  + String.raw`|guardrails?|safety\s+(?:checks?|filters?|features?|mode|settings?|hooks?)|security\s+(?:checks?`
+  + String.raw`|scan(?:ner|ning)?s?`
+  + String.raw`|controls?|polic(?:y|ies)|hooks?|tools?|software|monitoring|agents?)|content\s+filter(?:s|ing)?`
+  + String.raw`|permission\s+(?:checks?|prompts?|system)|confirmation\s+(?:prompts?|dialogs?|steps?)`
+  + String.raw`|approval\s+prompts?`
+  + String.raw`|antivirus|anti-virus|firewall|endpoint\s+protection|EDR|SELinux|AppArmor|Gatekeeper|SIP`
+  + String.raw`|(?:Windows\s+|Microsoft\s+)?Defender|audit(?:ing|d|\s+logs?|\s+logging)|pre-commit\s+hooks?|git\s+hooks`
+  + String.raw`|code\s+scanning|secret\s+scanning|push\s+protection|dependabot|codeql|enforcement|moderation)\b`
+
+/** Sandboxes, guardrails, permission prompts, scanners and audit trails switched off (OWASP LLM06, ATLAS AML.T0054). */
+export const controlDisablement: RuleModule = {
+  meta: {
+    id: 'security_control_disablement',
+    kind: 'threat',
+    severity: 'error',
+    cwe: 'CWE-693',
+    description:
+      'Turns off a security control: the agent\'s sandbox or permission prompts, allow-all tool settings, SELinux, '
+      + 'firewalls and endpoint protection, security scanners, audit logs and shell history; TLS verification off is '
+      + 'a warning.',
+    hint:
+      'A skill works inside the user\'s controls. Ask the user to grant the one permission the task needs instead of '
+      + 'switching protections off.',
+  },
+  patterns: [
+    {
+      anchor: 'dangerously|bypassPermissions|danger-full-access|approval',
+      re: new RegExp(BYPASS, 'i'),
+      langs: CODE,
+      message: 'runs the agent without its permission prompts or sandbox',
+    },
+    {
+      anchor: 'dangerously|bypassPermissions|danger-full-access|approval',
+      re: new RegExp(BYPASS, 'i'),
+      langs: ['prose'],
+      message: 'tells the agent to run without its permission prompts or sandbox',
+      accept: (m, line) => positive(m, line)
+        && IMPERATIVE.test(line.slice(line.slice(0, m.index).search(/[^.;:!?]*$/))),
+    },
+    {
+      anchor: 'dangerously|bypassPermissions|danger-full-access|approval',
+      re: new RegExp(BYPASS, 'i'),
+      langs: ['prose'],
+      message: 'mentions a setting that runs an agent without its permission prompts or sandbox',
+      severity: 'warning',
+    },
+    {
+      anchor: 'allow|autoApprove|alwaysAllow|auto_approve|trust_all',
+      re: new RegExp(
+        String.raw`["']?(?:allow|allowed_?tools|autoApprove|alwaysAllow|auto_approve)["']?\s*[:=]\s*\[\s*`
+        + String.raw`(?:["'](?:[^"'\n]*,\s*)?)?["']?(?:\*|Bash\(\*\)|Bash\(\s*\*\s*:\s*\*\)|Bash|Shell\(\*\)|mcp__\*`
+        + String.raw`|Write\(\*\)`
+        + String.raw`|Edit\(\*\)|WebFetch\(\*\))["']?\s*[,\]]|["']?(?:autoApprove|alwaysAllow|auto_approve`
+        + String.raw`|trust_all_tools`
+        + String.raw`|allow_all)["']?\s*[:=]\s*["']?(?:true|yes|all|\*)\b`,
+        'i',
+      ),
+      langs: CODE,
+      message: 'grants the agent every tool without asking (allow-all permissions)',
+    },
+    {
+      anchor: 'sandbox|guardrail|safety|enforce|moderation|content|DISABLE_',
+      re: new RegExp(
+        String.raw`["']?\b(?:sandbox(?:_?mode|_?enabled)?|enable_?sandbox|guardrails?(?:_?enabled)?`
+        + String.raw`|safety_?(?:checks?|mode`
+        + String.raw`|filters?|enabled)|enforce(?:ment)?(?:_?mode)?|moderation|content_?filter(?:ing)?`
+        + String.raw`|policy_?enforcement)`
+        + String.raw`["']?\s*[:=]\s*["']?(?:false|off|0|disabled|none|permissive)\b`
+        + String.raw`|"sandbox"\s*:\s*\{\s*"enabled"\s*:\s*false`
+        + String.raw`|\bDISABLE_(?:GUARDRAILS|SAFETY\w*|SANDBOX|SECURITY\w*|PERMISSIONS?)\s*=\s*["']?(?:1|true|yes)\b`,
+        'i',
+      ),
+      langs: CODE,
+      message: 'switches a sandbox, guardrail or enforcement setting off',
+    },
+    {
+      anchor: 'setenforce|SELINUX=|ufw|iptables|aa-|apparmor_parser|csrutil|spctl|netsh|MpPreference|systemctl|service',
+      re: new RegExp(
+        String.raw`\bsetenforce\s+(?:0|permissive)\b|\bSELINUX=(?:disabled|permissive)\b|\bufw\s+disable\b`
+        + String.raw`|\biptables\s+(?:-F|--flush)\b|\biptables\s+-P\s+INPUT\s+ACCEPT\b|\baa-(?:teardown|disable`
+        + String.raw`|complain)\b`
+        + String.raw`|\bapparmor_parser\s+-R\b|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b`
+        + String.raw`|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off\b|\bSet-MpPreference\b[^\n]*-Disable\w+\s+\$?(?`
+        + String.raw`:true|1)\b`
+        + String.raw`|\bAdd-MpPreference\b[^\n]*-Exclusion(?:Path|Process)\b`
+        + String.raw`|\b(?:systemctl|service)\s+(?:stop|disable|mask|kill)\s+(?:--now\s+)?${SECURITY_SERVICES}\b`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'turns off an operating-system security control',
+    },
+    {
+      anchor: String.raw`auditctl|/var/log|history\s+-c|HISTFILE|HISTSIZE|\.bash_history|\.zsh_history|wevtutil`
+        + String.raw`|Clear-EventLog|journalctl|\.claude/|\.codex/`,
+      re: new RegExp(
+        String.raw`\bauditctl\s+-(?:e\s*0|D)\b|\b(?:rm|shred|truncate|unlink)\b[^\n|;&]*\/var\/log\b`
+        + String.raw`|(?:^|[\s;&|])(?:cat\s+\/dev\/null\s*)?>\s*\/var\/log\/\S+|\bhistory\s+-c\b|\bunset\s+HISTFILE\b`
+        + String.raw`|\bHISTFILE=\/dev\/null\b|\bHISTSIZE=0\b|\b(?:rm|shred|truncate)\b[^\n|;&]*\.(?:bash`
+        + String.raw`|zsh)_history\b`
+        + String.raw`|\bln\s+-sf?\s+\/dev\/null\s+\S*\.(?:bash|zsh)_history\b|\bwevtutil(?:\.exe)?\s+cl\b`
+        + String.raw`|\bClear-EventLog\b`
+        + String.raw`|\bjournalctl\s+--vacuum-\w+|\b(?:rm|shred)\s+-\w*\s+[^\n|;&]*~\/\.(?:claude\/(?:projects`
+        + String.raw`|history\.jsonl|logs)`
+        + String.raw`|codex\/(?:sessions|history\.jsonl|log))`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'wipes audit logs, shell history or agent transcripts',
+    },
+    {
+      anchor: 'uninstall|remove|rm|hooksPath|pre-commit',
+      re: new RegExp(
+        String.raw`\b(?:npm|pnpm|yarn|bun)\s+(?:uninstall|remove|rm)\b[^\n]*\b(?:eslint-plugin-security|snyk|audit-ci`
+        + String.raw`|@socketsecurity\/\S+|retire|lockfile-lint)\b|\bpip[\d.]*\s+uninstall\b[^\n]*\b(?:bandit|safety`
+        + String.raw`|pip-audit|semgrep|detect-secrets)\b|\b(?:rm|git\s+rm)\b[^\n|;&]*(?:\.github\/workflows\/[\w.-]*`
+        + String.raw`(?:codeql|security|scan|semgrep|snyk|trivy|gitleaks|secret)[\w.-]*|\.pre-commit-config\.ya?ml`
+        + String.raw`|\.gitleaks\.toml|\.semgrep\.ya?ml|dependabot\.ya?ml|\.snyk\b|\.husky\b|\.git\/hooks)`
+        + String.raw`|\bgit\s+config\s+(?:--global\s+)?core\.hooksPath\s+\/dev\/null\b|\bpre-commit\s+uninstall\b`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'removes a security scanner or a commit hook',
+    },
+    {
+      anchor: 'disable|turn off|switch off|bypass|deactivate|circumvent|get around|skip',
+      re: new RegExp(
+        String.raw`\b(?:disable|turn\s+off|switch\s+off|bypass|deactivate|circumvent|get\s+around|skip)\s+`
+        + CONTROL,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to switch a security control off',
+      accept: positive,
+    },
+    {
+      // Headless CLIs need `--yolo` to use tools at all: a fact to review, not an attack by itself.
+      anchor: 'confirmation|approval|permission|--no-verify|HUSKY=0|no-sandbox|disable-web-security|yolo',
+      re: new RegExp(
+        String.raw`--yolo\b|`
+        + String.raw`\b(?:do\s+not|don['’]t|never|no\s+need\s+to)\s+(?:ask|wait`
+        + String.raw`|prompt)\s+(?:the\s+user\s+)?for\s+(?:any\s+)?`
+        + String.raw`(?:confirmation|approval|permission)|\bgit\s+(?:commit|push)\b[^\n]*\s--no-verify\b|\bHUSKY=0\b`
+        + String.raw`|--no-sandbox\b|--disable-web-security\b`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'skips a confirmation, a hook or a browser sandbox',
+      severity: 'warning',
+    },
+    {
+      anchor: String.raw`insecure|\s-k\b|no-check-certificate|NODE_TLS_REJECT|rejectUnauthorized|verify\s*=\s*False`
+        + String.raw`|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|sslVerify|strict-ssl|_create_unverified_context|CERT_NONE`
+        + String.raw`|InsecureSkipVerify`
+        + String.raw`|check_hostname`,
+      re: new RegExp(
+        String.raw`\bcurl\b[^\n]{0,200}?\s(?:-k|--insecure)\b|\bwget\b[^\n]{0,200}?--no-check-certificate\b`
+        + String.raw`|NODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*['"]?0|rejectUnauthorized\s*:\s*false`
+        + String.raw`|\bverify\s*=\s*False\b|PYTHONHTTPSVERIFY\s*=\s*['"]?0|GIT_SSL_NO_VERIFY\s*=\s*['"]?(?:1|true)`
+        + String.raw`|http\.sslVerify\s+false|strict-ssl\s+false|_create_unverified_context|\bCERT_NONE\b`
+        + String.raw`|InsecureSkipVerify\s*:\s*true|check_hostname\s*=\s*False`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'turns TLS certificate verification off',
+      severity: 'warning',
+    },
+  ],
+}

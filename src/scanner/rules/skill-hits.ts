@@ -1,0 +1,91 @@
+import type { SkillFile } from '../../core/types'
+import { buildFinder, lazyFinder } from '../finder/index'
+
+/**
+ * Literals the whole-skill visitors look for, by visitor. One literal-speed pass per file finds them all
+ * (a case-insensitive regex of these alternatives costs more than the rest of those visitors), and each
+ * visitor reads only the lines of its own hits.
+ */
+const GROUPS = {
+  agentConfig: [
+    'claude',
+    'agents\\.md',
+    'gemini',
+    'memory',
+    '\\.cursor',
+    'windsurfrules',
+    'clinerules',
+    'copilot-instructions',
+    '[/\\\\]instructions[/\\\\]',
+    'mcp\\.json',
+    '\\.codex',
+    '\\.continue',
+    '\\.aider',
+    '[/\\\\]hooks[/\\\\]',
+    '\\.husky',
+    'hookspath',
+    'bashrc',
+    'bash_profile',
+    'bash_login',
+    'zshrc',
+    'zprofile',
+    'zshenv',
+    '\\.profile',
+    'config\\.fish',
+    'powershell_profile',
+    '\\$profile',
+    'crontab',
+    '[/\\\\]cron',
+    'launchagents',
+    'launchdaemons',
+    'launchctl',
+    'autostart',
+    'systemd',
+    'currentversion',
+  ],
+  install: ['install', 'add\\s', 'npx\\s', 'bunx\\s', 'pnpx\\s', 'npm\\s', 'pnpm\\s', 'bun\\s'],
+  run: ['scripts?/', 'bin/', 'tools/', 'resources/', 'lib/', 'hooks/', 'setup/', 'install/'],
+} as const
+
+export type HitGroup = keyof typeof GROUPS
+
+const tokens = Object.values(GROUPS).flat().map(t => (/^\w/.test(t) ? `\\b${t}` : t))
+const finder = lazyFinder(() => buildFinder([...new Set(tokens)].sort((a, b) => b.length - a.length), true))
+const groupRe = Object.fromEntries(
+  Object.entries(GROUPS).map(([g, list]) => [g, new RegExp(`^(?:${list.join('|')})`, 'i')]),
+) as Record<HitGroup, RegExp>
+
+/** A line holding a hit: its 0-based number and its text. */
+export interface HitLine {
+  line: number
+  text: string
+}
+
+/** Per file: the lines holding a hit of each group. */
+const cache = new WeakMap<SkillFile, Record<HitGroup, HitLine[]>>()
+
+/** The lines of a file that hold a literal of `group`, in order (none for binary files). */
+export function hitLines(file: SkillFile, group: HitGroup): HitLine[] {
+  let found = cache.get(file)
+  if (!found) {
+    found = { agentConfig: [], install: [], run: [] }
+    const text = file.text ?? ''
+    let line = 0
+    let pos = 0
+    for (let h = finder.next(text, 0); h; h = finder.next(text, h.index + (h.text.length || 1))) {
+      for (let nl = text.indexOf('\n', pos); nl !== -1 && nl < h.index; nl = text.indexOf('\n', nl + 1)) {
+        line++
+        pos = nl + 1
+      }
+      for (const g of Object.keys(GROUPS) as HitGroup[]) {
+        const list = found[g]
+        if (list[list.length - 1]?.line !== line && groupRe[g].test(h.text)) {
+          const end = text.indexOf('\n', h.index)
+          list.push({ line, text: text.slice(pos, end === -1 ? text.length : end).replace(/\r$/, '') })
+        }
+      }
+    }
+    cache.set(file, found)
+  }
+  return found[group]
+}

@@ -1,0 +1,192 @@
+import type { SkillSource } from '../../core/types'
+import type { RawFinding, RuleModule } from '../types'
+import known from '../../../data/well-known-skills.json'
+import { excerptAt } from '../excerpt'
+import { hitLines } from './skill-hits'
+
+/**
+ * Whether `a` and `b` are exactly one edit apart (Damerau-Levenshtein, restricted: one insertion, deletion,
+ * substitution or swap of two neighbours). Equal strings are not.
+ */
+export function oneEdit(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1)
+    return false
+  let i = 0
+  while (i < a.length && i < b.length && a[i] === b[i]) i++
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1))
+      return true
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a]
+  return long.slice(i + 1) === short.slice(i)
+}
+
+// Short names sit one edit from many honest ones (`docs` and `docx`): only names of 5 characters and more count.
+const MIN_LENGTH = 5
+
+const SKILLS = new Set(known.skills)
+const NPM = new Set(known.npm)
+const PYPI = new Set(known.pypi)
+
+/** The well-known name that `name` imitates, if any. */
+function imitated(name: string, list: Set<string>): string | undefined {
+  const n = name.toLowerCase()
+  if (n.length < MIN_LENGTH - 1 || list.has(n))
+    return undefined
+  for (const k of list) {
+    if (k.length >= MIN_LENGTH && oneEdit(n, k))
+      return k
+  }
+  return undefined
+}
+
+const NPM_INSTALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\b([^\n;&|)`#]*)|\b(?:npx|bunx|pnpx)\s+([^\n;&|)`#]*)/g
+const PIP_INSTALL = new RegExp(
+  String.raw`\b(?:pip[\d.]*|python[\d.]*\s+-m\s+pip|uv\s+pip|pipx)\s+install\b([^\n;&|)\`#]*)`
+  + String.raw`|\b(?:uv|poetry|pdm)\s+add\b([^\n;&|)\`#]*)`,
+  'g',
+)
+
+/** URLs, paths, files and templates: what an install command names that is not a registry package. */
+const NOT_A_NAME = /[:/\\]|^\.|[<>{}$*]|\.(?:txt|toml|cfg|whl|gz|zip|json|lock|py|js|ts)$/
+
+interface Named { name: string, offset: number }
+
+/**
+ * Package names of an install command's arguments: flags, URLs, paths, files and versions dropped. `first`:
+ * only the first name (`npx <package> <its arguments>`).
+ */
+function packageNames(args: string, npm: boolean, first = false): Named[] {
+  const out: Named[] = []
+  const re = /\S+/g
+  for (let m = re.exec(args); m; m = re.exec(args)) {
+    const word = m[0].replace(/^["']|["']$/g, '')
+    if (word.startsWith('-'))
+      continue
+    if (!NOT_A_NAME.test(word.replace(/^@[\w.-]+\//, ''))) {
+      const name = npm ? word.replace(/(?<=.)@.*$/, '') : word.replace(/[[=<>!~;@].*$/, '')
+      if (/^@?[\w.-]+(?:\/[\w.-]+)?$/.test(name))
+        out.push({ name, offset: m.index })
+    }
+    if (first)
+      break
+  }
+  return out
+}
+
+/** Dependencies a manifest names: requirements files line by line, package.json's dependency maps. */
+function manifestNames(path: string, text: string): Array<Named & { line: number, npm: boolean }> {
+  const base = path.slice(path.lastIndexOf('/') + 1)
+  const out: Array<Named & { line: number, npm: boolean }> = []
+  if (/^requirements.*\.txt$/.test(base)) {
+    text.split('\n').forEach((l, i) => {
+      const name = /^\s*([\w.-]+)/.exec(l)?.[1]
+      if (name)
+        out.push({ name, offset: l.indexOf(name), line: i + 1, npm: false })
+    })
+  }
+  else if (base === 'package.json') {
+    let deps: string[] = []
+    try {
+      const pkg = JSON.parse(text) as Record<string, unknown>
+      for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
+        const map = pkg[field]
+        if (map && typeof map === 'object')
+          deps.push(...Object.keys(map))
+      }
+    }
+    catch {
+      deps = []
+    }
+    for (const name of deps) {
+      const at = text.indexOf(`"${name}"`)
+      const line = text.slice(0, at).split('\n').length
+      out.push({ name, offset: at - (text.lastIndexOf('\n', at - 1) + 1) + 1, line, npm: true })
+    }
+  }
+  return out
+}
+
+function nameLine(skill: SkillSource): { line: number, column: number, text: string } {
+  const lines = (skill.skillMd.text ?? '').split('\n')
+  const i = lines.findIndex(l => /^name\s*:/.test(l))
+  return i === -1 ? { line: 1, column: 1, text: lines[0] ?? '' } : { line: i + 1, column: 1, text: lines[i]! }
+}
+
+/** Names that imitate a well-known skill or a popular package by one edit (MITRE ATLAS AML.T0010, supply chain). */
+export const typosquat: RuleModule = {
+  meta: {
+    id: 'typosquatting',
+    kind: 'threat',
+    severity: 'error',
+    cwe: 'CWE-1357',
+    description:
+      'A skill name one edit away from a well-known public skill, or an installed package one edit away from a '
+      + 'popular npm or PyPI package (data/well-known-skills.json).',
+    hint:
+      'Check the name letter by letter against the skill or package you meant; install the real one from its '
+      + 'official source.',
+  },
+  patterns: [],
+  visitSkill(skill) {
+    const out: RawFinding[] = []
+    const seen = new Set<string>()
+    for (const name of new Set([skill.name, skill.dirName])) {
+      const target = typeof name === 'string' ? imitated(name, SKILLS) : undefined
+      if (target && !seen.has(name)) {
+        seen.add(name)
+        const at = nameLine(skill)
+        out.push({
+          rule: 'typosquatting',
+          path: skill.skillMd.path,
+          line: at.line,
+          column: at.column,
+          message: `skill name "${name}" is one edit away from the well-known skill "${target}"`,
+          excerpt: excerptAt(at.text, 0, at.text.length),
+        })
+      }
+    }
+    for (const file of skill.files) {
+      const text = file.text
+      if (!text)
+        continue
+      for (const dep of manifestNames(file.path, text)) {
+        const target = imitated(dep.name, dep.npm ? NPM : PYPI)
+        if (target) {
+          out.push({
+            rule: 'typosquatting',
+            path: file.path,
+            line: dep.line,
+            column: dep.offset + 1,
+            message: `depends on "${dep.name}", one edit away from the popular package "${target}"`,
+            excerpt: dep.name,
+          })
+        }
+      }
+      for (const { line: l, text: line } of hitLines(file, 'install')) {
+        for (const [re, npm] of [[NPM_INSTALL, true], [PIP_INSTALL, false]] as const) {
+          re.lastIndex = 0
+          for (let m = re.exec(line); m; m = re.exec(line)) {
+            const args = m[1] ?? m[2] ?? ''
+            const base = m.index + m[0].length - args.length
+            for (const { name, offset } of packageNames(args, npm, m[2] !== undefined)) {
+              const target = imitated(name, npm ? NPM : PYPI)
+              if (!target)
+                continue
+              out.push({
+                rule: 'typosquatting',
+                path: file.path,
+                line: l + 1,
+                column: base + offset + 1,
+                message: `installs "${name}", one edit away from the popular package "${target}"`,
+                excerpt: excerptAt(line, base + offset, name.length),
+              })
+            }
+          }
+        }
+      }
+    }
+    return out
+  },
+}
