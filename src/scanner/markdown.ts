@@ -85,7 +85,13 @@ export const CAUTION_RULES = new Set([
   'prompt_injection',
   'exfiltration',
   'obfuscation',
+  'dns_exfiltration',
+  'credential_harvesting',
 ])
+
+/** Rules whose findings in inline code of prose are documentation when the line names the attack. */
+const QUOTED_CODE_RULES = new Set(['exfiltration', 'dns_exfiltration', 'credential_harvesting'])
+const NAMES_ATTACK = /\b(?:attack\w*|malicious|adversar\w*|exploit\w*|exfiltrat\w*)/i
 
 function governedOnLine(line: string, column: number): boolean {
   const before = line.slice(0, column - 1)
@@ -107,6 +113,8 @@ function isQuoted(line: string, column: number): boolean {
 
 /** Marks findings that a markdown warning only quotes ("never run `curl | sh`"): they are reported as info. */
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
+  const fenceAt = (line0: number): Fence | undefined =>
+    fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
   for (const f of findings) {
     if (f.path !== path || !CAUTION_RULES.has(f.rule))
       continue
@@ -115,9 +123,12 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     const line0 = f.line - 1
     const text = index.line(line0)
     let cautious = governedOnLine(text, f.column)
+    // A command quoted inline in prose that names it an attack documents the attack.
     if (!cautious && f.rule === 'prompt_injection')
       cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(text)
-    const fence = fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
+    if (!cautious && QUOTED_CODE_RULES.has(f.rule) && !fenceAt(line0))
+      cautious = isQuoted(text, f.column) && NAMES_ATTACK.test(text)
+    const fence = fenceAt(line0)
     if (!cautious && fence) {
       let seen = 0
       for (let i = fence.open - 1; i >= 0 && seen < 2; i--) {

@@ -1,6 +1,8 @@
 import type { RuleInfo, RuleMeta, RuleModule } from '../types'
 import { childProcess } from './child-process'
+import { credentialHarvesting } from './credential-harvesting'
 import { dangerousShell } from './dangerous-shell'
+import { dnsExfiltration } from './dns-exfiltration'
 import { dynamicEval } from './dynamic-eval'
 import { exfiltration } from './exfiltration'
 import { fsWrite } from './fs-write'
@@ -24,6 +26,8 @@ export const RULE_MODULES: readonly RuleModule[] = [
   remoteExec,
   secrets,
   dangerousShell,
+  dnsExfiltration,
+  credentialHarvesting,
 ]
 
 /** Findings about the scan itself rather than the skill's code. */
