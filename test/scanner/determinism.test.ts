@@ -37,6 +37,8 @@ describe('scanner contracts', () => {
       'remote_exec',
       'secrets',
       'dangerous_shell',
+      'dns_exfiltration',
+      'credential_harvesting',
     ])
     for (const r of RULES) expect(r.cwe).toMatch(/^CWE-\d+$/)
     for (const m of RULE_MODULES) {

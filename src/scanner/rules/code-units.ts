@@ -1,6 +1,7 @@
 import type { SkillSource } from '../../core/types'
-import type { Lang, RawFinding } from '../types'
+import type { Lang, LinePattern, RawFinding } from '../types'
 import { classify } from '../classify'
+import { excerptAt } from '../excerpt'
 import { LineIndex } from '../lines'
 import { findFences, markCautionary } from '../markdown'
 
@@ -165,4 +166,74 @@ export function markQuoted(skill: SkillSource, findings: RawFinding[]): RawFindi
     markCautionary(findings, new LineIndex(file.text), findFences(file), file.path)
   }
   return findings
+}
+
+/** Paragraphs of a prose unit (a list and the lead line ending in `:` belong to one). */
+export function paragraphs(unit: Unit): Array<{ first: number, lines: string[] }> {
+  const out: Array<{ first: number, lines: string[] }> = []
+  let cur: { first: number, lines: string[] } | null = null
+  for (let i = 0; i < unit.lines.length; i++) {
+    const line = unit.lines[i]!
+    if (!line.trim()) {
+      if (cur && !/:\s*$/.test(cur.lines.at(-1)!)) {
+        out.push(cur)
+        cur = null
+      }
+      continue
+    }
+    if (/^\s{0,3}#{1,6}\s/.test(line)) {
+      if (cur)
+        out.push(cur)
+      cur = null
+      continue
+    }
+    cur ??= { first: unit.first + i, lines: [] }
+    while (cur.first + cur.lines.length < unit.first + i) cur.lines.push('')
+    cur.lines.push(line)
+  }
+  if (cur)
+    out.push(cur)
+  return out
+}
+
+/**
+ * Matches of line patterns on prose sentences that wrap over lines: each paragraph is read as one line
+ * (line breaks as spaces), and a match is reported where it starts.
+ */
+export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePattern[], rule: string): RawFinding[] {
+  const out: RawFinding[] = []
+  for (const unit of units) {
+    if (unit.lang !== 'prose')
+      continue
+    for (const p of paragraphs(unit)) {
+      if (p.lines.length < 2)
+        continue
+      const text = p.lines.join(' ')
+      for (const pat of patterns) {
+        if (pat.lineGate && !pat.lineGate.test(text))
+          continue
+        const m = new RegExp(pat.re.source, pat.re.flags.replace('g', '')).exec(text)
+        if (!m || (pat.accept && !pat.accept(m, text, () => '')))
+          continue
+        // Only what no single line shows: a match inside one line is the line scan's.
+        let at = 0
+        let start = 0
+        while (at + 1 < p.lines.length && start + p.lines[at]!.length < m.index) start += p.lines[at++]!.length + 1
+        if (m.index + m[0].length <= start + p.lines[at]!.length)
+          continue
+        const line = p.lines[at]!
+        const col = m.index - start
+        out.push({
+          rule,
+          path: unit.path,
+          line: p.first + at + 1,
+          column: col + 1,
+          message: pat.message,
+          excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
+        })
+        break
+      }
+    }
+  }
+  return out
 }

@@ -79,7 +79,7 @@ export const dnsExfiltration: RuleModule = {
       re: new RegExp(
         [
           String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s["']?|\b(?:curl|wget)\b[^\n;|]{0,80}?\bhttps?:\/\/)`,
-          String.raw`(?:\$\([^)\n]{1,200}\)|\`[^\`\n]{1,200}\`|\$env:\w+)[\w.$:(){}-]*${TAIL}`,
+          String.raw`(?:\$\([^)\n]{1,200}\)|\`[^\`\n]{1,200}\`|\$env:\w+)[\w.$:(){}\`-]*${TAIL}`,
         ].join(''),
         'i',
       ),
@@ -118,6 +118,17 @@ export const dnsExfiltration: RuleModule = {
         ].join(''),
       ),
       langs: ['js'],
+      view: 'noComments',
+      message: 'resolves a hostname built from data (DNS exfiltration)',
+    },
+    {
+      // Go, .NET, Java, Ruby resolvers.
+      anchor: 'LookupHost|LookupIP|LookupTXT|LookupAddr|LookupCNAME|GetHostEntry|GetHostAddresses|getByName|getaddress',
+      re: new RegExp(
+        String.raw`\b(?:Lookup(?:Host|IP|TXT|Addr|CNAME)|GetHost(?:Entry|Addresses)|getByName|getaddress)\s*\(`
+        + String.raw`[^\n]{0,120}?(?:\+\s*["']\.[A-Za-z0-9-]+\.[\w.-]+["']|Sprintf\(\s*"%[sxv]\.[\w.-]+")`,
+      ),
+      langs: ['text', 'js', 'py', 'sh'],
       view: 'noComments',
       message: 'resolves a hostname built from data (DNS exfiltration)',
     },

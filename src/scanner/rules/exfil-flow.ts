@@ -2,7 +2,8 @@ import type { SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
 import type { Statement } from './code-units'
 import { excerptAt } from '../excerpt'
-import { codeStatements, markQuoted, unitsOf } from './code-units'
+import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
+import { EXFIL_PROSE } from './exfil-prose'
 import { ENV_DUMP_RE, secretNames, SENSITIVE_RE, SOURCE_HINT } from './leak-sources'
 import { sendsForeign } from './own-host'
 
@@ -39,6 +40,10 @@ const ASSIGN = new RegExp(
   + String.raw`\$?([A-Z_a-z]\w*)\s*:?=\s*(?!=)`,
 )
 const READ_INTO = /\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+)|\bfor\s+(\w+)\s+in\s+\$\(/
+const FOR_IN = /^\s*for\s+(\w+)(?:\s*,\s*\w+)*\s+in\s+([^\n]+)/
+const CALL_ON = /^\s*([A-Za-z_]\w*)\s*\.\s*\w+\s*\(/
+// Receivers that are modules, not values: a call on them fills nothing.
+const MODULES = new Set('fs os path sys json subprocess shutil console logging logger log process self this'.split(' '))
 // A file a statement writes: `> /tmp/x`, `tee /tmp/x`, `tar czf /tmp/x`, `zip -r /tmp/x`, `cp src /tmp/x`.
 const WRITES_FILE = new RegExp(
   String.raw`(?:>>?\s*|\btee\s+(?:-a\s+)?|\btar\s+-?\w*f\s+|\bzip\s+(?:-\w+\s+)*|-OutFile\s+`
@@ -62,6 +67,8 @@ const family = (lang: string): string => (lang === 'text' ? 'sh' : lang)
 /** Tainted names, with one regex per language that finds a mention of any of them (rebuilt when one is added). */
 class Tainted extends Map<string, Taint> {
   readonly files = new Set<string>()
+  /** Variables assigned anywhere (only those can be filled by a method call on them). */
+  readonly assigned = new Set<string>()
   private readonly res = new Map<string, RegExp | null>()
   override set(key: string, t: Taint): this {
     if (!this.has(key)) {
@@ -111,12 +118,21 @@ function sourceOf(raw: string, language: string, tainted: Tainted): Taint | null
 
 function learn(st: Statement, tainted: Tainted): void {
   const assign = ASSIGN.exec(st.text)
+  if (assign)
+    tainted.assigned.add(`${family(st.lang)}:${assign[1]}`)
   const rhs = assign ? st.text.slice(assign[0].length) : st.text
   const t = sourceOf(rhs, st.lang, tainted)
   if (!t)
     return
   if (assign && !tainted.has(`${family(st.lang)}:${assign[1]}`))
     tainted.set(`${family(st.lang)}:${assign[1]}`, t)
+  // `for f in found:` iterates a tainted value; `cfg.read(path)` fills the object it is called on.
+  const loop = FOR_IN.exec(st.text)
+  if (loop && sourceOf(loop[2]!, st.lang, tainted))
+    tainted.set(`${family(st.lang)}:${loop[1]}`, t)
+  const call = CALL_ON.exec(st.text)
+  if (call && tainted.assigned.has(`${family(st.lang)}:${call[1]}`) && !MODULES.has(call[1]!))
+    tainted.set(`${family(st.lang)}:${call[1]}`, t)
   const into = READ_INTO.exec(st.text)
   if (into)
     tainted.set(`${family(st.lang)}:${into[1] ?? into[2]}`, t)
@@ -140,10 +156,12 @@ function leaks(st: Statement, tainted: Tainted): boolean {
 }
 
 export function visitExfiltration(skill: SkillSource): RawFinding[] {
-  const statements = codeStatements(unitsOf(skill))
+  const units = unitsOf(skill)
+  const prose = wrappedMatches(units, EXFIL_PROSE, 'exfiltration')
+  const statements = codeStatements(units)
   const sinks = statements.map(st => SINK.test(st.text))
   if (!sinks.includes(true))
-    return []
+    return markQuoted(skill, prose)
   // Tainted variables by language (`sh:KEY`, `py:data`) and tainted files by path (`file:/tmp/x`).
   const tainted = new Tainted()
   // Two rounds: a value can be filled after the block that sends it is written (a script called later).
@@ -156,7 +174,7 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
     if (tainted.size === size)
       break
   }
-  const out: RawFinding[] = []
+  const out: RawFinding[] = prose
   statements.forEach((st, i) => {
     if (!sinks[i] || !leaks(st, tainted))
       return

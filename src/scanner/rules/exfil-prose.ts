@@ -1,5 +1,5 @@
 import type { LinePattern } from '../types'
-import { STORES } from './leak-sources'
+import { STORE_ANCHOR, STORES } from './leak-sources'
 
 /**
  * Prose that tells the agent to send data out: a verb of sending, the data (conversation, secrets, the
@@ -27,10 +27,9 @@ const VERB = [
 // Within one sentence: a dot only counts as its end when a space follows (paths and URLs hold dots).
 const GAP = (n: number): string => String.raw`(?:[^.\n]|\.(?=\S)){0,${n}}?`
 const ANCHOR = [
-  String.raw`conversation|chat\s+history|transcript|messages|system\s+prompt|credentials|secrets|password|api\s+key`,
-  String.raw`|tokens?|environment|\.env|ssh|private\s+key|id_rsa|id_ed25519|\.aws|passwd|shadow|netrc|npmrc`,
-  String.raw`|pypirc|git-credentials|kube|docker|gnupg|Login\s+Data|cookies|keychain|history|wallet|gcloud|\.azure`,
-  String.raw`|printenv`,
+  String.raw`conversation|chat|transcript|messages|prompts|inputs|system\s+prompt|credentials|secrets|password`
+  + String.raw`|api\s+key`,
+  String.raw`|tokens?|environment|env|output\s+of|private\s+key|memory|${STORE_ANCHOR}`,
 ].join('')
 // An API doc asks for the reader's own key, sent to the service it belongs to.
 const OWN_KEY = /\byour\s+(?:own\s+)?(?:\w+\s+)?(?:api\s+keys?|(?:access\s+|auth\s+)?tokens?|credentials|password)\b/i
@@ -40,7 +39,8 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
   {
     anchor: ANCHOR,
     re: new RegExp(
-      `${VERB}${GAP(100)}\\b${DATA}${GAP(100)}\\b(?:to|into|in|as|via|at|through|using)\\b${GAP(80)}${SINK}`,
+      `${VERB}${GAP(100)}(?:\\b|(?=[~$./]))${DATA}${GAP(100)}`
+      + `\\b(?:to|into|in|as|via|at|through|using)\\b${GAP(80)}${SINK}`,
       'i',
     ),
     lineGate: new RegExp(SINK, 'i'),

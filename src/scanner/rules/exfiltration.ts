@@ -137,8 +137,9 @@ export const exfiltration: RuleModule = {
       langs: ['sh', 'prose', 'text'],
       view: 'noComments',
       message: 'copies a credential store to a remote host',
-      // A key given with `-i` (or an ssh command with one) logs in; it is not what is copied.
-      accept: (_m, line) => SENSITIVE_RE.test(line.replace(/\s-i\s*\S+|\s-e\s+(["'])[^"']*\1|\s-e\s+\S+/g, ' ')),
+      // A key given with `-i` (or an ssh command with one) logs in, and a public key is public: neither is a leak.
+      accept: (_m, line) =>
+        SENSITIVE_RE.test(line.replace(/\s-i\s*\S+|\s-e\s+(["'])[^"']*\1|\s-e\s+\S+|\S+\.pub\b/g, ' ')),
     },
     {
       anchor: 'mail|mutt|Send-MailMessage|sendmail',

@@ -1,6 +1,7 @@
 import type { LinePattern, RawFinding } from '../types'
 import type { Unit } from './code-units'
 import { excerptAt } from '../excerpt'
+import { paragraphs } from './code-units'
 import { SOURCE_HINT, storeKinds } from './leak-sources'
 
 /**
@@ -16,37 +17,22 @@ const VERB = String.raw`(?:collect|gather|harvest|enumerate|extract|dump|grab|lo
 const IMPERATIVE = new RegExp(
   String.raw`(?:^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*:?\s*)?|[.:;!,]\s+|\b(?:then|and|also|first|next`
   + String.raw`|please|now|must|should|to)\s+)`
-  + String.raw`(?:(?:quietly|silently|carefully|recursively|automatically)\s+)?${VERB}\b`,
+  + String.raw`(?:(?:quietly|silently|carefully|recursively|automatically)\s+)?${VERB}(?:s|es)?\b`,
   'i',
 )
 const NEGATED = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not|not\s+allowed|refuse|avoid)\b/i
 
-/** Paragraphs of a prose unit (a list and the lead line ending in `:` belong to one). */
-function paragraphs(unit: Unit): Array<{ first: number, lines: string[] }> {
-  const out: Array<{ first: number, lines: string[] }> = []
-  let cur: { first: number, lines: string[] } | null = null
-  for (let i = 0; i < unit.lines.length; i++) {
-    const line = unit.lines[i]!
-    if (!line.trim()) {
-      if (cur && !/:\s*$/.test(cur.lines.at(-1)!)) {
-        out.push(cur)
-        cur = null
-      }
-      continue
-    }
-    if (/^\s{0,3}#{1,6}\s/.test(line)) {
-      if (cur)
-        out.push(cur)
-      cur = null
-      continue
-    }
-    cur ??= { first: unit.first + i, lines: [] }
-    while (cur.first + cur.lines.length < unit.first + i) cur.lines.push('')
-    cur.lines.push(line)
-  }
-  if (cur)
-    out.push(cur)
-  return out
+/**
+ * The instruction that starts at a line: its sentence (wrapped over the next lines), or, when it leads a
+ * list (`collect the following:`), the rest of the paragraph.
+ */
+function instruction(lines: readonly string[], at: number): string {
+  const lead = lines[at]!
+  if (/:\s*$/.test(lead))
+    return lines.slice(at).join('\n')
+  let end = at
+  while (end + 1 < lines.length && !/[.!?]\s*$/.test(lines[end]!)) end++
+  return lines.slice(at, end + 1).join('\n')
 }
 
 /** Paragraphs that tell the agent to gather two or more kinds of credential store. */
@@ -56,25 +42,26 @@ export function proseHarvest(units: readonly Unit[]): RawFinding[] {
     if (unit.lang !== 'prose')
       continue
     for (const p of paragraphs(unit)) {
-      const text = p.lines.join('\n')
-      if (!SOURCE_HINT.test(text))
+      if (!SOURCE_HINT.test(p.lines.join('\n')))
         continue
-      const kinds = storeKinds(text)
-      if (kinds.length < 2)
-        continue
-      const at = p.lines.findIndex(l => IMPERATIVE.test(l) && !NEGATED.test(l))
-      if (at === -1 || p.lines.every(l => NEGATED.test(l) && storeKinds(l).length))
-        continue
-      const line = p.lines[at]!
-      const col = line.length - line.trimStart().length
-      out.push({
-        rule: 'credential_harvesting',
-        path: unit.path,
-        line: p.first + at + 1,
-        column: col + 1,
-        message: `instructs the agent to gather ${kinds.length} kinds of credential store (${kinds.join(', ')})`,
-        excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
-      })
+      for (let at = 0; at < p.lines.length; at++) {
+        const line = p.lines[at]!
+        if (!IMPERATIVE.test(line) || NEGATED.test(line))
+          continue
+        const kinds = storeKinds(instruction(p.lines, at))
+        if (kinds.length < 2)
+          continue
+        const col = line.length - line.trimStart().length
+        out.push({
+          rule: 'credential_harvesting',
+          path: unit.path,
+          line: p.first + at + 1,
+          column: col + 1,
+          message: `instructs the agent to gather ${kinds.length} kinds of credential store (${kinds.join(', ')})`,
+          excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
+        })
+        break
+      }
     }
   }
   return out

@@ -5,8 +5,13 @@
 
 /** Credential stores by kind. A public key (`id_rsa.pub`) is not one. */
 export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
-  { kind: 'ssh keys', re: String.raw`~\/\.ssh\b|\$HOME\/\.ssh\b|\.ssh\/(?:id_|\*)|\bid_(?:rsa|ed25519|ecdsa`
-    + String.raw`|dsa)\b(?!\.pub)` },
+  {
+    kind: 'ssh keys',
+    // Public keys, known hosts and the client config are not secrets.
+    re: String.raw`(?:~\/\.ssh\b|\$HOME\/\.ssh\b|\.ssh\/(?:id_|\*))`
+      + String.raw`(?![\w\/.*-]*(?:\.pub|known_hosts|authorized_keys|\/config)\b)`
+      + String.raw`|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)`,
+  },
   { kind: 'AWS credentials', re: String.raw`\.aws[\/\\](?:credentials|config)\b|~\/\.aws\b|\$HOME\/\.aws\b` },
   {
     kind: 'cloud CLI credentials',
@@ -29,7 +34,7 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   },
   {
     kind: 'keychains',
-    re: String.raw`\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)|login\.keychain|Keychains\/`
+    re: String.raw`\bsecurity["',\s]+(?:find-(?:generic|internet)-password|dump-keychain)|login\.keychain|Keychains\/`
       + String.raw`|\bkeychain\b|secret-tool\s+lookup|\bkwallet|gnome-keyring|cmdkey\s+\/list|vaultcmd`
       + String.raw`|Credential\s+Manager|CredEnumerate`,
   },
@@ -48,6 +53,21 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   { kind: 'dotenv files', re: String.raw`(?:^|[\s"'\/=(])\.env(?:\.local|\.production)?\b(?![.\w-])|\.envrc\b` },
   { kind: 'system password files', re: String.raw`\/etc\/shadow\b|\/etc\/passwd\b|\\SAM\b` },
 ]
+
+/**
+ * Anchor tokens for patterns that embed the stores: every alternative of `STORES` contains one (a token that
+ * starts with a word character is matched at a word start, so `bash_history`, not `_history`).
+ */
+export const STORE_ANCHOR = [
+  String.raw`\.ssh|\$HOME|id_rsa|id_ed25519|id_ecdsa|id_dsa|\.aws|gcloud|application_default|\.azure|\.kube|\.docker`,
+  String.raw`|\.terraform|\.vault-token|doctl|npmrc|pypirc|netrc|git-credentials|\/gh\/|\.gem\/|\.cargo\/|gnupg`
+  + String.raw`|secring`,
+  String.raw`|Login\s?Data|logins\.json|key[34]\.db|cookies|Local\s?State|mozilla|Firefox|google-chrome|Chrome`,
+  String.raw`|BraveSoftware|Edge|browser|saved|security|keychain|secret-tool|kwallet|gnome-keyring|cmdkey|vaultcmd`,
+  String.raw`|Credential|CredEnumerate|bash_history|zsh_history|sh_history|fish_history|python_history|psql_history`,
+  String.raw`|mysql_history|node_repl_history|ConsoleHost_history|shell\s+history|wallet|electrum|Exodus|metamask`,
+  String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM`,
+].join('')
 
 /** Any credential store or sensitive file. */
 export const SENSITIVE_RE = new RegExp(STORES.map(s => `(?:${s.re})`).join('|'), 'i')
