@@ -22,7 +22,7 @@ const SINK = [
 ].join('')
 const VERB = [
   String.raw`\b(?:send|post|upload|transmit|forward|exfiltrate|leak|copy|smuggle|append|encode|include|attach`,
-  String.raw`|embed|submit|report|sync|push|beacon|mirror|relay|deliver|pipe)(?:s|ed|ing)?\b`,
+  String.raw`|embed|submit|report|sync|push|beacon|mirror|relay|deliver|pipe|e-?mail|mail)(?:s|ed|ing)?\b`,
 ].join('')
 // Within one sentence: a dot only counts as its end when a space follows (paths and URLs hold dots).
 const GAP = (n: number): string => String.raw`(?:[^.\n]|\.(?=\S)){0,${n}}?`
@@ -60,6 +60,18 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
     lineGate: new RegExp(SINK, 'i'),
     langs: ['prose', 'text'],
     message: 'instructs the agent to send secrets or conversation data to a remote place',
+    accept: notOwnKey,
+  },
+  {
+    anchor: ANCHOR,
+    re: new RegExp(
+      `${String.raw`\b(?:create|publish|open|make|post|file)\s+an?\s+(?:new\s+)?(?:public\s+|secret\s+)?`
+      }(?:gist|paste|pastebin\\s+entry|issue|comment|discussion)\\b${GAP(60)}`
+      + `\\b(?:containing|with|including|holding|of)\\b${GAP(60)}${DATA}`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'instructs the agent to publish secrets or conversation data',
     accept: notOwnKey,
   },
 ]

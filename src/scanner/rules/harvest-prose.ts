@@ -89,4 +89,16 @@ export const HARVEST_PROSE: readonly LinePattern[] = [
     // A secret scanner looks for secrets committed to code; that is review, not harvesting.
     accept: m => !COMMITTED.test(m[0]),
   },
+  {
+    anchor: String.raw`env(?:ironment)?\s+var`,
+    re: new RegExp(
+      String.raw`\b${VERB}\b[^.\n]{0,40}?\b(?:all|every|any|each)\s+(?:of\s+)?(?:the\s+)?`
+      + String.raw`env(?:ironment)?\s+var(?:iable)?s?\b`
+      + String.raw`[^.\n]{0,60}?\b(?:whose|with|that|named|containing|matching|like)\b[^.\n]{0,60}?`
+      + String.raw`\b(?:keys?|tokens?|secrets?|passwords?|credentials?|auth)\b`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'instructs the agent to collect the environment\'s secrets',
+  },
 ]
