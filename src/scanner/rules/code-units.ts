@@ -27,6 +27,8 @@ export interface Statement {
   line: number
   /** How many file lines it spans. */
   span: number
+  /** Its unit: `path\0first`. */
+  unit: string
 }
 
 const FENCE_LANG: Record<string, Lang> = { js: 'js', ts: 'js', jsx: 'js', tsx: 'js', py: 'py', sh: 'sh' }
@@ -122,6 +124,7 @@ function goesOn(line: string): boolean {
 export function statementsOf(unit: Unit): Statement[] {
   const out: Statement[] = []
   const comment = COMMENT[unit.lang]
+  const key = `${unit.path}\0${unit.first}`
   let i = 0
   while (i < unit.lines.length) {
     const start = i
@@ -141,7 +144,7 @@ export function statementsOf(unit: Unit): Statement[] {
     }
     const text = parts.join('\n')
     if (text.trim())
-      out.push({ path: unit.path, lang: unit.lang, text, line: unit.first + start + 1, span: i - start })
+      out.push({ path: unit.path, lang: unit.lang, text, line: unit.first + start + 1, span: i - start, unit: key })
   }
   return out
 }
@@ -196,12 +199,25 @@ export function paragraphs(unit: Unit): Array<{ first: number, lines: string[] }
   return out
 }
 
+const COMPILED = new WeakMap<LinePattern, { anchor: RegExp, re: RegExp }>()
+function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp } {
+  let c = COMPILED.get(p)
+  if (!c) {
+    COMPILED.set(p, (c = {
+      anchor: new RegExp(p.anchor, 'i'),
+      re: new RegExp(p.re.source, p.re.flags.replace('g', '')),
+    }))
+  }
+  return c
+}
+
 /**
  * Matches of line patterns on prose sentences that wrap over lines: each paragraph is read as one line
  * (line breaks as spaces), and a match is reported where it starts.
  */
 export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePattern[], rule: string): RawFinding[] {
   const out: RawFinding[] = []
+  const compiled = patterns.map(compiledOf)
   for (const unit of units) {
     if (unit.lang !== 'prose')
       continue
@@ -209,10 +225,13 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
       if (p.lines.length < 2)
         continue
       const text = p.lines.join(' ')
-      for (const pat of patterns) {
-        if (pat.lineGate && !pat.lineGate.test(text))
+      for (let k = 0; k < patterns.length; k++) {
+        const pat = patterns[k]!
+        const c = compiled[k]!
+        // The anchor and the gate are cheap; most paragraphs stop there.
+        if ((pat.lineGate && !pat.lineGate.test(text)) || !c.anchor.test(text))
           continue
-        const m = new RegExp(pat.re.source, pat.re.flags.replace('g', '')).exec(text)
+        const m = c.re.exec(text)
         if (!m || (pat.accept && !pat.accept(m, text, () => '')))
           continue
         // Only what no single line shows: a match inside one line is the line scan's.

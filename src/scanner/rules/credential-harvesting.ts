@@ -4,7 +4,7 @@ import type { Statement } from './code-units'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf } from './code-units'
 import { HARVEST_PROSE, proseHarvest } from './harvest-prose'
-import { secretNames, SOURCE_HINT, storeKinds } from './leak-sources'
+import { hinted, secretNames, SENSITIVE_RE, storeKinds } from './leak-sources'
 import { serviceWords } from './own-host'
 
 /**
@@ -46,7 +46,7 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
   for (const st of codeStatements(units)) {
     if (SINK.test(st.text))
       sinks.add(st.path)
-    if (!SOURCE_HINT.test(st.text))
+    if (!hinted(st.text))
       continue
     const list = byFile.get(st.path) ?? []
     list.push(st)
@@ -62,6 +62,8 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
     const kinds = new Set<string>()
     let second: Statement | null = null
     for (const st of list) {
+      if (!SENSITIVE_RE.test(st.text))
+        continue
       for (const k of storeKinds(st.text)) {
         if (!kinds.has(k) && kinds.size === 1)
           second ??= st

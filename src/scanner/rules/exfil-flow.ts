@@ -4,7 +4,7 @@ import type { Statement } from './code-units'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
 import { EXFIL_PROSE } from './exfil-prose'
-import { ENV_DUMP_RE, secretNames, SENSITIVE_RE, SOURCE_HINT } from './leak-sources'
+import { ENV_DUMP_RE, hinted, secretNames, SENSITIVE_RE } from './leak-sources'
 import { sendsForeign } from './own-host'
 
 /**
@@ -97,7 +97,7 @@ class Tainted extends Map<string, Taint> {
 
 function sourceOf(raw: string, language: string, tainted: Tainted): Taint | null {
   const lang = family(language)
-  if (SOURCE_HINT.test(raw)) {
+  if (hinted(raw)) {
     const text = raw.replace(NOT_SENT, ' ')
     if (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text))
       return { names: [] }
@@ -159,7 +159,11 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
   const units = unitsOf(skill)
   const prose = wrappedMatches(units, EXFIL_PROSE, 'exfiltration')
   const statements = codeStatements(units)
-  const sinks = statements.map(st => SINK.test(st.text))
+  // A unit without a sink anywhere has no sink statement: one search of its text instead of one per statement.
+  const sinkUnits = new Set(
+    units.filter(u => u.lang !== 'prose' && SINK.test(u.lines.join('\n'))).map(u => `${u.path}\0${u.first}`),
+  )
+  const sinks = statements.map(st => sinkUnits.has(st.unit) && SINK.test(st.text))
   if (!sinks.includes(true))
     return markQuoted(skill, prose)
   // Tainted variables by language (`sh:KEY`, `py:data`) and tainted files by path (`file:/tmp/x`).

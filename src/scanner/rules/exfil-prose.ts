@@ -70,6 +70,7 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
       + `\\b(?:containing|with|including|holding|of)\\b${GAP(60)}${DATA}`,
       'i',
     ),
+    lineGate: /gist|paste|issue|comment|discussion/i,
     langs: ['prose', 'text'],
     message: 'instructs the agent to publish secrets or conversation data',
     accept: notOwnKey,

@@ -2,7 +2,7 @@ import type { LinePattern, RawFinding } from '../types'
 import type { Unit } from './code-units'
 import { excerptAt } from '../excerpt'
 import { paragraphs } from './code-units'
-import { SOURCE_HINT, storeKinds } from './leak-sources'
+import { SENSITIVE_RE, SOURCE_HINT, storeKinds } from './leak-sources'
 
 /**
  * Harvesting asked for in prose: a verb that gathers, at the start of an instruction, and either several
@@ -42,7 +42,8 @@ export function proseHarvest(units: readonly Unit[]): RawFinding[] {
     if (unit.lang !== 'prose')
       continue
     for (const p of paragraphs(unit)) {
-      if (!SOURCE_HINT.test(p.lines.join('\n')))
+      const all = p.lines.join('\n')
+      if (!SOURCE_HINT.test(all) || !SENSITIVE_RE.test(all))
         continue
       for (let at = 0; at < p.lines.length; at++) {
         const line = p.lines[at]!

@@ -141,7 +141,19 @@ export const SOURCE_HINT = new RegExp(
   'i',
 )
 
+const HINTS = new Map<string, boolean>()
+/** `SOURCE_HINT.test`, remembered per text: the three data rules ask it of the same statements. */
+export function hinted(text: string): boolean {
+  let v = HINTS.get(text)
+  if (v === undefined) {
+    if (HINTS.size > 50_000)
+      HINTS.clear()
+    HINTS.set(text, (v = SOURCE_HINT.test(text)))
+  }
+  return v
+}
+
 /** A whole-environment dump, a credential store, or a secret variable, on one piece of text. */
 export function hasSource(text: string): boolean {
-  return SOURCE_HINT.test(text) && (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text) || secretNames(text).length > 0)
+  return hinted(text) && (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text) || secretNames(text).length > 0)
 }
