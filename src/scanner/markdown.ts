@@ -96,6 +96,8 @@ export const CAUTION_RULES = new Set([
   'concealment',
   'security_control_disablement',
   'agent_config_tampering',
+  'dns_exfiltration',
+  'credential_harvesting',
 ])
 /**
  * Capability rules lowered only inside a fenced example that a marker calls bad or vulnerable: such a block
@@ -161,6 +163,10 @@ function labelledInFence(index: LineIndex, fence: Fence, line0: number): boolean
   return false
 }
 
+/** Rules whose findings in inline code of prose are documentation when the line names the attack. */
+const QUOTED_CODE_RULES = new Set(['exfiltration', 'dns_exfiltration', 'credential_harvesting'])
+const NAMES_ATTACK = /\b(?:attack\w*|malicious|adversar\w*|exploit\w*|exfiltrat\w*)/i
+
 function governedOnLine(line: string, column: number): boolean {
   const before = line.slice(0, column - 1)
   LEAD_SAME_LINE.lastIndex = 0
@@ -181,6 +187,8 @@ function isQuoted(line: string, column: number): boolean {
 
 /** Marks findings that a markdown warning only quotes ("never run `curl | sh`"): they are reported as info. */
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
+  const fenceAt = (line0: number): Fence | undefined =>
+    fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
   for (const f of findings) {
     const example = EXAMPLE_RULES.has(f.rule)
     if (f.path !== path || (!CAUTION_RULES.has(f.rule) && !example))
@@ -189,13 +197,15 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
       continue
     const line0 = f.line - 1
     const text = index.line(line0)
-  + String.raw`|examples?\s*:?\s*(?:of\s+)?(?:an?\s+)?(?:vulnerable|insecure|dangerous|unsafe|malicious|bad)\b`
-    const fence = fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
+    const fence = fenceAt(line0)
     let cautious = false
     if (!example) {
       cautious = governedOnLine(text, f.column) || (!fence && governedByList(index, line0))
-      if (!cautious && f.rule === 'prompt_injection')
+      if (!cautious && (f.rule === 'prompt_injection' || f.rule === 'concealment'))
         cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
+      // A command quoted inline in prose that names it an attack documents the attack.
+      if (!cautious && QUOTED_CODE_RULES.has(f.rule) && !fence)
+        cautious = isQuoted(text, f.column) && NAMES_ATTACK.test(text)
     }
     if (!cautious && fence)
       cautious = labelledInFence(index, fence, line0) || labelledAbove(index, fence)

@@ -1,23 +1,29 @@
 import type { RuleModule } from '../types'
+import { visitExfiltration } from './exfil-flow'
+import { EXFIL_PROSE } from './exfil-prose'
+import { ENV_DUMP, SECRET_NAME, secretNames, SENSITIVE_RE, STORES } from './leak-sources'
+import { sendsForeign } from './own-host'
+import { isDataName, urlPlaceholders } from './url-template'
 
-const PLACEHOLDER = [
-  String.raw`(?:\{\{?\s*[\w.$ -]{1,40}\}\}?|\$\{[^}\n]{1,60}\}|\$\([^)\n]{1,60}\)|%7B%7B|%7B[\w-]{1,40}%7D`,
-  String.raw`|<[A-Za-z_][\w -]{1,40}>|\[[A-Z][A-Z_ ]{2,40}\])`,
-].join('')
-const DATA = [
-  String.raw`(?:conversation|chat|history|messages?|prompts?|context|secrets?|tokens?|api[_-]?keys?|keys?|passwords?`,
-  String.raw`|credentials?|env\w*|summary|memory|user[_-]?(?:data|message|info)|data|answer|response|cookies?|session`,
-  String.raw`|ssh|emails?|files?|contents?)`,
-].join('')
-const SENSITIVE_FILE = [
-  String.raw`(?:~\/\.ssh|\.ssh\/|id_rsa|id_ed25519|id_ecdsa|\.aws\/|aws\/credentials|\.env\b|\/etc\/passwd`,
-  String.raw`|\/etc\/shadow|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube\/config|\.docker\/config\.json|\.gnupg`,
-  String.raw`|Login\s+Data|Cookies\.binarycookies)`,
-].join('')
-const SECRET_VAR
-  = String.raw`(?:\$\(\s*(?:env|printenv|set)\s*\)|\$\{?[A-Z_]*(?:TOKEN|KEY|SECRET|PASSWORD|PASS|CREDENTIALS)\}?)`
+const SENSITIVE = `(?:${STORES.map(s => s.re).join('|')})`
+const SECRET_VAR = String.raw`\$\{?(?:env:)?${SECRET_NAME}\}?`
+// Any placeholder a URL can hold (what `urlPlaceholders` then names and places).
+const PLACEHOLDER
+  = String.raw`(?:\{\{?[^{}\n]{1,60}\}\}?|\$\{[^}\n]{1,60}\}|\$\([^)\n]{1,60}\)|%7B|<[A-Za-z_][\w -]{1,40}>`
+    + String.raw`|\[[A-Z][A-Z_ ]{2,40}\]|\$[A-Za-z_]\w*)`
+const IMAGE_URL = String.raw`!\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?\/\/[^)\s]{0,400}?${PLACEHOLDER}[^)\s]{0,400})`
+const REF_URL = String.raw`^\s{0,3}\[[^\]\n]{1,100}\]:\s*<?((?:https?:)?\/\/[^\s>]{0,400}?${PLACEHOLDER}[^\s>]{0,400})`
+const LINK_URL = String.raw`(?<!!)\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?\/\/[^)\s]{0,400}?${PLACEHOLDER}[^)\s]{0,400})`
+const IMG_TAG = String.raw`<img\b[^>\n]{0,200}?\bsrc\s*=\s*["']?`
+  + String.raw`((?:https?:)?\/\/[^"'\s>]{0,400}?${PLACEHOLDER}[^"'\s>]{0,400})`
 
-/** Data leaving through URLs the agent renders or requests: templated images/links, uploads of keys and env. */
+/** The URL (group 1) templates data: a placeholder named for conversation data or secrets. */
+const namesData = (m: RegExpExecArray): boolean => urlPlaceholders(m[1]!).some(p => isDataName(p.name))
+/** The URL templates something into its query string, whatever its name (an image loads without a click). */
+const queryTemplate = (m: RegExpExecArray): boolean => urlPlaceholders(m[1]!).some(p => p.inQuery)
+const foreign = (_m: RegExpExecArray, line: string): boolean => sendsForeign(line, secretNames(line))
+
+/** Data leaving: templated images and links, uploads of keys, files and the environment, prose that asks for it. */
 export const exfiltration: RuleModule = {
   meta: {
     id: 'exfiltration',
@@ -25,79 +31,88 @@ export const exfiltration: RuleModule = {
     severity: 'error',
     cwe: 'CWE-200',
     description:
-      'Exfiltration: markdown images or links that template conversation data into URLs, or code that sends files, '
-      + 'keys or environment variables to a remote host.',
-    hint: 'Never put conversation data, secrets or environment variables into URLs or uploads; images must be static.',
+      'Exfiltration: secrets, credential files, the environment or conversation data sent to a remote host '
+      + '(request bodies, query strings, headers to a host that is not the secret\'s own service, uploads, sockets, '
+      + 'mail and webhooks), templated into images or links, or prose that tells the agent to send them.',
+    hint: 'Never put conversation data, secrets or environment variables into URLs or uploads; images must be static; '
+      + 'send a key only to the service it belongs to.',
   },
   patterns: [
     {
       anchor: '!\\[',
-      re: new RegExp(String.raw`!\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}?${PLACEHOLDER}`, 'i'),
+      re: new RegExp(IMAGE_URL, 'i'),
       langs: ['prose', 'text'],
       message: 'markdown image URL templates data (images load without a click)',
+      accept: namesData,
+    },
+    {
+      anchor: '!\\[',
+      re: new RegExp(IMAGE_URL, 'i'),
+      langs: ['prose', 'text'],
+      severity: 'warning',
+      message: 'markdown image URL templates its query string (images load without a click)',
+      accept: queryTemplate,
+    },
+    {
+      anchor: '<img',
+      re: new RegExp(IMG_TAG, 'i'),
+      langs: ['prose', 'text'],
+      message: 'HTML image URL templates data (images load without a click)',
+      accept: namesData,
     },
     {
       anchor: ']:',
-      re: new RegExp(String.raw`^\s{0,3}\[[^\]\n]{1,100}\]:\s*<?(?:https?:)?\/\/[^\s>]{0,400}?${PLACEHOLDER}`, 'i'),
+      re: new RegExp(REF_URL, 'i'),
       langs: ['prose', 'text'],
       message: 'reference-style link/image definition templates data',
+      accept: namesData,
     },
     {
       anchor: String.raw`\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}[{<\[$%]`,
-      re: new RegExp(
-        [
-          String.raw`\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?\/\/[^)\s]{0,400}?[?&#=/][^)\s]{0,200}?`,
-          String.raw`(?:\{\{?\s*${DATA}\w*\s*\}\}?|\$\{\s*${DATA}\w*[^}\n]{0,40}\}|<${DATA}\w*>|\[${DATA}\w*\])`,
-        ].join(''),
-        'i',
-      ),
+      re: new RegExp(LINK_URL, 'i'),
       langs: ['prose', 'text'],
       message: 'link URL templates conversation data',
+      accept: namesData,
     },
+    ...EXFIL_PROSE,
     {
-      anchor: [
-        String.raw`conversation|chat\s+history|messages|system\s+prompt|credentials|secrets|password`,
-        String.raw`|env(?:ironment)?\s+variables|\.env|ssh|private\s+key|id_rsa|id_ed25519|id_ecdsa|\.aws|passwd`,
-        String.raw`|shadow|netrc|npmrc|pypirc|git-credentials|kube|docker|gnupg|Login\s+Data|cookies|session\s+token`,
-      ].join(''),
+      anchor: 'curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm',
       re: new RegExp(
         [
-          String.raw`\b(?:send|post|upload|transmit|forward|exfiltrate|leak|copy|smuggle|append|encode)\b`,
-          String.raw`(?:[^.\n]|\.(?=\S)){0,80}?`,
-          String.raw`\b(?:conversation|chat\s+history|(?:previous|all|user['’]?s?)\s+messages|system\s+prompt`,
-          String.raw`|credentials|secrets|passwords?|env(?:ironment)?\s+variables|\.env\b|ssh\s+keys?|private\s+keys?`,
-          String.raw`|${SENSITIVE_FILE}|cookies|session\s+tokens?)\b`,
-          String.raw`[^.\n]{0,80}?\b(?:to|into|in|as)\b[^.\n]{0,60}?`,
-          String.raw`(?:https?:\/\/|\burl\b|webhook|endpoint|server|\blink\b|image|query\s+(?:string|param)`,
-          String.raw`|remote|domain)`,
-        ].join(''),
-        'i',
-      ),
-      langs: ['prose', 'text'],
-      message: 'instructs the agent to send secrets or conversation data to a remote place',
-    },
-    {
-      anchor: 'curl|wget',
-      re: new RegExp(
-        [
-          String.raw`\b(?:curl|wget)\b[^\n]{0,200}?`,
-          String.raw`(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--body-file)`,
-          String.raw`(?:=|\s+)['"]?[^\s'"]{0,40}?(?:@|=@)?[^\n]{0,120}?`,
-          String.raw`(?:${SENSITIVE_FILE}|${SECRET_VAR}))`,
+          String.raw`\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]{0,300}?(?:`,
+          String.raw`(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--body-file`,
+          String.raw`|--post-data|-Body|-InFile)(?:=|\s+)['"]?[^\s'"]{0,40}?(?:@|=@|\()?[^\n]{0,120}?${SENSITIVE}`,
+          String.raw`|\$\(\s*(?:cat|base64|xxd|gzip|tar|type|gc|Get-Content)\b[^)\n]{0,80}?${SENSITIVE}`,
+          String.raw`|(?:^|\s)<\s*["']?${SENSITIVE})`,
+          String.raw`|${ENV_DUMP})`,
         ].join(''),
         'i',
       ),
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
-      message: 'uploads a sensitive file or secret',
+      message: 'uploads a sensitive file or the environment',
     },
     {
-      anchor: String.raw`\|\s*(?:base64\s*\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|openssl)`,
+      anchor: 'curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm',
+      re: new RegExp(
+        String.raw`\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]{0,300}?${SECRET_VAR}`,
+        'i',
+      ),
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'sends a secret to a host that is not its service',
+      accept: foreign,
+    },
+    {
+      anchor: String.raw`\|\s*(?:base64|gzip|xxd|openssl|curl|wget|nc|ncat|netcat|socat|ConvertTo-Json|iwr|irm`
+        + String.raw`|Invoke-)\b`,
       re: new RegExp(
         [
-          String.raw`(?:^|[\s;&|(\`$])(?:env|printenv|set`,
-          String.raw`|(?:cat|tar\s+\S*c\S*|zip\s+-r\S*)\s+[^\n|]{0,120}?${SENSITIVE_FILE}[^\n|]{0,60}?)\s*\|\s*`,
-          String.raw`(?:base64\s*\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|openssl\s+s_client)\b`,
+          String.raw`(?:^|[\s;&|(\`$])(?:env|printenv|set|export\s+-p|history|Get-ChildItem\s+env:|gci\s+env:`,
+          String.raw`|(?:cat|tar\s+\S*c\S*|zip\s+-r\S*|gc|Get-Content|type)\s+[^\n|]{0,120}?${SENSITIVE}[^\n|]{0,60}?)`,
+          String.raw`\s*\|\s*(?:(?:base64|gzip|xxd\s+-p|openssl\s+enc\S*|ConvertTo-Json)[^|\n]{0,40}\|\s*)?`,
+          String.raw`(?:curl|wget|nc|ncat|netcat|socat|openssl\s+s_client|Invoke-WebRequest|Invoke-RestMethod|iwr`
+          + String.raw`|irm)\b`,
         ].join(''),
         'i',
       ),
@@ -106,9 +121,10 @@ export const exfiltration: RuleModule = {
       message: 'pipes secrets or the environment to the network',
     },
     {
-      anchor: 'nc|ncat|netcat|dev/tcp',
+      anchor: 'nc|ncat|netcat|socat|dev/tcp|dev/udp',
       re: new RegExp(
-        String.raw`\b(?:nc|ncat|netcat|socat)\b[^\n]{0,120}?<\s*[^\n]{0,40}?${SENSITIVE_FILE}|>\s*\/dev\/tcp\/`,
+        String.raw`\b(?:nc|ncat|netcat|socat)\b[^\n]{0,120}?<\s*[^\n]{0,40}?${SENSITIVE}|(?:${SENSITIVE}`
+        + String.raw`|${ENV_DUMP})[^\n]{0,80}>\s*\/dev\/(?:tcp|udp)\/|>\s*\/dev\/tcp\/`,
         'i',
       ),
       langs: ['sh', 'prose', 'text'],
@@ -116,12 +132,34 @@ export const exfiltration: RuleModule = {
       message: 'sends data over a raw socket',
     },
     {
-      anchor:
-        String.raw`(?:requests|httpx|session|client|urllib\.request)\s*\.\s*(?:post|put|patch|get|request|urlopen)`,
+      anchor: 'scp|rsync|sftp',
+      re: new RegExp(String.raw`\b(?:scp|rsync)\b[^\n]{0,200}?${SENSITIVE}[^\n]{0,200}?\s\S*[\w\]]:`, 'i'),
+      langs: ['sh', 'prose', 'text'],
+      view: 'noComments',
+      message: 'copies a credential store to a remote host',
+      // A key given with `-i` (or an ssh command with one) logs in, and a public key is public: neither is a leak.
+      accept: (_m, line) =>
+        SENSITIVE_RE.test(line.replace(/\s-i\s*\S+|\s-e\s+(["'])[^"']*\1|\s-e\s+\S+|\S+\.pub\b/g, ' ')),
+    },
+    {
+      anchor: 'mail|mutt|Send-MailMessage|sendmail',
+      re: new RegExp(
+        String.raw`\b(?:mailx?|mutt|sendmail|Send-MailMessage)\b[^\n]{0,200}?(?:<\s*|-a\s+|-A\s+|-Attachments\s+`
+        + String.raw`|-Body\s+)["'(]?[^\n]{0,40}?(?:${SENSITIVE}|${ENV_DUMP})`,
+        'i',
+      ),
+      langs: ['sh', 'prose', 'text'],
+      view: 'noComments',
+      message: 'mails a credential store or the environment',
+    },
+    {
+      anchor: String.raw`requests|httpx|session|client|urllib|urlopen|\.send`,
       re: new RegExp(
         [
-          String.raw`\b(?:requests|httpx|session|client|urllib\.request)\s*\.\s*(?:post|put|patch|get|request|urlopen)`,
-          String.raw`\s*\([^\n]{0,200}?(?:os\.environ\b(?!\s*(?:\[|\.get))|dict\s*\(\s*os\.environ|${SENSITIVE_FILE})`,
+          String.raw`(?:\b(?:requests|httpx|session|client|urllib\.request)\s*\.\s*(?:post|put|patch|get|request`
+          + String.raw`|urlopen)`,
+          String.raw`|\burlopen|\.send(?:all|to)?)\s*\([^\n]{0,200}?(?:os\.environ\b(?!\s*(?:\[|\.get))`,
+          String.raw`|dict\s*\(\s*os\.environ|${SENSITIVE})`,
         ].join(''),
         'i',
       ),
@@ -129,5 +167,21 @@ export const exfiltration: RuleModule = {
       view: 'noComments',
       message: 'sends the environment or a sensitive file over the network',
     },
+    {
+      anchor: String.raw`requests|httpx|urlopen|fetch|axios|got`,
+      re: new RegExp(
+        [
+          String.raw`(?:\b(?:requests|httpx)\s*\.\s*(?:post|put|patch|get|request)|\burlopen|\bfetch`
+          + String.raw`|\baxios(?:\s*\.\s*\w+)?`,
+          String.raw`|\bgot(?:\s*\.\s*\w+)?)\s*\([^\n]{0,300}?(?:os\.(?:environ(?:\.get)?\s*[[(]|getenv\s*\()\s*['"]`,
+          String.raw`|process\.env(?:\.|\[\s*['"]))${SECRET_NAME}`,
+        ].join(''),
+      ),
+      langs: ['py', 'js'],
+      view: 'noComments',
+      message: 'sends a secret to a host that is not its service',
+      accept: foreign,
+    },
   ],
+  visitSkill: visitExfiltration,
 }

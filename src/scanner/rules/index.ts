@@ -3,7 +3,9 @@ import { agentConfig } from './agent-config'
 import { childProcess } from './child-process'
 import { concealment } from './concealment'
 import { controlDisablement } from './control-disablement'
+import { credentialHarvesting } from './credential-harvesting'
 import { dangerousShell } from './dangerous-shell'
+import { dnsExfiltration } from './dns-exfiltration'
 import { dynamicEval } from './dynamic-eval'
 import { envAccess } from './env-access'
 import { exfiltration } from './exfiltration'
@@ -38,6 +40,8 @@ export const RULE_MODULES: readonly RuleModule[] = [
   concealment,
   controlDisablement,
   opaqueArtifact,
+  dnsExfiltration,
+  credentialHarvesting,
 ]
 
 /** Findings about the scan itself rather than the skill's code. */

@@ -1,0 +1,258 @@
+import type { SkillSource } from '../../core/types'
+import type { Lang, LinePattern, RawFinding } from '../types'
+import { classify } from '../classify'
+import { excerptAt } from '../excerpt'
+import { LineIndex } from '../lines'
+import { findFences, markCautionary } from '../markdown'
+
+/**
+ * A skill read as whole-skill rules need it: its code (script files and fenced blocks, by language) and its
+ * prose, each split into statements that may span lines.
+ */
+
+export interface Unit {
+  path: string
+  lang: Lang
+  /** The unit's lines; `first` is the 0-based file line of `lines[0]`. */
+  lines: string[]
+  first: number
+}
+
+export interface Statement {
+  path: string
+  lang: Lang
+  /** The statement's lines joined by newlines, comment lines dropped. */
+  text: string
+  /** 1-based file line where it starts. */
+  line: number
+  /** How many file lines it spans. */
+  span: number
+  /** Its unit: `path\0first`. */
+  unit: string
+}
+
+const FENCE_LANG: Record<string, Lang> = { js: 'js', ts: 'js', jsx: 'js', tsx: 'js', py: 'py', sh: 'sh' }
+/** Text files read as code: no extension, or a scripting language no rule parses. */
+const SCRIPT_EXT = /(?:^|\/)[^./]+$|\.(?:rb|pl|php|lua|go|txt)$/i
+/** Info strings of blocks read as unlabelled text (which may be any shell). */
+const PLAIN = new Set(['', 'text', 'txt', 'plain', 'plaintext'])
+
+// The three data rules read the same units and statements of a skill: split it once.
+const UNITS = new WeakMap<SkillSource, Unit[]>()
+const STATEMENTS = new WeakMap<readonly Unit[], Statement[]>()
+
+/** The code and prose units of a skill. Files over 128 KB are left to the line patterns. */
+export function unitsOf(skill: SkillSource): Unit[] {
+  let units = UNITS.get(skill)
+  if (!units)
+    UNITS.set(skill, (units = splitUnits(skill)))
+  return units
+}
+
+function splitUnits(skill: SkillSource, maxChars = 128 * 1024): Unit[] {
+  const out: Unit[] = []
+  for (const file of skill.files) {
+    const text = file.text
+    if (text === null || text.length > maxChars)
+      continue
+    const kind = classify(file.path, text)
+    if (!kind.markdown) {
+      // Data files (xml, json, csv...) hold no statements; scripts without a known extension may.
+      if (kind.lang !== 'text' || SCRIPT_EXT.test(file.path))
+        out.push({ path: file.path, lang: kind.lang, lines: text.split(/\r?\n/), first: 0 })
+      continue
+    }
+    const lines = text.split(/\r?\n/)
+    const prose = lines.slice()
+    for (const f of findFences(file)) {
+      const last = Math.min(f.close, lines.length - 1)
+      const closed = /^\s*(?:`{3,}|~{3,})\s*$/.test(lines[last] ?? '') && last > f.open
+      prose.fill('', f.open, last + 1)
+      // A block in a language no rule reads (yara, sql, yaml...) is data, not the skill's code.
+      const lang = FENCE_LANG[f.lang] ?? (PLAIN.has(f.info) ? 'text' : null)
+      if (lang)
+        out.push({ path: file.path, lang, lines: lines.slice(f.open + 1, closed ? last : last + 1), first: f.open + 1 })
+    }
+    out.push({ path: file.path, lang: 'prose', lines: prose, first: 0 })
+  }
+  return out
+}
+
+const COMMENT: Partial<Record<Lang, RegExp>> = {
+  sh: /^\s*(?:#|rem\b|::)/i,
+  py: /^\s*#/,
+  js: /^\s*\/\//,
+  text: /^\s*#(?!!)/,
+}
+const MAX_SPAN = 30
+
+function depthOf(line: string): number {
+  let d = 0
+  let quote = 0
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    // Quoted text does not count: a `(` inside a string opens nothing.
+    if (quote) {
+      if (c === 92)
+        i++
+      else if (c === quote)
+        quote = 0
+    }
+    else if (c === 34 || c === 39 || c === 96) {
+      quote = c
+    }
+    else if (c === 40 || c === 91 || c === 123) {
+      d++
+    }
+    else if (c === 41 || c === 93 || c === 125) {
+      d--
+    }
+  }
+  return d
+}
+
+/** Whether a line goes on: a trailing backslash (or PowerShell backtick), pipe, boolean operator or comma. */
+function goesOn(line: string): boolean {
+  const t = line.trimEnd()
+  const c = t.charCodeAt(t.length - 1)
+  // \ ` | , ( [ { and && (the last `&` of it).
+  return c === 92 || c === 96 || c === 124 || c === 44 || c === 40 || c === 91 || c === 123
+    || (c === 38 && t.endsWith('&&'))
+}
+
+/** The statements of a code unit: continuation lines and open brackets join lines. */
+export function statementsOf(unit: Unit): Statement[] {
+  const out: Statement[] = []
+  const comment = COMMENT[unit.lang]
+  const key = `${unit.path}\0${unit.first}`
+  let i = 0
+  while (i < unit.lines.length) {
+    const start = i
+    const parts: string[] = []
+    let depth = 0
+    for (;;) {
+      const line = unit.lines[i] ?? ''
+      i++
+      if (!(comment && comment.test(line))) {
+        parts.push(line)
+        depth += depthOf(line)
+      }
+      if (i >= unit.lines.length || i - start >= MAX_SPAN)
+        break
+      if (depth <= 0 && !goesOn(line))
+        break
+    }
+    const text = parts.join('\n')
+    if (text.trim())
+      out.push({ path: unit.path, lang: unit.lang, text, line: unit.first + start + 1, span: i - start, unit: key })
+  }
+  return out
+}
+
+/** Every statement of every code unit of a skill (prose excluded). */
+export function codeStatements(units: readonly Unit[]): Statement[] {
+  let list = STATEMENTS.get(units)
+  if (!list)
+    STATEMENTS.set(units, (list = units.filter(u => u.lang !== 'prose').flatMap(statementsOf)))
+  return list
+}
+
+/**
+ * Marks whole-skill findings in markdown files that a "never do this" context governs, as the line scan
+ * does for its own findings (`markCautionary`).
+ */
+export function markQuoted(skill: SkillSource, findings: RawFinding[]): RawFinding[] {
+  const paths = new Set(findings.map(f => f.path))
+  for (const file of skill.files) {
+    if (!paths.has(file.path) || file.text === null || !classify(file.path, file.text).markdown)
+      continue
+    markCautionary(findings, new LineIndex(file.text), findFences(file), file.path)
+  }
+  return findings
+}
+
+/** Paragraphs of a prose unit (a list and the lead line ending in `:` belong to one). */
+export function paragraphs(unit: Unit): Array<{ first: number, lines: string[] }> {
+  const out: Array<{ first: number, lines: string[] }> = []
+  let cur: { first: number, lines: string[] } | null = null
+  for (let i = 0; i < unit.lines.length; i++) {
+    const line = unit.lines[i]!
+    if (!line.trim()) {
+      if (cur && !/:\s*$/.test(cur.lines.at(-1)!)) {
+        out.push(cur)
+        cur = null
+      }
+      continue
+    }
+    if (/^\s{0,3}#{1,6}\s/.test(line)) {
+      if (cur)
+        out.push(cur)
+      cur = null
+      continue
+    }
+    cur ??= { first: unit.first + i, lines: [] }
+    while (cur.first + cur.lines.length < unit.first + i) cur.lines.push('')
+    cur.lines.push(line)
+  }
+  if (cur)
+    out.push(cur)
+  return out
+}
+
+const COMPILED = new WeakMap<LinePattern, { anchor: RegExp, re: RegExp }>()
+function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp } {
+  let c = COMPILED.get(p)
+  if (!c) {
+    COMPILED.set(p, (c = {
+      anchor: new RegExp(p.anchor, 'i'),
+      re: new RegExp(p.re.source, p.re.flags.replace('g', '')),
+    }))
+  }
+  return c
+}
+
+/**
+ * Matches of line patterns on prose sentences that wrap over lines: each paragraph is read as one line
+ * (line breaks as spaces), and a match is reported where it starts.
+ */
+export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePattern[], rule: string): RawFinding[] {
+  const out: RawFinding[] = []
+  const compiled = patterns.map(compiledOf)
+  for (const unit of units) {
+    if (unit.lang !== 'prose')
+      continue
+    for (const p of paragraphs(unit)) {
+      if (p.lines.length < 2)
+        continue
+      const text = p.lines.join(' ')
+      for (let k = 0; k < patterns.length; k++) {
+        const pat = patterns[k]!
+        const c = compiled[k]!
+        // The anchor and the gate are cheap; most paragraphs stop there.
+        if ((pat.lineGate && !pat.lineGate.test(text)) || !c.anchor.test(text))
+          continue
+        const m = c.re.exec(text)
+        if (!m || (pat.accept && !pat.accept(m, text, () => '')))
+          continue
+        // Only what no single line shows: a match inside one line is the line scan's.
+        let at = 0
+        let start = 0
+        while (at + 1 < p.lines.length && start + p.lines[at]!.length < m.index) start += p.lines[at++]!.length + 1
+        if (m.index + m[0].length <= start + p.lines[at]!.length)
+          continue
+        const line = p.lines[at]!
+        const col = m.index - start
+        out.push({
+          rule,
+          path: unit.path,
+          line: p.first + at + 1,
+          column: col + 1,
+          message: pat.message,
+          excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
+        })
+        break
+      }
+    }
+  }
+  return out
+}

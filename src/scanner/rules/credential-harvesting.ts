@@ -1,0 +1,120 @@
+import type { SkillSource } from '../../core/types'
+import type { RawFinding, RuleModule } from '../types'
+import type { Statement } from './code-units'
+import { excerptAt } from '../excerpt'
+import { codeStatements, markQuoted, unitsOf } from './code-units'
+import { HARVEST_PROSE, proseHarvest } from './harvest-prose'
+import { hinted, secretNames, SENSITIVE_RE, storeKinds } from './leak-sources'
+import { serviceWords } from './own-host'
+
+/**
+ * Credential harvesting: code that reads several kinds of credential store (ssh keys and cloud credentials
+ * and browser profiles...), gathers the environment's secrets by name pattern, or packs the secret variables
+ * of several services into one payload; prose that tells the agent to do so. One store is a tool's own
+ * login; several are a sweep.
+ */
+
+// Building one value out of many: a serialiser, a literal, a redirect, an upload.
+const PAYLOAD = new RegExp(
+  String.raw`json\.dumps|JSON\.stringify|ConvertTo-Json|\bdict\s*\(|\{\s*["']?\w+["']?\s*:|\bbase64\b|>>?|\btee\b`
+  + String.raw`|\bcurl\b|\bwget\b|requests\.|fetch\s*\(|\bprintf\b|\becho\b|Out-File`,
+)
+const SINK = new RegExp(
+  String.raw`\b(?:curl|wget|nc|scp|rsync|Invoke-(?:WebRequest|RestMethod)|requests\.(?:post|put)|urlopen|fetch\s*\(`
+  + String.raw`|axios|smtplib|sendall)\b`,
+)
+
+function finding(st: Statement, message: string, severity?: 'warning'): RawFinding {
+  const first = st.text.split('\n')[0]!
+  const col = first.length - first.trimStart().length
+  return {
+    rule: 'credential_harvesting',
+    path: st.path,
+    line: st.line,
+    column: col + 1,
+    message,
+    excerpt: excerptAt(first, col, Math.min(80, first.length - col)),
+    ...(severity ? { severity } : {}),
+  }
+}
+
+function visitHarvest(skill: SkillSource): RawFinding[] {
+  const out: RawFinding[] = []
+  const units = unitsOf(skill)
+  const byFile = new Map<string, Statement[]>()
+  const sinks = new Set<string>()
+  for (const st of codeStatements(units)) {
+    if (SINK.test(st.text))
+      sinks.add(st.path)
+    if (!hinted(st.text))
+      continue
+    const list = byFile.get(st.path) ?? []
+    list.push(st)
+    byFile.set(st.path, list)
+    // The secrets of several services packed into one value.
+    const services = new Set(secretNames(st.text).map(n => serviceWords(n).join('_') || n))
+    if (services.size >= 3 && PAYLOAD.test(st.text))
+      out.push(finding(st, `gathers the secrets of ${services.size} services into one payload`))
+  }
+  // Several kinds of credential store read by the code of one file.
+  for (const [path, list] of byFile) {
+    const sink = sinks.has(path)
+    const kinds = new Set<string>()
+    let second: Statement | null = null
+    for (const st of list) {
+      if (!SENSITIVE_RE.test(st.text))
+        continue
+      for (const k of storeKinds(st.text)) {
+        if (!kinds.has(k) && kinds.size === 1)
+          second ??= st
+        kinds.add(k)
+      }
+    }
+    if (second && (kinds.size >= 3 || sink)) {
+      out.push(finding(second, `reads ${kinds.size} kinds of credential store (${[...kinds].join(', ')})`))
+    }
+    else if (second) {
+      out.push(finding(second, `reads 2 kinds of credential store (${[...kinds].join(', ')})`, 'warning'))
+    }
+  }
+  out.push(...proseHarvest(units))
+  return markQuoted(skill, out)
+}
+
+export const credentialHarvesting: RuleModule = {
+  meta: {
+    id: 'credential_harvesting',
+    kind: 'threat',
+    severity: 'error',
+    cwe: 'CWE-522',
+    description:
+      'Credential harvesting: instructions or code that read several credential stores (ssh keys, cloud and '
+      + 'registry credentials, browser profiles, keychains, shell history, wallets), collect the environment\'s '
+      + 'secrets by name pattern, or gather the secret variables of several services into one payload.',
+    hint: 'A skill reads only the one credential its tool needs, through that tool; never sweep stores or the '
+      + 'environment for secrets.',
+  },
+  patterns: [
+    {
+      anchor: String.raw`\|\s*(?:grep|egrep|rg|findstr|Select-String|Where-Object|where)\b|\|\s*\?|environ`
+        + String.raw`|process\.env`,
+      re: new RegExp(
+        [
+          String.raw`(?:\b(?:env|printenv|set|export\s+-p)\s*\|\s*(?:grep|egrep|rg|findstr|Select-String)\b`,
+          String.raw`|(?:Get-ChildItem|gci|ls|dir)\s+env:[^\n|]*\|\s*(?:Where-Object|where|\?|Select-String|findstr)`,
+          String.raw`|os\.environ(?:\.items\(\))?[^\n]{0,80}?\bif\b|os\.environ\.(?:items`
+          + String.raw`|keys)\(\)[^\n]{0,80}?(?:re\.|match|search|in\s+k)`,
+          String.raw`|Object\.(?:entries|keys)\s*\(\s*process\.env\s*\)[^\n]{0,40}?\.filter)`,
+          String.raw`[^\n]{0,120}?(?:key|token|secret|passw|credential|auth|pwd)[^\n]{0,40}?`,
+          String.raw`(?:\||\\\||,|\bor\b)[^\n]{0,20}?(?:key|token|secret|passw|credential|auth|pwd)`,
+        ].join(''),
+        'i',
+      ),
+      langs: ['sh', 'py', 'js', 'text', 'prose'],
+      view: 'noComments',
+      message: 'collects the environment\'s secrets by name pattern',
+    },
+    ...HARVEST_PROSE,
+  ],
+  visitSkill: visitHarvest,
+}

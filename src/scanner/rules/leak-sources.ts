@@ -1,0 +1,159 @@
+/**
+ * What data-leaving rules look for: credential stores (by kind, since a harvester reads several kinds), secret
+ * variables, dumps of the whole environment, and hosts that exist to receive stolen data.
+ */
+
+/** Credential stores by kind. A public key (`id_rsa.pub`) is not one. */
+export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
+  {
+    kind: 'ssh keys',
+    // Public keys, known hosts and the client config are not secrets.
+    re: String.raw`(?:~\/\.ssh\b|\$HOME\/\.ssh\b|\.ssh\/(?:id_|\*))`
+      + String.raw`(?![\w\/.*-]*(?:\.pub|known_hosts|authorized_keys|\/config)\b)`
+      + String.raw`|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)`,
+  },
+  { kind: 'AWS credentials', re: String.raw`\.aws[\/\\](?:credentials|config)\b|~\/\.aws\b|\$HOME\/\.aws\b` },
+  {
+    kind: 'cloud CLI credentials',
+    re: String.raw`\.config\/gcloud\b|application_default_credentials|\.azure[\/\\]|\.kube[\/\\]config\b`
+      + String.raw`|\.docker[\/\\]config\.json|\.terraform\.d\/credentials|\.vault-token\b|\.config\/doctl`,
+  },
+  {
+    kind: 'package and git tokens',
+    re: String.raw`\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.config\/gh\/hosts|\.gem\/credentials`
+      + String.raw`|\.cargo\/credentials`,
+  },
+  { kind: 'GnuPG keyring', re: String.raw`\.gnupg\b|secring\.gpg` },
+  {
+    kind: 'browser profiles',
+    re: String.raw`Login\s?Data\b|logins\.json|key[34]\.db\b|cookies\.sqlite|Cookies\.binarycookies`
+      + String.raw`|Local\s?State\b|\.mozilla\/firefox|Firefox[\/\\]Profiles|google-chrome|Chrome[\/\\]User\s?Data`
+      + String.raw`|BraveSoftware|Microsoft[\/\\]Edge[\/\\]User\s?Data|\bbrowser\s+(?:profiles?|cookies`
+      + String.raw`|saved\s+passwords)`
+      + String.raw`|\bsaved\s+(?:browser\s+)?passwords\b`,
+  },
+  {
+    kind: 'keychains',
+    re: String.raw`\bsecurity["',\s]+(?:find-(?:generic|internet)-password|dump-keychain)|login\.keychain|Keychains\/`
+      + String.raw`|\bkeychain\b|secret-tool\s+lookup|\bkwallet|gnome-keyring|cmdkey\s+\/list|vaultcmd`
+      + String.raw`|Credential\s+Manager|CredEnumerate`,
+  },
+  {
+    kind: 'shell history',
+    re: String.raw`\.(?:bash|zsh|sh|fish|python|psql|mysql|node_repl)_history\b|ConsoleHost_history`
+      + String.raw`|\bshell\s+history\b`,
+  },
+  {
+    kind: 'crypto wallets',
+    re: String.raw`wallet\.dat\b|\.electrum\b|\bExodus[\/\\]|\bmetamask\b|\.ethereum\/keystore|solana\/id\.json`
+      + String.raw`|\bseed\s+phrases?\b`,
+  },
+  { kind: 'agent credentials', re: String.raw`\.claude\/\.credentials|\.codex\/auth\.json|github-copilot\/(?:hosts`
+    + String.raw`|apps)` },
+  { kind: 'dotenv files', re: String.raw`(?:^|[\s"'\/=(])\.env(?:\.local|\.production)?\b(?![.\w-])|\.envrc\b` },
+  { kind: 'system password files', re: String.raw`\/etc\/shadow\b|\/etc\/passwd\b|\\SAM\b` },
+]
+
+/**
+ * Anchor tokens for patterns that embed the stores: every alternative of `STORES` contains one (a token that
+ * starts with a word character is matched at a word start, so `bash_history`, not `_history`).
+ */
+export const STORE_ANCHOR = [
+  String.raw`\.ssh|\$HOME|id_rsa|id_ed25519|id_ecdsa|id_dsa|\.aws|gcloud|application_default|\.azure|\.kube|\.docker`,
+  String.raw`|\.terraform|\.vault-token|doctl|npmrc|pypirc|netrc|git-credentials|\/gh\/|\.gem\/|\.cargo\/|gnupg`
+  + String.raw`|secring`,
+  String.raw`|Login\s?Data|logins\.json|key[34]\.db|cookies|Local\s?State|mozilla|Firefox|google-chrome|Chrome`,
+  String.raw`|BraveSoftware|Edge|browser|saved|security|keychain|secret-tool|kwallet|gnome-keyring|cmdkey|vaultcmd`,
+  String.raw`|Credential|CredEnumerate|bash_history|zsh_history|sh_history|fish_history|python_history|psql_history`,
+  String.raw`|mysql_history|node_repl_history|ConsoleHost_history|shell\s+history|wallet|electrum|Exodus|metamask`,
+  String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM`,
+].join('')
+
+/** Any credential store or sensitive file. */
+export const SENSITIVE_RE = new RegExp(STORES.map(s => `(?:${s.re})`).join('|'), 'i')
+
+const STORE_RES = STORES.map(s => ({ kind: s.kind, re: new RegExp(s.re, 'i') }))
+
+/** The kinds of credential store a text names. */
+export function storeKinds(text: string): string[] {
+  return STORE_RES.filter(s => s.re.test(text)).map(s => s.kind)
+}
+
+/** A variable name that holds a secret: `GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`. */
+export const SECRET_NAME = String.raw`[A-Z][A-Z0-9_]*(?:TOKEN|_KEY|APIKEY|SECRET|PASSWORD|PASSWD|_PASS|_PAT`
+  + String.raw`|CREDENTIALS?)`
+  + String.raw`(?![A-Za-z0-9_])`
+
+/** A shell, PowerShell, Python or JS read of a secret variable; group 1 is its name. */
+export const SECRET_READ = new RegExp(
+  [
+    String.raw`\$\{?(?:env:)?(${SECRET_NAME})\}?`,
+    String.raw`os\.(?:environ(?:\.get)?\s*[[(]\s*|getenv\s*\(\s*)['"](${SECRET_NAME})['"]`,
+    String.raw`process\.env(?:\.(${SECRET_NAME})|\[\s*['"](${SECRET_NAME})['"])`,
+  ].join('|'),
+  'g',
+)
+
+/** The names of the secret variables a text reads. */
+export function secretNames(text: string): string[] {
+  const out = new Set<string>()
+  SECRET_READ.lastIndex = 0
+  for (let m = SECRET_READ.exec(text); m; m = SECRET_READ.exec(text)) out.add((m[1] ?? m[2] ?? m[3] ?? m[4])!)
+  return [...out]
+}
+
+/** The whole environment, read at once (a single `os.environ['X']` is not). */
+export const ENV_DUMP = [
+  String.raw`\$\(\s*(?:env|printenv|set|export\s+-p|declare\s+-x)\s*[|)]|\`\s*(?:env|printenv)\s*[|\`]`,
+  String.raw`|(?:^|[;&|(]\s*)(?:env|printenv|set|export\s+-p)\s*(?:\||>)`,
+  String.raw`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b))`,
+  String.raw`|\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))`,
+  String.raw`|Get-ChildItem\s+env:|\bgci\s+env:|\bls\s+env:|\[Environment\]::GetEnvironmentVariables`,
+].join('')
+export const ENV_DUMP_RE = new RegExp(ENV_DUMP, 'i')
+
+/** Hosts that exist to receive requests from anyone: request catchers, tunnels, pastebins, chat webhooks. */
+export const CATCHER_HOST = new RegExp(
+  [
+    String.raw`webhook\.site|requestbin|pipedream\.net|\bngrok(?:-free)?\.(?:io|app|dev)|burpcollaborator\.net`,
+    String.raw`|\boast\.(?:fun|me|pro|live|site|online)|interact\.sh|canarytokens|hookbin|beeceptor`
+    + String.raw`|\.trycloudflare\.com`,
+    String.raw`|serveo\.net|\.loca\.lt|pastebin\.com|paste\.ee|transfer\.sh|0x0\.st|file\.io|termbin\.com`,
+    String.raw`|discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.slack\.com`,
+  ].join(''),
+  'i',
+)
+
+/**
+ * Literals without which a text names no source (a cheap test before the large patterns): every store,
+ * dump and secret name above contains one of them.
+ */
+export const SOURCE_HINT = new RegExp(
+  [
+    String.raw`env|ssh|aws|id_|rc\b|_KEY|APIKEY|keychain|key[34]\.db|cmdkey|keyring|keystore|token|secret|pass|cred`,
+    String.raw`|_history|\bhistory\b|login|cookie|wallet|gnupg|secring|kube|docker|gcloud|azure|shadow|vault`
+    + String.raw`|local\s?state`,
+    String.raw`|user\s?data|firefox|chrome|brave|Edge[\/\\]|exodus|electrum|metamask|seed\s+phrase|kwallet|\bSAM\b`
+    + String.raw`|copilot`,
+    String.raw`|codex|claude|solana|_PAT\b|doctl|\/gh\/|\(\s*set\b|\bset\s*[|>]|export\s+-p|declare\s+-x|gci\s`
+    + String.raw`|Get-ChildItem`,
+  ].join(''),
+  'i',
+)
+
+const HINTS = new Map<string, boolean>()
+/** `SOURCE_HINT.test`, remembered per text: the three data rules ask it of the same statements. */
+export function hinted(text: string): boolean {
+  let v = HINTS.get(text)
+  if (v === undefined) {
+    if (HINTS.size > 50_000)
+      HINTS.clear()
+    HINTS.set(text, (v = SOURCE_HINT.test(text)))
+  }
+  return v
+}
+
+/** A whole-environment dump, a credential store, or a secret variable, on one piece of text. */
+export function hasSource(text: string): boolean {
+  return hinted(text) && (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text) || secretNames(text).length > 0)
+}
