@@ -85,6 +85,10 @@ export const CAUTION_RULES = new Set([
   'prompt_injection',
   'exfiltration',
   'obfuscation',
+  'encoded_payload',
+  'reverse_shell',
+  'crypto_mining',
+  'supply_chain',
 ])
 
 function governedOnLine(line: string, column: number): boolean {

@@ -1,7 +1,9 @@
 import type { RuleInfo, RuleMeta, RuleModule } from '../types'
 import { childProcess } from './child-process'
+import { cryptoMining } from './crypto-mining'
 import { dangerousShell } from './dangerous-shell'
 import { dynamicEval } from './dynamic-eval'
+import { encodedPayload } from './encoded-payload'
 import { exfiltration } from './exfiltration'
 import { fsWrite } from './fs-write'
 import { hiddenUnicode } from './hidden-unicode'
@@ -9,7 +11,9 @@ import { networkAccess } from './network-access'
 import { obfuscation } from './obfuscation'
 import { promptInjection } from './prompt-injection'
 import { remoteExec } from './remote-exec'
+import { reverseShell } from './reverse-shell'
 import { secrets } from './secrets'
+import { supplyChain } from './supply-chain'
 
 /** Built-in rules in a fixed order (the first five are the Clavion registry rules). */
 export const RULE_MODULES: readonly RuleModule[] = [
@@ -24,6 +28,10 @@ export const RULE_MODULES: readonly RuleModule[] = [
   remoteExec,
   secrets,
   dangerousShell,
+  encodedPayload,
+  reverseShell,
+  cryptoMining,
+  supplyChain,
 ]
 
 /** Findings about the scan itself rather than the skill's code. */
