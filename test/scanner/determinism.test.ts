@@ -37,6 +37,10 @@ describe('scanner contracts', () => {
       'remote_exec',
       'secrets',
       'dangerous_shell',
+      'encoded_payload',
+      'reverse_shell',
+      'crypto_mining',
+      'supply_chain',
     ])
     for (const r of RULES) expect(r.cwe).toMatch(/^CWE-\d+$/)
     for (const m of RULE_MODULES) {

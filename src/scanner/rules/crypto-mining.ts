@@ -66,9 +66,9 @@ export const cryptoMining: RuleModule = {
         [
           String.raw`--donate-level\b|"donate-level"\s*:|--cpu-max-threads-hint\b`,
           // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-          String.raw`|(?:-a|--algo(?:rithm)?)[=\s]+["']?(?:rx\/0|randomx|cn\/\w+|cryptonight\w*|kawpow|ethash|etchash|autolykos2?|ghostrider)\b`,
+          String.raw`|(?:-a|--algo(?:rithm)?)["']?(?:\s*,\s*|[=\s]+)["']?(?:rx\/0|randomx|cn\/\w+|cryptonight\w*|kawpow|ethash|etchash|autolykos2?|ghostrider)\b`,
           String.raw`|"algo"\s*:\s*"(?:rx\/0|cn\/\w+|randomx|kawpow|ghostrider)"`,
-          String.raw`|--coin[=\s]+["']?(?:monero|xmr|rvn|etc|zeph|ravencoin)\b`,
+          String.raw`|--coin["']?(?:\s*,\s*|[=\s]+)["']?(?:monero|xmr|rvn|etc|zeph|ravencoin)\b`,
         ].join(''),
         'i',
       ),
@@ -86,7 +86,7 @@ export const cryptoMining: RuleModule = {
     },
     {
       // A Monero address alongside a miner's arguments: where the payout goes.
-      anchor: '-u|--user|"user"|wallet',
+      anchor: String.raw`-u\s+["']?4|--user|"user"|wallet`,
       re: /(?:-u|--user|"user"\s*:|wallet\s*[=:])\s*["']?4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/,
       langs: ALL,
       message: 'pays mining rewards to a Monero wallet',

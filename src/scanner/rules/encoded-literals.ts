@@ -109,7 +109,7 @@ const KINDS: Kind[] = [
     hint: 'chr',
   },
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-  { name: 'rot13', re: /\bcodecs\.decode\s*\(\s*["']([^"'\n]{8,})["']\s*,\s*["']rot.?13["']/g, decode: rot13, group: 1, hint: 'rot' },
+  { name: 'rot13', re: /\bcodecs\.decode\s*\(\s*(["'])((?:(?!\1)[^\n]){8,500})\1\s*,\s*["']rot.?13["']/g, decode: rot13, group: 2, hint: 'rot' },
 ]
 
 /** Adjacent quoted pieces joined by `+` on one line (`"aGVs" + "bG8="`), as the runtime would join them. */

@@ -40,7 +40,7 @@ export const encodedPayload: RuleModule = {
     {
       anchor: 'base64|xxd',
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-      re: /\$\(\s*(?:echo|printf)\s+(?:-\w+\s+)?["']?[\w+/=-]{8,}["']?\s*\|\s*(?:base64\s+(?:-\w+\s+)*(?:-d|--decode|-D)|xxd\s+-r)/i,
+      re: /\$\(\s*(?:echo|printf)\s+(?:-\w+\s+)?["']?(?:[\w+/=-]{8,}|\$\{?\w+\}?)["']?\s*\|\s*(?:base64\s+(?:-\w+\s+)*(?:-d|--decode|-D)|xxd\s+-r)/i,
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
       message: 'runs or passes on a string decoded at run time',
@@ -55,7 +55,7 @@ export const encodedPayload: RuleModule = {
       message: 'decodes a payload and runs it',
     },
     {
-      anchor: String.raw`printf|echo`,
+      anchor: String.raw`\\x[0-9a-fA-F]|\\[0-7]{3}`,
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
       re: /\b(?:printf|echo\s+-e)\s+["']?(?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}){6,}[^\n|]{0,40}\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b/,
       langs: ['sh', 'prose', 'text'],
@@ -63,7 +63,9 @@ export const encodedPayload: RuleModule = {
       message: 'pipes an escaped payload to a shell',
     },
     {
-      anchor: 'exec|eval|compile|system|popen|Popen|run|call|check_output',
+      anchor:
+        'b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|decodestring|unhexlify|fromhex|decompress'
+        + '|rot13|rot_13|rot-13|chr|bytes|bytearray|codecs',
       re: new RegExp(
         // eslint-disable-next-line style/max-len -- a pattern is clearer whole
         String.raw`\b(?:exec|eval|compile|os\.system|os\.popen|Popen|subprocess\.(?:run|call|check_output|check_call|getoutput))`
@@ -74,7 +76,7 @@ export const encodedPayload: RuleModule = {
       message: 'decodes a payload and runs it (Python)',
     },
     {
-      anchor: 'eval|Function|runInThisContext|runInNewContext|execSync|exec|spawn|setTimeout|setInterval',
+      anchor: 'atob|Buffer|fromCharCode|unescape|decodeURIComponent',
       re: new RegExp(
         // eslint-disable-next-line style/max-len -- a pattern is clearer whole
         String.raw`\b(?:eval|Function|runInThisContext|runInNewContext|execSync|exec|spawnSync|spawn|setTimeout|setInterval)`

@@ -126,7 +126,7 @@ export const remoteExec: RuleModule = {
       message: 'downloads or runs remote code through a Windows system binary',
     },
     ...bySeverity({
-      anchor: 'deno|bun',
+      anchor: 'deno run|bun run|bun x',
       re: /\b(?:deno\s+run|bun\s+(?:run|x))\s+(?:-\S+\s+)*["']?https?:\/\/\S+/i,
       langs: ['sh', 'prose', 'text'],
       view: 'noComments',

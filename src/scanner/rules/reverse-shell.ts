@@ -95,7 +95,7 @@ export const reverseShell: RuleModule = {
       message: 'redirects standard input/output to a socket (dup2)',
     }, byTarget),
     ...bySeverity({
-      anchor: 'fsockopen|TCPSocket|Socket|socket',
+      anchor: 'fsockopen|TCPSocket|use Socket',
       re: new RegExp(
         [
           String.raw`\bfsockopen\s*\([^\n]{0,120}\b(?:exec|system|shell_exec|passthru|proc_open|popen)\s*\(`,
@@ -108,7 +108,7 @@ export const reverseShell: RuleModule = {
       message: 'a script language socket handed to a shell',
     }, byTarget),
     ...bySeverity({
-      anchor: 'TCPClient|TcpClient|Sockets',
+      anchor: 'Sockets.TCPClient',
       re: /\bNet\.Sockets\.TCPClient\b[^\n]{0,400}\b(?:GetStream|iex|Invoke-Expression)\b/i,
       langs: ALL,
       view: 'noComments',

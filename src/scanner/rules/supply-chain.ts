@@ -125,7 +125,7 @@ export const supplyChain: RuleModule = {
       return s === 'bad' || s === 'unknown' ? 'error' : 'warning'
     }),
     ...bySeverity({
-      anchor: 'pip|easy_install|uv tool|uvx',
+      anchor: String.raw`pip[\d.]*\s+install|pipx|easy_install|uv\s+tool|uvx`,
       re: new RegExp(
         String.raw`\b(?:(?:pip[\d.]*|uv\s+pip|pipx|easy_install|python[\d.]*\s+-m\s+pip|uv\s+tool)\s+install|uvx)\b`
         + String.raw`(?:\s+[^\s|;&]+){0,8}?\s+${SCHEME_URL}`,
@@ -159,7 +159,7 @@ export const supplyChain: RuleModule = {
       return first === 'direct' || first === 'off' ? null : registryOf(first)
     }),
     ...bySeverity({
-      anchor: 'gem|bundle|cargo|--source|--git',
+      anchor: 'gem install|gem sources|cargo install',
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
       re: new RegExp(String.raw`\b(?:gem\s+(?:install|sources\s+(?:-a|--add))\b[^\n]*?(?:--source\s+|--add\s+|-a\s+)|cargo\s+install\b[^\n]*?--git\s+)${URL}`, 'i'),
       langs: ALL,
