@@ -48,7 +48,7 @@ export const cryptoMining: RuleModule = {
       message: 'runs or fetches a crypto miner',
       // A miner named in code is one the skill installs, starts or configures; in prose, see below.
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-      lineGate: /\b(?:curl|wget|tar|unzip|chmod|nohup|screen|tmux|systemctl|\.\/|exec|spawn|Popen|system|run|start|-o\s|--url|--pool|--user|--donate|--threads|--cpu|--background|-B\b|download|install|releases|\.tar\.gz|\.zip|"pools")/i,
+      lineGate: /\.\/|\b(?:curl|wget|tar|unzip|chmod|nohup|screen|tmux|systemctl|--config|exec|spawn|Popen|system|run|start|-o\s|--url|--pool|--user|--donate|--threads|--cpu|--background|-B\b|download|install|releases|\.tar\.gz|\.zip|"pools")/i,
     },
     {
       anchor: MINER_ANCHOR,

@@ -81,6 +81,13 @@ export const reverseShell: RuleModule = {
       message: 'pipes a shell between two ends of a network connection',
     }, byTarget),
     ...bySeverity({
+      anchor: '/inet/tcp/|/inet/udp/',
+      re: /\/inet\/(?:tcp|udp)\/\d+\/[^\s/"']+\/\d+/,
+      langs: ALL,
+      view: 'raw',
+      message: 'gawk talks to a network peer and runs what it sends (/inet/tcp)',
+    }, byTarget),
+    ...bySeverity({
       anchor: 'socat',
       re: /\bsocat\b[^\n]{0,160}?\b(?:exec|system):["']?[^\n]{0,30}?(?:\bsh\b|bash|cmd|powershell|pty)/i,
       langs: ALL,

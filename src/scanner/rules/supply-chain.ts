@@ -115,6 +115,13 @@ export const supplyChain: RuleModule = {
       message: 'installs Python packages from an index that is not PyPI',
     }, registry),
     ...bySeverity({
+      anchor: String.raw`pip[\d.]*\s+install|uv\s+pip`,
+      re: new RegExp(String.raw`\b(?:pip[\d.]*|uv\s+pip)\s+install\b[^\n|;]{0,200}?\s-i\s+${URL}`, 'i'),
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs Python packages from an index that is not PyPI',
+    }, registry),
+    ...bySeverity({
       anchor: '--trusted-host|trusted-host',
       re: /\btrusted-host\s*[=\s]\s*["']?([\w.-]+)/i,
       langs: ALL,
