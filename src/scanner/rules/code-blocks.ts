@@ -1,20 +1,30 @@
 import type { Severity, SkillFile, SkillSource } from '../../core/types'
 import type { Fence } from '../markdown'
 import type { Lang, LinePattern, RawFinding } from '../types'
+import { markdownOf } from '../../core/markdown'
 import { classify } from '../classify'
 import { LineIndex } from '../lines'
 import { findFences, markCautionary } from '../markdown'
 
-/** A piece of code a whole-skill check reads: a script file, or a fenced block of a markdown file. */
-export interface CodeChunk {
-  file: SkillFile
-  lang: Exclude<Lang, 'prose'>
-  /** The chunk's lines, and the 0-based file line of the first. */
-  lines: string[]
-  lineOffset: number
+/**
+ * A piece of code a whole-skill check reads: a script file, or a fenced block of a markdown file. Its text,
+ * and its lines (split on first read: most chunks fail a check's first test), the first at `lineOffset`.
+ */
+export class CodeChunk {
+  private split: string[] | null = null
+  constructor(
+    readonly file: SkillFile,
+    readonly lang: Exclude<Lang, 'prose'>,
+    readonly text: string,
+    readonly lineOffset: number,
+  ) {}
+
+  get lines(): string[] {
+    return (this.split ??= this.text.split('\n'))
+  }
 }
 
-/** Chunks bigger than this are left to the line patterns (the cross-statement checks are quadratic at worst). */
+/** Fenced blocks longer than this are left to the line patterns. */
 const MAX_LINES = 5000
 
 const isMarkdown = (path: string): boolean => /\.(?:md|mdx|markdown)$/i.test(path)
@@ -26,31 +36,37 @@ const cache = new WeakMap<SkillSource, CodeChunk[]>()
 export function codeChunks(skill: SkillSource): CodeChunk[] {
   let list = cache.get(skill)
   if (!list)
-    cache.set(skill, (list = [...makeChunks(skill)]))
+    cache.set(skill, (list = makeChunks(skill)))
   return list
 }
 
-function* makeChunks(skill: SkillSource): Generator<CodeChunk> {
+function makeChunks(skill: SkillSource): CodeChunk[] {
+  const chunks: CodeChunk[] = []
   for (const file of skill.files) {
     const text = file.text
     if (text === null || text.length > 1024 * 1024)
       continue
     if (!isMarkdown(file.path)) {
-      const lines = text.split('\n')
-      if (lines.length <= MAX_LINES)
-        yield { file, lang: classify(file.path, text).lang as CodeChunk['lang'], lines, lineOffset: 0 }
+      chunks.push(new CodeChunk(file, classify(file.path, text).lang as CodeChunk['lang'], text, 0))
       continue
     }
     if (!text.includes('```') && !text.includes('~~~'))
       continue
-    const all = text.split('\n')
-    for (const f of findFences(file)) {
-      if (f.close - f.open > MAX_LINES)
-        continue
+    // The body of a fence from its offsets: no split of the whole file.
+    const raw = markdownOf(file)?.fences ?? []
+    findFences(file).forEach((f, k) => {
+      const m = raw[k]!
+      if (f.close - f.open > MAX_LINES || f.close <= f.open)
+        return
+      const from = text.indexOf('\n', m.start) + 1
+      const to = m.closed ? text.lastIndexOf('\n', m.end - 1) : m.end
+      if (from <= 0 || to < from)
+        return
       const lang = f.lang === 'prose' ? 'text' : f.lang === 'ts' || f.lang === 'jsx' || f.lang === 'tsx' ? 'js' : f.lang
-      yield { file, lang, lines: all.slice(f.open + 1, f.close), lineOffset: f.open + 1 }
-    }
+      chunks.push(new CodeChunk(file, lang, text.slice(from, to).replace(/\r$/, ''), f.open + 1))
+    })
   }
+  return chunks
 }
 
 /** A finding of a whole-skill check, to be marked like the line patterns' (markdown warnings quote attacks). */

@@ -45,13 +45,15 @@ const THREATS: Threat[] = [
 function asText(s: string): string | null {
   if (s.length < 8)
     return null
-  let ok = 0
+  // Fails fast: decoded identifiers and binary data show a control byte within the first few.
+  const allowed = s.length * 0.05
+  let bad = 0
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13)
-      ok++
+    if (!((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) && ++bad > allowed)
+      return null
   }
-  return ok / s.length >= 0.95 ? s : null
+  return s
 }
 
 /** Base64 of UTF-16LE text (PowerShell's -EncodedCommand) reads as text once its zero bytes are dropped. */
@@ -86,14 +88,7 @@ interface Kind {
 }
 
 const KINDS: Kind[] = [
-  // base64 and base64url runs of at least 20 characters, not inside a longer word-ish run.
-  {
-    name: 'base64',
-    re: /[A-Za-z0-9+/_-]{20,}={0,2}/g,
-    decode: fromB64,
-  },
   { name: 'hex escapes', re: /(?:\\x[0-9a-fA-F]{2}){8,}/g, decode: fromHex, hint: '\\x' },
-  { name: 'hex', re: /[0-9a-fA-F]{24,}/g, decode: fromHex },
   { name: 'hex bytes', re: /(?:0x[0-9a-fA-F]{2}\s*,\s*){7,}0x[0-9a-fA-F]{2}/g, decode: fromHex, hint: '0x' },
   {
     name: 'unicode escapes',
@@ -112,7 +107,54 @@ const KINDS: Kind[] = [
   { name: 'rot13', re: /\bcodecs\.decode\s*\(\s*(["'])((?:(?!\1)[^\n]){8,500})\1\s*,\s*["']rot.?13["']/g, decode: rot13, group: 2, hint: 'rot' },
 ]
 
+const BASE64: Kind = { name: 'base64', re: /(?!)/, decode: fromB64 }
+const HEX: Kind = { name: 'hex', re: /(?!)/, decode: fromHex }
+
+/** Per ASCII code: 1 a base64 (or base64url) character, 2 also a hex digit, 4 upper case, 8 lower case. */
+const CLASS = new Uint8Array(128)
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c)
+  if (/[\w+/-]/.test(ch))
+    CLASS[c] = 1 | (/[0-9a-f]/i.test(ch) ? 2 : 0) | (/[A-Z]/.test(ch) ? 4 : 0) | (/[a-z]/.test(ch) ? 8 : 0)
+}
+
+/**
+ * Maximal runs of base64 characters of at least 20, with their padding, in one pass (a regex restarts at
+ * every word of prose): `visit(start, end, hexOnly, mixedCase)`.
+ */
+function eachRun(text: string, visit: (start: number, end: number, hexOnly: boolean, mixed: boolean) => void): void {
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    const c = text.charCodeAt(i)
+    if (c >= 128 || !CLASS[c]) {
+      i++
+      continue
+    }
+    const start = i
+    let all = 15
+    let any = 0
+    while (i < n) {
+      const d = text.charCodeAt(i)
+      const k = d < 128 ? CLASS[d]! : 0
+      if (!k)
+        break
+      all &= k
+      any |= k
+      i++
+    }
+    if (i - start >= 20) {
+      let end = i
+      while (end < n && end - i < 2 && text.charCodeAt(end) === 61)
+        end++
+      visit(start, end, (all & 2) !== 0, (any & 12) === 12)
+      i = end
+    }
+  }
+}
+
 /** Adjacent quoted pieces joined by `+` on one line (`"aGVs" + "bG8="`), as the runtime would join them. */
+const QUICK_PIECES = /["']\s*\+\s*["']/
 const PIECES = /(?:["'][\w+/=-]{2,}["']\s*\+\s*){1,}["'][\w+/=-]{2,}["']/g
 
 function firstThreat(text: string): Threat | null {
@@ -151,6 +193,8 @@ function reveal(lit: string, kind: Kind, budget: Budget): { text: string, threat
   return threat && !(threat.severity === 'warning' && /^\s*[{[]/.test(text)) ? { text, threat } : null
 }
 
+const DATA_URI = /data:(?:image|font|audio|video)\/[\w.+-]+;base64,$/i
+
 const clean = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 60)
 
 export function decodedLiterals(skill: SkillSource): RawFinding[] {
@@ -179,28 +223,30 @@ export function decodedLiterals(skill: SkillSource): RawFinding[] {
         severity: hit.threat.severity,
       })
     }
+    eachRun(text, (start, end, hexOnly, mixed) => {
+      // Base64 of text mixes cases; snake_case, kebab-case and paths do not. A data URI of an image or a
+      // font is what it says.
+      const kind = hexOnly && end - start >= 24 ? HEX : mixed ? BASE64 : null
+      if (!kind || (kind === BASE64 && DATA_URI.test(text.slice(Math.max(0, start - 40), start))))
+        return
+      const hit = reveal(text.slice(start, end), kind, budget)
+      if (hit)
+        report(start, end - start, kind.name, hit)
+    })
     for (const kind of KINDS) {
       if (kind.hint && !text.includes(kind.hint))
         continue
       kind.re.lastIndex = 0
       for (let m = kind.re.exec(text); m; m = kind.re.exec(text)) {
-        const lit = m[kind.group ?? 0]!
-        // Base64 of text mixes cases; snake_case, kebab-case and paths do not.
-        if (kind.name === 'base64' && !(/[A-Z]/.test(lit) && /[a-z]/.test(lit)))
-          continue
-        // A data URI of an image or font is what it says.
-        // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-        if (kind.name === 'base64' && /data:(?:image|font|audio|video)\/[\w.+-]+;base64,$/i.test(text.slice(Math.max(0, m.index - 40), m.index)))
-          continue
-        const hit = reveal(lit, kind, budget)
+        const hit = reveal(m[kind.group ?? 0]!, kind, budget)
         if (hit)
           report(m.index, m[0].length, kind.name, hit)
       }
     }
     PIECES.lastIndex = 0
-    for (let m = PIECES.exec(text); m; m = PIECES.exec(text)) {
+    for (let m = QUICK_PIECES.test(text) ? PIECES.exec(text) : null; m; m = PIECES.exec(text)) {
       const joined = [...m[0].matchAll(/["']([\w+/=-]+)["']/g)].map(x => x[1]).join('')
-      const hit = reveal(joined, KINDS[0]!, budget)
+      const hit = reveal(joined, BASE64, budget)
       if (hit)
         report(m.index, m[0].length, 'base64', hit)
     }

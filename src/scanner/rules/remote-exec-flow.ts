@@ -14,6 +14,8 @@ import { downloadRisk } from './hosts'
 const SPAN = 40
 /** Longer lines are no command anybody types; the line patterns read them in bounded windows. */
 const MAX_LINE = 4000
+/** Whole bundles are left to the line patterns and the JS analysis. */
+const MAX_CHUNK_LINES = 5000
 
 const SAVE: RegExp[] = [
   // curl -o FILE / --output FILE, wget -O FILE, iwr -OutFile FILE, Start-BitsTransfer -Destination FILE
@@ -49,11 +51,15 @@ function runsFile(line: string, name: string): boolean {
   ).test(line)
 }
 
+const DOWNLOAD = /curl|wget|iwr|irm|Invoke-|Start-Bits|certutil|urlretrieve/i
+
 function shellFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
+  if (!DOWNLOAD.test(chunk.text))
+    return
   const { lines } = chunk
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
-    if (line.length > MAX_LINE || !/curl|wget|iwr|irm|Invoke-|Start-Bits|certutil|urlretrieve/i.test(line))
+    if (line.length > MAX_LINE || !DOWNLOAD.test(line))
       continue
     let name: string | null = null
     for (const re of SAVE) {
@@ -114,17 +120,26 @@ const JS: Flow = {
 
 /** A value downloaded in one statement reaches exec/eval/a shell in another, through assignments. */
 function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
+  if (!flow.source.test(chunk.text) || !flow.sink.test(chunk.text))
+    return
   const tainted = new Set<string>()
   const { lines } = chunk
-  const mentions = (text: string): boolean => [...tainted].some(v => new RegExp(String.raw`\b${v}\b`).test(text))
+  if (lines.length > MAX_CHUNK_LINES)
+    return
+  let names: RegExp | null = null
+  const mentions = (text: string): boolean =>
+    tainted.size > 0 && (names ??= new RegExp(String.raw`\b(?:${[...tainted].join('|')})\b`)).test(text)
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
     if (line.length > MAX_LINE)
       continue
     const assign = flow.assign.exec(line)
     const rhs = assign ? line.slice(assign[0].length) : line
-    if (assign && (flow.source.test(rhs) || mentions(rhs)))
-      tainted.add((assign[1] ?? assign[2])!)
+    const name = assign ? (assign[1] ?? assign[2])! : ''
+    if (assign && !tainted.has(name) && (flow.source.test(rhs) || mentions(rhs))) {
+      tainted.add(name)
+      names = null
+    }
     const sink = flow.sink.exec(line)
     if (!sink || !tainted.size)
       continue

@@ -144,6 +144,8 @@ const SPAWN_SHELL = /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]|["'`]cmd(?:\.exe)?["'`]|[
 function shellOverSocket(skill: SkillSource): RawFinding[] {
   const found: ChunkFinding[] = []
   for (const chunk of codeChunks(skill)) {
+    if (!SOCKET.test(chunk.text))
+      continue
     // Longer lines are no statement anybody writes; the line patterns read them in bounded windows.
     const lines = chunk.lines.map(l => (l.length > 4000 ? '' : l))
     const sock = lines.findIndex(l => SOCKET.test(l))
