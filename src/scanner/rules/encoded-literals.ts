@@ -153,6 +153,19 @@ function eachRun(text: string, visit: (start: number, end: number, hexOnly: bool
   }
 }
 
+/**
+ * Base64 of ASCII text: every byte is below 0x80, so the first character of every quad encodes a value below
+ * 32 (`A`-`f`). Random identifiers fail within a few quads; checked before anything is decoded.
+ */
+function asciiQuads(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end && i < start + 64; i += 4) {
+    const c = text.charCodeAt(i)
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 102)))
+      return false
+  }
+  return true
+}
+
 /** Adjacent quoted pieces joined by `+` on one line (`"aGVs" + "bG8="`), as the runtime would join them. */
 const QUICK_PIECES = /["']\s*\+\s*["']/
 const PIECES = /(?:["'][\w+/=-]{2,}["']\s*\+\s*){1,}["'][\w+/=-]{2,}["']/g
@@ -226,7 +239,7 @@ export function decodedLiterals(skill: SkillSource): RawFinding[] {
     eachRun(text, (start, end, hexOnly, mixed) => {
       // Base64 of text mixes cases; snake_case, kebab-case and paths do not. A data URI of an image or a
       // font is what it says.
-      const kind = hexOnly && end - start >= 24 ? HEX : mixed ? BASE64 : null
+      const kind = hexOnly && end - start >= 24 ? HEX : mixed && asciiQuads(text, start, end) ? BASE64 : null
       if (!kind || (kind === BASE64 && DATA_URI.test(text.slice(Math.max(0, start - 40), start))))
         return
       const hit = reveal(text.slice(start, end), kind, budget)
