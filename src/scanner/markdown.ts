@@ -98,6 +98,10 @@ export const CAUTION_RULES = new Set([
   'agent_config_tampering',
   'dns_exfiltration',
   'credential_harvesting',
+  'encoded_payload',
+  'reverse_shell',
+  'crypto_mining',
+  'supply_chain',
 ])
 /**
  * Capability rules lowered only inside a fenced example that a marker calls bad or vulnerable: such a block

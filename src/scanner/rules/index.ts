@@ -4,9 +4,11 @@ import { childProcess } from './child-process'
 import { concealment } from './concealment'
 import { controlDisablement } from './control-disablement'
 import { credentialHarvesting } from './credential-harvesting'
+import { cryptoMining } from './crypto-mining'
 import { dangerousShell } from './dangerous-shell'
 import { dnsExfiltration } from './dns-exfiltration'
 import { dynamicEval } from './dynamic-eval'
+import { encodedPayload } from './encoded-payload'
 import { envAccess } from './env-access'
 import { exfiltration } from './exfiltration'
 import { fsWrite } from './fs-write'
@@ -16,8 +18,10 @@ import { obfuscation } from './obfuscation'
 import { opaqueArtifact } from './opaque-artifact'
 import { promptInjection } from './prompt-injection'
 import { remoteExec } from './remote-exec'
+import { reverseShell } from './reverse-shell'
 import { secrets } from './secrets'
 import { secretsAccess } from './secrets-access'
+import { supplyChain } from './supply-chain'
 import { typosquat } from './typosquat'
 
 /** Built-in rules in a fixed order (the first five are the Clavion registry rules). */
@@ -42,6 +46,10 @@ export const RULE_MODULES: readonly RuleModule[] = [
   opaqueArtifact,
   dnsExfiltration,
   credentialHarvesting,
+  encodedPayload,
+  reverseShell,
+  cryptoMining,
+  supplyChain,
 ]
 
 /** Findings about the scan itself rather than the skill's code. */

@@ -1,4 +1,8 @@
+import type { Severity } from '../../core/types'
 import type { RuleModule } from '../types'
+import { bySeverity } from './code-blocks'
+import { downloadRisk } from './hosts'
+import { downloadThenRun } from './remote-exec-flow'
 
 const SHELL = [
   String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+[^|\n]{0,60}?\s)?(?:ba|z|k|da|fi|c|tc|a)?sh\b`,
@@ -14,7 +18,19 @@ const RUNNABLE = [
   String.raw`|rar)\b|\b(?:binary|binaries|installer|executable|archive|\.exe)\b)`,
 ].join('')
 
+/** Commands a download may pass through on its way to the shell (`curl ... | tee x | sh`). */
+const FILTER = String.raw`(?:tee|cat|sed|tr|head|tail|gunzip|zcat|gzip\s+-d|base64\s+(?:-d|--decode)|dos2unix|rev)\b`
 const RUNNABLE_RE = new RegExp(RUNNABLE, 'i')
+
+/**
+ * Severity by where the code comes from: a vendor's documented installer or a documentation host is a warning
+ * (it still runs unverified code); anything else, and staging hosts, plain http and raw addresses above all,
+ * is an error.
+ */
+function byHost(m: RegExpExecArray, line: string): Severity {
+  const risk = downloadRisk(line.slice(m.index, m.index + m[0].length + 300))
+  return risk === 'official' || risk === 'doc' ? 'warning' : 'error'
+}
 const PASTE_VERB = /\b(?:paste|run|execute|copy|type|enter|curl|wget|iex|iwr|sh|bash|powershell)\b/i
 
 /** Code fetched from the network and run unverified (curl | sh and its relatives), and instructions to do so. */
@@ -25,32 +41,44 @@ export const remoteExec: RuleModule = {
     severity: 'error',
     cwe: 'CWE-494',
     description:
-      'Remote code execution: piping downloads into a shell (curl | sh, iex (iwr ...)), or telling the user or '
-      + 'agent to download and run a binary/archive or paste a command from a paste site.',
+      'Remote code execution: piping downloads into a shell (curl | sh, iex (iwr ...)), downloading a file and '
+      + 'running it in later statements, unpacking password-protected archives, or telling the user or agent to '
+      + 'download and run a binary/archive or paste a command from a paste site. A vendor\'s documented '
+      + 'installer (rustup, uv, Homebrew, ...) is a warning; plain http, raw addresses, paste and tunnel hosts '
+      + 'and unknown hosts are errors.',
     hint:
       'Pin and verify what you install (package manager with a lockfile, checksum, signature); never pipe the '
       + 'network into an interpreter.',
   },
   patterns: [
-    {
+    ...bySeverity({
       anchor: 'curl|wget|iwr|irm|fetch',
       re: new RegExp(
-        String.raw`\b(?:curl|wget|iwr|irm|fetch)\b[^|\n;]{0,300}\|\s*(?:${SHELL}|iex\b|Invoke-Expression\b)`,
+        String.raw`\b(?:curl|wget|iwr|irm|fetch)\b[^|\n;]{0,300}(?:\|\s*${FILTER}[^|\n;]{0,80})*`
+        + String.raw`\|\s*(?:${SHELL}|iex\b|Invoke-Expression\b)`,
         'i',
       ),
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
       message: 'pipes a download into an interpreter',
-    },
-    {
+    }, byHost),
+    // `.` is the shell's source command only in command position: not "1. `curl ...`" in a numbered list.
+    ...bySeverity({
       anchor: 'curl|wget',
-      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-      re: /\b(?:(?:ba|z|k)?sh|python[\d.]*|node|perl|ruby)\s+(?:-c\s+)?["']?(?:<\(|\$\(|`)\s*(?:curl|wget)\b|\b(?:eval|source|\.)\s+["']?(?:<\(|\$\(|`)\s*(?:curl|wget)\b/i,
+      re: new RegExp(
+        [
+          String.raw`\b(?:(?:ba|z|k)?sh|python[\d.]*|node|perl|ruby|php)\s+(?:-c\s+|-e\s+|-r\s+)?["']?(?:<\(|\$\(|\``,
+          // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+          String.raw`)\s*(?:curl|wget)\b|(?:\beval|\bsource|(?<![^\s;&|({])\.)\s+["']?(?:<\(|\$\(|\`)\s*(?:curl|wget)\b`,
+          String.raw`|<<<\s*["']?\$\(\s*(?:curl|wget)\b`,
+        ].join(''),
+        'i',
+      ),
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
       message: 'runs the output of a download',
-    },
-    {
+    }, byHost),
+    ...bySeverity({
       anchor: 'iex|Invoke-Expression|DownloadString|WebClient',
       re: new RegExp(
         [
@@ -64,8 +92,8 @@ export const remoteExec: RuleModule = {
       langs: ['sh', 'prose', 'text', 'js', 'py'],
       view: 'noComments',
       message: 'PowerShell runs downloaded code',
-    },
-    {
+    }, byHost),
+    ...bySeverity({
       anchor: 'curl|wget|iwr|Invoke-WebRequest',
       re: new RegExp(
         [
@@ -74,13 +102,52 @@ export const remoteExec: RuleModule = {
           String.raw`(?:&&|;|\|\|)\s*(?:sudo\s+)?`,
           String.raw`(?:chmod\s+(?:[ugoa]*\+x|[0-7]*[1357][0-7]{0,2})\b`,
           String.raw`|\.\/|\.\\|(?:ba|z)?sh\s|python[\d.]*\s|tar\s+-?\w*x`,
-          String.raw`|unzip\s|msiexec|Start-Process|\S+\.(?:sh|exe|bin|run|AppImage|msi)\b)`,
+          String.raw`|unzip\s|msiexec|Start-Process|&\s*["']?\$?[\w:\\/.-]+`,
+          String.raw`|\S+\.(?:sh|exe|bin|run|AppImage|msi|ps1)\b)`,
         ].join(''),
         'i',
       ),
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
       message: 'downloads a file and runs it',
+    }, byHost),
+    {
+      anchor: 'certutil|bitsadmin|mshta|regsvr32|rundll32|Start-BitsTransfer',
+      re: new RegExp(
+        [
+          String.raw`\bcertutil(?:\.exe)?\s[^\n]{0,80}-urlcache\b|\bbitsadmin(?:\.exe)?\s[^\n]{0,40}\/transfer\b`,
+          // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+          String.raw`|\bmshta(?:\.exe)?\s+["']?(?:https?:|javascript:|vbscript:)|\bregsvr32(?:\.exe)?\s[^\n]{0,60}\/i:\s*https?:`,
+          String.raw`|\brundll32(?:\.exe)?\s[^\n]{0,60}javascript:|\bStart-BitsTransfer\b[^\n]{0,200}https?:\/\/`,
+        ].join(''),
+        'i',
+      ),
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'downloads or runs remote code through a Windows system binary',
+    },
+    ...bySeverity({
+      anchor: 'deno run|bun run|bun x',
+      re: /\b(?:deno\s+run|bun\s+(?:run|x))\s+(?:-\S+\s+)*["']?https?:\/\/\S+/i,
+      langs: ['sh', 'prose', 'text'],
+      view: 'noComments',
+      message: 'runs a script straight from a URL',
+    }, byHost),
+    // A password keeps the archive's content away from scanners on the way in: that is its point in a skill.
+    {
+      anchor: 'unzip|7z|7za|rar|unrar',
+      re: /\bunzip\b[^\n|;]{0,80}\s-P\s*\S|\b(?:7z|7za|unrar|rar)\s+[ex]\b[^\n|;]{0,80}\s-p\S/i,
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'unpacks a password-protected archive',
+    },
+    {
+      anchor: 'password|passcode|passphrase|pass:|pwd:|pw:',
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /\b(?:pass(?:word|code|phrase)|pass|pwd|pw)\b\s*(?:is\s*|[:=]\s*|to\s+(?:extract|unzip|open)\s*(?:it\s*)?(?:is\s*)?[:=]?\s*)[`'"*]*[^\s`'"*]{3,}/i,
+      langs: ['prose', 'text'],
+      message: 'gives the password of a downloaded archive',
+      lineGate: /\.(?:zip|rar|7z)\b|\b(?:zip|rar|7z|archive)\b/i,
     },
     {
       anchor: 'exec|eval',
@@ -141,4 +208,5 @@ export const remoteExec: RuleModule = {
       message: 'tells the user to paste a command into the Run dialog (ClickFix)',
     },
   ],
+  visitSkill: downloadThenRun,
 }

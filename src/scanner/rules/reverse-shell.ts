@@ -1,0 +1,172 @@
+import type { Severity, SkillSource } from '../../core/types'
+import type { RawFinding, RuleModule } from '../types'
+import type { ChunkFinding } from './code-blocks'
+import { bySeverity, codeChunks, toRaw } from './code-blocks'
+import { isDocHost, isReservedIp, PLACEHOLDER_WORD } from './hosts'
+
+const ALL = ['sh', 'py', 'js', 'text', 'prose'] as const
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const SHELL_BIN = String.raw`(?:\/(?:usr\/)?bin\/)?(?:ba|z|k|da|c|tc|fi)?sh\b|\bcmd(?:\.exe)?\b|\bpowershell(?:\.exe)?\b|\bpwsh\b`
+
+/**
+ * A shell handed to a remote peer is an attack wherever the peer can be reached. Security references show the
+ * same commands with documentation targets (`10.0.0.1`, `192.0.2.5`, `ATTACKER_IP`, `attacker.com`): a target
+ * nobody outside can reach, or a placeholder, makes it a warning.
+ */
+function byTarget(_m: RegExpExecArray, line: string): Severity {
+  const ips = line.match(/\b(?:\d{1,3}\.){3}\d{1,3}\b/g) ?? []
+  const hosts = (line.match(/\b(?:[a-z\d][\w-]{0,62}\.){1,8}[a-z]{2,}\b/gi) ?? [])
+    // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+    .filter(h => !/\.(?:sh|py|js|ps1|exe|txt|log|fileno|socket|connect|spawn|system|call|Sockets|Net|dup2|bin)$/i.test(h))
+    .filter(h => /\.(?:com|net|org|io|ru|cn|xyz|top|site|online|dev|app|cc|tk|pw|biz|us|su)$/i.test(h))
+  if (ips.some(ip => !isReservedIp(ip)))
+    return 'error'
+  if (hosts.some(h => !isDocHost(h.toLowerCase()) && !/\.(?:ssh|config)\b/.test(h)))
+    return 'error'
+  return ips.length || hosts.length || PLACEHOLDER_WORD.test(line) ? 'warning' : 'error'
+}
+
+/** Reverse and bind shells: an interactive shell whose input and output are a network connection. */
+export const reverseShell: RuleModule = {
+  meta: {
+    id: 'reverse_shell',
+    kind: 'threat',
+    severity: 'error',
+    cwe: 'CWE-912',
+    description:
+      'Reverse or bind shell: a shell wired to a network connection (bash -i >& /dev/tcp/..., nc -e, socat exec, '
+      + 'socket + dup2, pty.spawn over a socket, PowerShell TCPClient loops): whoever holds the other end runs '
+      + 'commands on the machine.',
+    hint:
+      'Remove it: a skill never needs to hand a shell to a remote host. Security documentation should use '
+      + 'documentation addresses (192.0.2.0/24, ATTACKER_IP) so it reads as an example.',
+  },
+  patterns: [
+    ...bySeverity({
+      anchor: '/dev/tcp/|/dev/udp/',
+      re: new RegExp(
+        [
+          String.raw`(?:\b(?:ba|z|k)?sh\s+-i\b|\bexec\s+\d*\s*<>|[0-9]?>&\s*[0-9]|<&\s*\d|\d?<>\s*)`,
+          String.raw`[^\n]{0,80}\/dev\/(?:tcp|udp)\/[^\s/]+\/\d+`,
+          String.raw`|\/dev\/(?:tcp|udp)\/[^\s/]+\/\d+[^\n]{0,40}(?:0>&1|<&\s*\d|>&\s*\d|\|\s*(?:${SHELL_BIN}))`,
+        ].join(''),
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'wires a shell to a TCP connection (/dev/tcp)',
+    }, byTarget),
+    ...bySeverity({
+      anchor: 'nc|ncat|netcat|nc.traditional|nc.openbsd',
+      re: new RegExp(
+        // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+        String.raw`\b(?:nc|ncat|netcat)(?:\.\w+)?\b[^\n|;]{0,80}?\s(?:-\w*[ec]\s*|--(?:exec|sh-exec)[=\s]+)["']?(?:${SHELL_BIN})`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'netcat runs a shell for the connection (nc -e)',
+    }, byTarget),
+    ...bySeverity({
+      anchor: 'nc|ncat|netcat|telnet|openssl',
+      re: new RegExp(
+        [
+          String.raw`\|\s*(?:${SHELL_BIN})[^\n|]{0,20}\|\s*(?:nc|ncat|netcat|telnet|openssl)\b`,
+          // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+          String.raw`|\b(?:telnet|openssl\s+s_client)\b[^\n|]{0,80}\|\s*(?:${SHELL_BIN})[^\n|]{0,20}\|\s*(?:telnet|openssl)\b`,
+        ].join(''),
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'pipes a shell between two ends of a network connection',
+    }, byTarget),
+    ...bySeverity({
+      anchor: '/inet/tcp/|/inet/udp/',
+      re: /\/inet\/(?:tcp|udp)\/\d+\/[^\s/"']+\/\d+/,
+      langs: ALL,
+      view: 'raw',
+      message: 'gawk talks to a network peer and runs what it sends (/inet/tcp)',
+    }, byTarget),
+    ...bySeverity({
+      anchor: 'socat',
+      re: /\bsocat\b[^\n]{0,160}?\b(?:exec|system):["']?[^\n]{0,30}?(?:\bsh\b|bash|cmd|powershell|pty)/i,
+      langs: ALL,
+      view: 'noComments',
+      message: 'socat runs a shell for the connection',
+    }, byTarget),
+    ...bySeverity({
+      anchor: 'dup2|fileno',
+      re: /\bdup2\s*\(\s*[\w.]+\.fileno\s*\(\s*\)\s*,\s*[012]\s*\)|\bstd(?:in|out)\s*=\s*\w+\.fileno\s*\(\s*\)/,
+      langs: ALL,
+      view: 'noComments',
+      message: 'redirects standard input/output to a socket (dup2)',
+    }, byTarget),
+    ...bySeverity({
+      anchor: 'fsockopen|TCPSocket|use Socket',
+      re: new RegExp(
+        [
+          String.raw`\bfsockopen\s*\([^\n]{0,120}\b(?:exec|system|shell_exec|passthru|proc_open|popen)\s*\(`,
+          String.raw`|\bTCPSocket\.(?:open|new)\b[^\n]{0,160}\b(?:exec|spawn|system)\b`,
+          String.raw`|\buse\s+Socket\b[^\n]{0,200}\bopen\s*\(\s*STD(?:IN|OUT)\s*,\s*["']>&`,
+        ].join(''),
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'a script language socket handed to a shell',
+    }, byTarget),
+    ...bySeverity({
+      anchor: 'Sockets.TCPClient',
+      re: /\bNet\.Sockets\.TCPClient\b[^\n]{0,400}\b(?:GetStream|iex|Invoke-Expression)\b/i,
+      langs: ALL,
+      view: 'noComments',
+      message: 'PowerShell TCPClient loop runs what the connection sends',
+    }, byTarget),
+  ],
+  visitSkill: shellOverSocket,
+}
+
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCPClient\b|\bnet\.(?:connect|createConnection|Socket)\b|\bnew\s+net\.Socket\b|\bTCPSocket\.(?:open|new)\b/i
+const HANDOFF = [
+  /\bpty\.spawn\s*\(/,
+  /\bdup2\s*\(/,
+  /\bsubprocess\.\w+\s*\([^)]*\b(?:sh|bash|cmd(?:\.exe)?|powershell)\b[^)]*std(?:in|out)\s*=/,
+  /\.std(?:out|err)\.pipe\s*\(|\.pipe\s*\(\s*\w+\.stdin\s*\)/,
+  /\b(?:iex|Invoke-Expression)\b/i,
+]
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const SPAWN_SHELL = /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]|["'`]cmd(?:\.exe)?["'`]|["'`]powershell(?:\.exe)?["'`]|\bpty\.spawn\b|\b(?:iex|Invoke-Expression)\b/i
+
+/**
+ * The multi-line forms: a socket opened in one statement, and a shell handed the socket in another (Python
+ * socket + dup2/pty.spawn, Node net + spawn('/bin/sh') + pipe, PowerShell TCPClient + GetStream + iex).
+ */
+function shellOverSocket(skill: SkillSource): RawFinding[] {
+  const found: ChunkFinding[] = []
+  for (const chunk of codeChunks(skill)) {
+    if (!SOCKET.test(chunk.text))
+      continue
+    // Longer lines are no statement anybody writes; the line patterns read them in bounded windows.
+    const lines = chunk.lines.map(l => (l.length > 4000 ? '' : l))
+    const sock = lines.findIndex(l => SOCKET.test(l))
+    if (sock === -1)
+      continue
+    const text = lines.join('\n')
+    // A local (AF_UNIX) socket reaches no other machine.
+    if (!SPAWN_SHELL.test(text) || (/AF_UNIX/.test(text) && !/AF_INET|\.connect\s*\(\s*\(/.test(text)))
+      continue
+    const hand = lines.findIndex((l, i) => i >= sock && i < sock + 60 && HANDOFF.some(re => re.test(l)))
+    if (hand === -1)
+      continue
+    const window = lines.slice(Math.max(0, sock - 10), hand + 1).join(' ')
+    found.push({
+      chunk,
+      line: hand,
+      column: lines[hand]!.length - lines[hand]!.trimStart().length,
+      message: 'hands a shell to a network connection opened above (reverse shell)',
+      excerpt: lines[hand]!,
+      severity: byTarget(/x/.exec('x')!, window),
+    })
+  }
+  return toRaw('reverse_shell', found)
+}

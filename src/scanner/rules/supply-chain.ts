@@ -1,0 +1,202 @@
+import type { Severity } from '../../core/types'
+import type { RuleModule } from '../types'
+import { bySeverity } from './code-blocks'
+import { hostOf, isIp, isReservedIp, isStagingHost } from './hosts'
+
+const ALL = ['sh', 'prose', 'text', 'py', 'js'] as const
+
+/**
+ * Package sources, by what an install from them means.
+ * - Known: the ecosystems' public registries and their official mirrors, and the vendors' own documented
+ *   indexes (PyTorch and NVIDIA wheels): no finding.
+ * - Private: registry services a company runs its own registry on (Artifactory, Nexus, GitHub Packages,
+ *   Azure Artifacts, Google Artifact Registry, CodeArtifact, Cloudsmith, Gemfury, GitLab's package API) and
+ *   hosts on internal-only names or addresses: a warning (legitimate, but an extra index is how dependency
+ *   confusion works).
+ * - Anything else is an unknown registry: an error, and so are plain http, staging hosts and public addresses.
+ */
+const KNOWN = new RegExp(
+  [
+    String.raw`^(?:pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|pypi\.nvidia\.com`,
+    String.raw`|pypi\.ngc\.nvidia\.com|data\.pyg\.org|registry\.npmjs\.org|registry\.npmjs\.com|registry\.yarnpkg\.com`,
+    String.raw`|registry\.npmmirror\.com|proxy\.golang\.org|goproxy\.io|goproxy\.cn|sum\.golang\.org|rubygems\.org`,
+    String.raw`|index\.crates\.io|crates\.io|repo\.maven\.apache\.org|repo1\.maven\.org|pypi\.tuna\.tsinghua\.edu\.cn`,
+    String.raw`|mirrors\.aliyun\.com|jsr\.io|conda\.anaconda\.org|repo\.anaconda\.com)$`,
+  ].join(''),
+  'i',
+)
+const PRIVATE = new RegExp(
+  [
+    String.raw`(?:^|[.-])(?:artifactory|nexus|jfrog|verdaccio|devpi|proget|pulp)(?:[.-]|$)|\.jfrog\.io$`,
+    String.raw`|^npm\.pkg\.github\.com$|^(?:maven|nuget|rubygems)\.pkg\.github\.com$|^pkgs\.dev\.azure\.com$`,
+    // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+    String.raw`|\.pkgs\.visualstudio\.com$|-(?:python|npm|maven|go)\.pkg\.dev$|\.pkg\.dev$|\.codeartifact\.[\w-]+\.amazonaws\.com$`,
+    String.raw`|\.cloudsmith\.io$|^(?:pypi|npm|repo)\.fury\.io$|\.gemfury\.com$|^gitlab\.com$`,
+    String.raw`|\.(?:internal|corp|local|lan|intranet|localhost)$|^localhost$`,
+  ].join(''),
+  'i',
+)
+
+type Source = 'known' | 'private' | 'unknown'
+
+function sourceOf(url: string): Source | 'bad' {
+  const host = hostOf(url)
+  if (!host || isStagingHost(host))
+    return 'bad'
+  if (isIp(host))
+    return isReservedIp(host) ? 'private' : 'bad'
+  if (/^http:/i.test(url) && !PRIVATE.test(host))
+    return 'bad'
+  return KNOWN.test(host) ? 'known' : PRIVATE.test(host) ? 'private' : 'unknown'
+}
+
+/** A registry or index: a known host nothing, a private one a warning, the rest an error. */
+function registryOf(url: string): Severity | null {
+  // A variable or a placeholder: the value is set elsewhere (and read there).
+  if (/^[$<{%]/.test(url))
+    return null
+  const s = sourceOf(/^[a-z][\w+.-]*:\/\//i.test(url) ? url : `https://${url}`)
+  return s === 'known' ? null : s === 'private' ? 'warning' : 'error'
+}
+const registry = (m: RegExpExecArray): Severity | null => registryOf(m[1] ?? m[2] ?? '')
+
+/**
+ * A package installed from a URL or a repository: a code host or the registry's file host is a warning
+ * (unreviewed, but a project's own repository); pinned to a full commit, nothing; anything else an error.
+ */
+function direct(m: RegExpExecArray): Severity | null {
+  return directOf(m[1] ?? '')
+}
+
+function directOf(url: string): Severity | null {
+  if (/@[0-9a-f]{40}\b/i.test(url))
+    return null
+  const s = sourceOf(url.replace(/^git\+/, ''))
+  if (s === 'bad')
+    return 'error'
+  const host = hostOf(url.replace(/^git\+/, ''))
+  if (/^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|files\.pythonhosted\.org|huggingface\.co)$/.test(host))
+    return 'warning'
+  return s === 'known' ? null : s === 'private' ? 'warning' : 'error'
+}
+
+const SCHEME_URL = String.raw`["']?((?:git\+)?(?:https?|ftp|ssh):\/\/[^\s"'\`)]+)`
+const URL = String.raw`["']?((?:git\+)?(?:https?|ftp|ssh):\/\/[^\s"'\`)]+|[\w.-]+\.[a-z]{2,}[^\s"'\`)]*|\$\{?\w+\}?\S*)`
+
+/** Installs from places the ecosystem's registry does not vouch for. */
+export const supplyChain: RuleModule = {
+  meta: {
+    id: 'supply_chain',
+    kind: 'threat',
+    severity: 'error',
+    cwe: 'CWE-829',
+    description:
+      'Supply-chain install: packages from an unknown index or registry (pip --index-url/--extra-index-url/'
+      + '--find-links/--trusted-host, npm --registry, GOPROXY), from a URL or git+ reference, or run unpinned '
+      + 'with npx -y. Public registries and vendors\' documented indexes are known; private registry services '
+      + '(Artifactory, Nexus, GitHub Packages, ...) are warnings; any other host is an error.',
+    hint:
+      'Install from the public registry with pinned versions and a lockfile; if a private registry is needed, '
+      + 'configure it in the project, not in a skill.',
+  },
+  patterns: [
+    ...bySeverity({
+      anchor:
+        'index-url|find-links|--default-index|--index|PIP_INDEX_URL|UV_INDEX_URL|PIP_EXTRA_INDEX_URL'
+        + '|UV_EXTRA_INDEX_URL|PIP_FIND_LINKS',
+      re: new RegExp(
+        String.raw`(?:--(?:extra-)?index-url|--find-links|--default-index|--index(?=[=\s]+["']?https?:)|\bindex-url\b`
+        // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+        + String.raw`|\bextra-index-url\b|\bfind-links\b|\b(?:PIP|UV)_(?:EXTRA_)?INDEX_URL\b|\bPIP_FIND_LINKS\b)\s*[=\s]\s*${URL}`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs Python packages from an index that is not PyPI',
+    }, registry),
+    ...bySeverity({
+      anchor: String.raw`pip[\d.]*\s+install|uv\s+pip`,
+      re: new RegExp(String.raw`\b(?:pip[\d.]*|uv\s+pip)\s+install\b[^\n|;]{0,200}?\s-i\s+${URL}`, 'i'),
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs Python packages from an index that is not PyPI',
+    }, registry),
+    ...bySeverity({
+      anchor: '--trusted-host|trusted-host',
+      re: /\btrusted-host\s*[=\s]\s*["']?([\w.-]+)/i,
+      langs: ALL,
+      view: 'noComments',
+      message: 'turns off TLS verification for a package host (--trusted-host)',
+    }, (m) => {
+      const s = sourceOf(`https://${m[1]}`)
+      return s === 'bad' || s === 'unknown' ? 'error' : 'warning'
+    }),
+    ...bySeverity({
+      anchor: String.raw`pip[\d.]*\s+install|pipx|easy_install|uv\s+tool|uvx`,
+      re: new RegExp(
+        String.raw`\b(?:(?:pip[\d.]*|uv\s+pip|pipx|easy_install|python[\d.]*\s+-m\s+pip|uv\s+tool)\s+install|uvx)\b`
+        + String.raw`(?:\s+[^\s|;&]+){0,8}?\s+${SCHEME_URL}`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'pip installs a package from a URL or repository',
+      // The URL of an index flag is the index patterns' to judge.
+    // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+    }, m => (/(?:\s-[if]|--(?:extra-)?index-url|--find-links|--trusted-host|--default-index|--index)[=\s]+["']?\S+$/.test(m[0]) ? null : direct(m))),
+    ...bySeverity({
+      anchor: '--registry|registry|NPM_CONFIG_REGISTRY|npm_config_registry',
+      re: new RegExp(
+        String.raw`--registry[=\s]+${URL}|(?:(?:^|\s)(?:@[\w-]+:)?registry\s*=\s*|\bnpm_config_registry\s*=\s*`
+        + String.raw`|config\s+set\s+(?:@[\w-]+:)?registry\s+|"registry"\s*:\s*)${SCHEME_URL}`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs npm packages from a registry that is not npmjs',
+    }, registry),
+    ...bySeverity({
+      anchor: 'GOPROXY',
+      re: /\bGOPROXY\s*=\s*["']?([^\s"',|]+)/,
+      langs: ALL,
+      view: 'noComments',
+      message: 'fetches Go modules through a proxy that is not proxy.golang.org',
+    }, (m) => {
+      const first = (m[1] ?? '').split(/[,|]/)[0]!
+      return first === 'direct' || first === 'off' ? null : registryOf(first)
+    }),
+    ...bySeverity({
+      anchor: 'gem install|gem sources|cargo install',
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: new RegExp(String.raw`\b(?:gem\s+(?:install|sources\s+(?:-a|--add))\b[^\n]*?(?:--source\s+|--add\s+|-a\s+)|cargo\s+install\b[^\n]*?--git\s+)${URL}`, 'i'),
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs a gem or crate from a source that is not its registry',
+    }, direct),
+    // npx -y runs whatever version the registry serves today, without asking: a takeover or a typo runs at once.
+    ...bySeverity({
+      anchor: 'npx|bunx|pnpm dlx|yarn dlx',
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /\b(?:npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+(?:-{1,2}[\w-]+\s+)*?(?:-y|--yes)\s+(?:-{1,2}[\w-]+(?:[=\s]\S+)?\s+)*?["']?((?:@[\w.-]+\/)?[\w.:/+-]+(?:@[\w.^~<>=*-]+)?)/,
+      langs: ALL,
+      view: 'noComments',
+      message: 'runs an unpinned package with npx -y',
+    }, m => npxJudge(m[1] ?? '')),
+    ...bySeverity({
+      anchor: '"npx"|\'npx\'|"bunx"',
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /["'](?:npx|bunx)["']\s*,\s*["']?(?:args["']?\s*:\s*)?\[?\s*(?:["']-[\w-]+["']\s*,\s*)*?["'](?:-y|--yes)["']\s*,\s*(?:["']-[\w-]+["']\s*,\s*)*["']((?:@[\w.-]+\/)?[\w.:/+-]+(?:@[\w.^~<>=*-]+)?)["']/,
+      langs: ALL,
+      message: 'runs an unpinned package with npx -y',
+    }, m => npxJudge(m[1] ?? '')),
+  ],
+}
+
+/** Pinned to an exact version: nothing. A URL or git source off the registry: by host. Unpinned: a warning. */
+function npxJudge(spec: string): Severity | null {
+  if (/^(?:https?:|git\+|git:|github:|gitlab:|bitbucket:)/i.test(spec))
+    return /^(?:github|gitlab|bitbucket):/i.test(spec) ? 'warning' : directOf(spec)
+  const at = spec.lastIndexOf('@')
+  const version = at > 0 ? spec.slice(at + 1) : ''
+  return /^v?\d+\.\d+\.\d+(?:[-+][\w.]+)?$/.test(version) ? null : 'warning'
+}
