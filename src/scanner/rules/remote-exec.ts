@@ -33,6 +33,10 @@ function byHost(m: RegExpExecArray, line: string): Severity {
 }
 const PASTE_VERB = /\b(?:paste|run|execute|copy|type|enter|curl|wget|iex|iwr|sh|bash|powershell)\b/i
 
+// "Download it, read it, verify its checksum, then run it" is the safe way to install, not a threat.
+const SAFE_INSTALL
+  = /\b(?:verif(?:y|ies|ied)|checksums?|sha-?256|signature|inspect|review|read\s+(?:it|the\s+script))\b/i
+
 /** Code fetched from the network and run unverified (curl | sh and its relatives), and instructions to do so. */
 export const remoteExec: RuleModule = {
   meta: {
@@ -168,6 +172,7 @@ export const remoteExec: RuleModule = {
       langs: ['prose', 'text'],
       message: 'tells the reader to download and run a binary or archive',
       lineGate: RUNNABLE_RE,
+      accept: m => !SAFE_INSTALL.test(m[0]),
     },
     // Anchored on the URL's preposition, which every match has: the four nouns are common words in docs
     // (105 hits against 19 in 695 READMEs of node_modules), each a hit to gate.

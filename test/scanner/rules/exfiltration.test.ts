@@ -196,7 +196,7 @@ describe('exfiltration: templated URLs and prose', () => {
       'error exfiltration SKILL.md:3:18',
       'error exfiltration SKILL.md:4:1',
       'error exfiltration SKILL.md:6:41',
-      'info exfiltration SKILL.md:10:7',
+      'warning exfiltration SKILL.md:10:7',
     ])
   })
   it('finds sockets, mail and copies of credential stores to a remote host', () => {
