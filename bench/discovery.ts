@@ -7,6 +7,8 @@ import type { DiscoveryTuning } from '../src/search'
  * Labelled queries over the discovery corpus: MRR, top-1, top-3 and p95 latency of `findSkills`,
  * next to a plain BM25 over name + description + body in the same run, and an ablation table.
  * Tuning used the odd-numbered queries of each overlap class only (see tuningHalf); both halves are reported.
+ * Two sets: the fixture (test/fixtures/discovery, the default) and the realistic one, real public packs copied
+ * by bench/discovery-corpus.ts with the committed queries of bench/discovery-queries.json (`--corpus` its OUT).
  * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery), --use (a real model
  * row, see useRows), --synthetic (index build CPU against a read+hash floor, and latency, on the 1,000-skill
  * synthetic corpus).
@@ -166,6 +168,17 @@ function withTier(tier: (typeof SYNONYM_TIERS)[number], weight = 0.3) {
  */
 export const ABLATIONS: Array<{ name: string, tuning?: Partial<DiscoveryTuning>, find?: FindSkillsOptions }> = [
   { name: 'findSkills (shipped)' },
+  // The text budget: how much of the body, references and examples each skill has indexed.
+  { name: 'budget: whole skill (48-chunk cap only)', tuning: { textBudget: Infinity } },
+  { name: 'budget: 6,000 characters', tuning: { textBudget: 6000 } },
+  { name: 'budget: 10,000 characters', tuning: { textBudget: 10_000 } },
+  { name: 'budget: 16,000 characters', tuning: { textBudget: 16_000 } },
+  { name: '+ SKILL.md opening (2,000 chars) x2', tuning: { leadChars: 2000, leadWeight: 2 } },
+  { name: '+ SKILL.md opening (1,000 chars) x1.5', tuning: { leadChars: 1000, leadWeight: 1.5 } },
+  {
+    name: '- references & examples halved',
+    tuning: { fieldWeights: { ...DEFAULT_TUNING.fieldWeights, reference: 0.5, example: 0.5 } },
+  },
   { name: '- stemming', tuning: { stemming: false } },
   {
     name: '- field weighting (all kinds 1)',
@@ -335,6 +348,16 @@ function printTable(bench: DiscoveryBench): void {
     ].join(' '),
   )
   for (const s of bench.systems) console.log(row(s))
+  const [bm25, shipped] = bench.systems
+  const held = shipped.even
+  const check = (ok: boolean) => (ok ? 'met' : 'MISSED')
+  console.log(
+    `targets, held-out half: MRR ${held.mrr.toFixed(3)} >= 0.92 ${check(held.mrr >= 0.92)}; `
+    + `top-1 ${pct(held.top1)} >= 90% ${check(held.top1 >= 0.9)}; `
+    + `top-3 ${pct(held.top3)} >= 95% ${check(held.top3 >= 0.95)}; `
+    + `above plain BM25 (${bm25.even.mrr.toFixed(3)}) by ${(held.mrr - bm25.even.mrr).toFixed(3)} >= 0.03 `
+    + `${check(held.mrr - bm25.even.mrr >= 0.03)}`,
+  )
   const sc = bench.scale
   console.log(`index: ${bench.indexBytesPerSkill} bytes/skill (JSON)`)
   console.log(

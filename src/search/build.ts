@@ -9,7 +9,7 @@ import { packSigns, quantizeInt8, toBase64, VarintWriter } from '../runtime/code
 import { CHUNK_KINDS, DISCOVERY_FORMAT } from '../runtime/discovery-index'
 import { addFeatures, features, HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, normalize } from '../runtime/hash-embed'
 import { analyze, ANALYZER_VERSION, isStopword, memoStem, scanAsciiTokens } from '../runtime/text'
-import { chunkSkill } from './chunk'
+import { chunkSkill, DEFAULT_TEXT_BUDGET } from './chunk'
 import { bridgingTable, DEFAULT_TIER_WEIGHTS } from './synonyms'
 
 /**
@@ -45,6 +45,12 @@ export interface DiscoveryTuning {
   expansionIdfPower: number
   /** Use the stemmer (false: surface words, for the ablation). */
   stemming: boolean
+  /** Characters of body, references and examples indexed per skill (see DEFAULT_TEXT_BUDGET). */
+  textBudget: number
+  /** The opening of SKILL.md, where a skill states its purpose: its first `leadChars` characters... */
+  leadChars: number
+  /** ...weigh this in place of the instructions' weight (chunks that start there). */
+  leadWeight: number
 }
 
 export const DEFAULT_TUNING: DiscoveryTuning = {
@@ -63,6 +69,9 @@ export const DEFAULT_TUNING: DiscoveryTuning = {
   expansionByTerm: 0,
   expansionIdfPower: 1,
   stemming: true,
+  textBudget: DEFAULT_TEXT_BUDGET,
+  leadChars: 0,
+  leadWeight: 1,
 }
 
 export interface BuildDiscoveryOptions {
@@ -259,7 +268,7 @@ export async function buildDiscoveryIndex(
   const counts = new Accumulator()
   const tokenTerms = new TokenTerms(vocab, tuning.stemming)
   const prepared: PreparedChunk[][] = skills.map(skill =>
-    chunkSkill(skill).map((chunk) => {
+    chunkSkill(skill, tuning.textBudget).map((chunk) => {
       let length = 0
       const ascii = scanAsciiTokens(chunk.text, (start, end) => {
         const id = tokenTerms.lookup(chunk.text, start, end)
@@ -315,7 +324,8 @@ export async function buildDiscoveryIndex(
     for (const c of chunks) {
       const k = c.chunk.kind
       const norm = 1 - tuning.fieldB[k] + tuning.fieldB[k] * (lengths[i][k] / avg[k])
-      const w = tuning.fieldWeights[k] / norm
+      const lead = k === 'instructions' && c.chunk.start < tuning.leadChars
+      const w = (lead ? tuning.leadWeight : tuning.fieldWeights[k]) / norm
       const source = tuning.expandFrom[k] ?? 0
       for (let j = 0; j < c.ids.length; j++) {
         acc.add(c.ids[j], w * c.tfs[j])

@@ -5,7 +5,14 @@ import { analyzeMarkdown } from '../core/markdown'
 /** Spec "Multi-Chunk Sliding-Window Decomposition": at most 900 characters, 80 characters of overlap. */
 export const CHUNK_MAX = 900
 export const CHUNK_OVERLAP = 80
-/** Bounds for hostile skills: a huge reference must not blow up the index that ships in bundles. */
+/**
+ * Characters of SKILL.md body, then references, then examples indexed per skill (the frontmatter is always
+ * indexed whole): a small skill is indexed whole, a large one only as far as its opening, where it states
+ * its purpose, not as far as its appendices, which match almost any query. Chosen on the tuning half of the
+ * realistic discovery set (bench/discovery.ts); see DiscoveryTuning.textBudget.
+ */
+export const DEFAULT_TEXT_BUDGET = 12_000
+/** Bounds for hostile skills: huge frontmatter must not blow up the index that ships in bundles. */
 export const MAX_SOURCE_CHARS = 16_000
 export const MAX_CHUNKS_PER_SKILL = 48
 
@@ -99,9 +106,13 @@ function tagList(value: unknown): string[] {
   return list.length === 1 && typeof value === 'string' ? list[0].split(/[,\s]+/).filter(Boolean) : list
 }
 
-/** Every chunk of one skill, in a fixed order: summary, instructions, triggers, references, examples. */
-export function chunkSkill(skill: ManifestSkill): SkillChunk[] {
+/**
+ * Every chunk of one skill, in a fixed order: summary, instructions, triggers, references, examples. The body,
+ * references and examples share `budget` characters, in that order: each source is cut where the budget ends.
+ */
+export function chunkSkill(skill: ManifestSkill, budget = DEFAULT_TEXT_BUDGET): SkillChunk[] {
   const chunks: SkillChunk[] = []
+  let left = Math.max(0, budget)
   const inline = (kind: ChunkKind, text: string) => {
     if (chunks.length >= MAX_CHUNKS_PER_SKILL)
       return
@@ -111,9 +122,10 @@ export function chunkSkill(skill: ManifestSkill): SkillChunk[] {
   }
   const fromText = (kind: ChunkKind, source: string, text: string, markdown: boolean) => {
     // Chunks past the budget are dropped anyway: do not cut (and slice) the rest of the sources.
-    if (chunks.length >= MAX_CHUNKS_PER_SKILL)
+    if (chunks.length >= MAX_CHUNKS_PER_SKILL || left <= 0)
       return
-    const bounded = text.length > MAX_SOURCE_CHARS ? text.slice(0, MAX_SOURCE_CHARS) : text
+    const bounded = text.length > left ? text.slice(0, left) : text
+    left -= bounded.length
     const ranges = markdown ? markdownBlocks(bounded) : slidingWindows(bounded.length)
     for (const [s, e] of ranges)
       chunks.push({ kind, source, start: s, end: e, text: bounded.slice(s, e), inline: false })

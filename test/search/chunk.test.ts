@@ -105,3 +105,34 @@ describe('chunkSkill', () => {
     ])
   })
 })
+
+describe('chunkSkill text budget', () => {
+  it('indexes a small skill whole and a large one only as far as the budget, body first', async () => {
+    const t = tempDir()
+    cleanup = t.cleanup
+    const body = `# Big\n\n${'alpha '.repeat(300)}\n`
+    const skill = await writeSkill(t.dir, 'big', {
+      'SKILL.md': skillMd({ name: 'big', description: 'A large skill.', triggers: ['go big'] }, body),
+      'references/appendix.md': `# Appendix\n\n${'omega '.repeat(2000)}\n`,
+      'examples/one.md': 'example text\n',
+    })
+    const whole = chunkSkill(skill, 1e9)
+    expect(whole.filter(c => c.kind === 'reference').map(c => c.end).at(-1)).toBe(skill.tree.references[0].text!.length)
+    expect(whole.some(c => c.kind === 'example')).toBe(true)
+
+    // The budget: all of the body (1,808 characters), then the first 192 characters of the reference, no example.
+    expect(skill.body.length).toBe(1808)
+    const cut = chunkSkill(skill, 2000)
+    expect(cut.map(c => [c.kind, c.source, c.start, c.end])).toEqual([
+      ['summary', 'frontmatter', 0, 18],
+      ['instructions', 'SKILL.md', 0, 900],
+      ['instructions', 'SKILL.md', 820, 1720],
+      ['instructions', 'SKILL.md', 1640, 1808],
+      ['trigger', 'frontmatter', 0, 6],
+      ['reference', 'references/appendix.md', 0, 192],
+    ])
+    // The frontmatter is indexed whatever the budget.
+    expect(chunkSkill(skill, 0).map(c => c.kind)).toEqual(['summary', 'trigger'])
+    expect(chunkSkill(skill).length).toBeLessThan(whole.length)
+  })
+})
