@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util'
 import type { AuditResult } from './audit/engine'
+import type { SkillLine } from './core/format'
 import type { Options } from './core/options'
 import type { Profile } from './core/types'
 import path from 'node:path'
@@ -28,13 +29,18 @@ const COMMON = {
 
 const COMMON_USAGE = `  -r, --root DIR        skills root (repeatable; path, file:// or pkg://). Default: skills
       --cwd DIR         project root. Default: the current directory
-  -c, --config FILE     options file. Default: skills.config.{mjs,js,json} in the project root
+  -c, --config FILE     options file. Default: skills.config.{ts,mts,mjs,js,json} in the project root
       --profile NAME    enterprise (default) or agentskills
       --lock-file FILE  lock path. Default: .manifest.lock`
 
 const COMMANDS = {
   check: {
-    options: { ...COMMON, format: { type: 'string', short: 'f' }, output: { type: 'string', short: 'o' } },
+    options: {
+      ...COMMON,
+      format: { type: 'string', short: 'f' },
+      output: { type: 'string', short: 'o' },
+      verbose: { type: 'boolean', short: 'v' },
+    },
     usage: `Usage: unplugin-skills check [options]
 
 Discover, validate, hash and scan every skill and verify .manifest.lock.
@@ -44,6 +50,7 @@ Options:
 ${COMMON_USAGE}
   -f, --format FORMAT   text (default), json or sarif
   -o, --output FILE     write the report to FILE instead of stdout
+  -v, --verbose         every warning with its code frame and hint, no repeat folded
       --no-color        plain text
   -h, --help            this help`,
   },
@@ -151,6 +158,11 @@ interface IO {
   stderr: NodeJS.WritableStream
 }
 
+/** Each audited skill with its detected capabilities, for the report's table. */
+function skillLines(result: AuditResult): SkillLine[] {
+  return result.manifest.skills.map(s => ({ name: s.name, capabilities: s.capabilities.detected }))
+}
+
 /** The options a command runs with, and where they came from (for an invalid option's message). */
 interface Run {
   options: Options
@@ -167,7 +179,8 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   if (format === 'json') {
     const report = {
       ok: result.ok,
-      skills: result.stats.skills,
+      skills: result.manifest.skills.map(s => s.name),
+      skillCount: result.stats.skills,
       diagnostics: result.diagnostics,
       overrides: result.manifest.skills.flatMap(s => s.overrides.map(o => ({ skill: s.name, ...o }))),
       suppressions: result.manifest.skills.flatMap(s => s.suppressions.map(x => ({ skill: s.name, ...x }))),
@@ -181,6 +194,8 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
     output = policyListing(result.manifest.skills) + formatReport(result.diagnostics, result.stats.skills, {
       sources: result.sources,
       color: values.output ? false : color,
+      verbose: Boolean(values.verbose),
+      skills: skillLines(result),
     })
   }
   if (values.output) {

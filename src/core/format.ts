@@ -93,9 +93,106 @@ export function formatSummary(diagnostics: readonly Diagnostic[], skills: number
   return counts.error ? c.red(`✖ ${text}`) : counts.warning ? c.yellow(`⚠ ${text}`) : c.green(`✔ ${text}`)
 }
 
-/** Every diagnostic with its frame, then the one-line summary. */
-export function formatReport(diagnostics: readonly Diagnostic[], skills: number, options: FormatOptions = {}): string {
-  const parts = diagnostics.map(d => formatDiagnostic(d, options))
-  parts.push(formatSummary(diagnostics, skills, options.color))
-  return `${parts.join('\n\n')}\n`
+/** What the per-skill table shows beside the counts. */
+export interface SkillLine {
+  name: string
+  capabilities: readonly string[]
+}
+
+export interface ReportOptions extends FormatOptions {
+  /** Every warning and note with its frame and hint, every repeat listed (else one line each, repeats folded). */
+  verbose?: boolean
+  /** The audited skills: a table of those with errors or warnings closes the report. */
+  skills?: readonly SkillLine[]
+}
+
+const SEVERITIES = ['error', 'warning', 'info'] as const
+/** Repeats of one code in one file shown in full before the rest are folded into a line. */
+const SHOWN_REPEATS = 3
+
+/**
+ * A report a person reads: errors first (with code frames), then warnings and notes (one line each unless
+ * `verbose`); repeats of one code in one file folded after the first few; a table of the skills with findings;
+ * the summary line last, counting every diagnostic.
+ */
+export function formatReport(
+  diagnostics: readonly Diagnostic[],
+  skills: number,
+  options: ReportOptions = {},
+): string {
+  const c = pc.createColors(options.color ?? false)
+  // Blocks: a diagnostic with its frame stands apart; one-line warnings and notes run together.
+  const blocks: Array<{ text: string, line: boolean }> = []
+  for (const severity of SEVERITIES) {
+    const full = severity === 'error' || Boolean(options.verbose)
+    const groups = new Map<string, Diagnostic[]>()
+    for (const d of diagnostics) {
+      if (d.severity !== severity)
+        continue
+      // Errors fold per file; warnings and notes per skill (a capability used across a skill's scripts).
+      const key = `${d.code}\0${full ? (d.file ?? '') : (d.skill ?? d.file ?? '')}`
+      groups.set(key, [...(groups.get(key) ?? []), d])
+    }
+    for (const group of groups.values()) {
+      const shown = options.verbose ? group : group.slice(0, SHOWN_REPEATS)
+      for (const d of shown)
+        blocks.push(full ? { text: formatDiagnostic(d, options), line: false } : { text: formatLine(d, c), line: true })
+      const rest = group.slice(shown.length)
+      if (rest.length)
+        blocks.push({ text: c.dim(`  ... ${rest.length} more ${group[0]!.code}: ${foldedPlaces(rest)}`), line: true })
+    }
+  }
+  const table = skillTable(diagnostics, options.skills)
+  if (table)
+    blocks.push({ text: table, line: false })
+  blocks.push({ text: formatSummary(diagnostics, skills, options.color), line: false })
+  let out = ''
+  blocks.forEach((b, i) => {
+    out += i === 0 ? b.text : `${b.line && blocks[i - 1]!.line ? '\n' : '\n\n'}${b.text}`
+  })
+  return `${out}\n`
+}
+
+/** `scripts/a.py:3, scripts/b.py:7, ...`: where folded repeats are, the first few. */
+function foldedPlaces(rest: readonly Diagnostic[]): string {
+  const places = rest.slice(0, 4).map(d => (d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '(project)'))
+  return `${places.join(', ')}${rest.length > 4 ? ', ...' : ''}`
+}
+
+/** `warning scan/fs_write skills/x/a.py:3:6 opens a file for writing`: a warning or note on one line. */
+function formatLine(d: Diagnostic, c: ReturnType<typeof pc.createColors>): string {
+  const paint = d.severity === 'warning' ? c.yellow : c.cyan
+  const where = d.file ? `${d.file}${d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : ''}` : '(project)'
+  const message = reveal(d.message.split('\n')[0]!)
+  return `${paint(d.severity)} ${c.dim(d.code)} ${where} ${message}`
+}
+
+/** Skills with errors or warnings, worst first, with their detected capabilities. */
+function skillTable(diagnostics: readonly Diagnostic[], skills: readonly SkillLine[] | undefined): string {
+  if (!skills)
+    return ''
+  const counts = new Map<string, { errors: number, warnings: number }>()
+  for (const d of diagnostics) {
+    if (!d.skill || d.severity === 'info')
+      continue
+    const row = counts.get(d.skill) ?? { errors: 0, warnings: 0 }
+    if (d.severity === 'error')
+      row.errors++
+    else row.warnings++
+    counts.set(d.skill, row)
+  }
+  if (!counts.size)
+    return ''
+  const caps = new Map(skills.map(s => [s.name, s.capabilities.join(', ')]))
+  const rows = [...counts]
+    .sort((a, b) => b[1].errors - a[1].errors || b[1].warnings - a[1].warnings || (a[0] < b[0] ? -1 : 1))
+    .map(([name, n]) => [name, String(n.errors), String(n.warnings), caps.get(name) || '-'])
+  const head = ['skill', 'errors', 'warnings', 'capabilities']
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map(r => r[i]!.length)))
+  const pad = (cell: string, i: number): string =>
+    (i === 1 || i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))
+  const line = (cells: string[]): string => cells.map(pad).join('  ').trimEnd()
+  const clean = skills.length - counts.size
+  return [line(head), ...rows.map(line), ...(clean > 0 ? [`(${clean} more skill(s) without errors or warnings)`] : [])]
+    .join('\n')
 }

@@ -49,6 +49,8 @@ export function didYouMean(value: string, candidates: readonly string[]): string
 function show(value: unknown): string {
   if (typeof value === 'function')
     return 'a function'
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return String(value)
   const text = JSON.stringify(value)
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text
 }

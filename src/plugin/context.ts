@@ -6,9 +6,8 @@ import process from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { SkillsEngine } from '../audit/engine'
 import { ConfigError, loadConfigSync } from '../core/config'
-import { formatDiagnostic, formatReport, PREFIX } from '../core/format'
+import { formatReport, PREFIX } from '../core/format'
 import { isInside, writeIfChanged } from '../core/fs'
-import { sha256Hex } from '../core/hash'
 import { OptionsError } from '../core/validate-options'
 import { indexModule, indexSkillModule, loadersModule, mainModule, postingsModule, skillModule } from './codegen'
 import { generateDts } from './dts'
@@ -75,7 +74,9 @@ export function createSkillsContext(options: Options = {}) {
   let pending: Set<string> | null = null
   let full = false
   let dev = false
-  let reportedKey = ''
+  /** The problems printed by the last report: the next one prints only what is new. */
+  let printed = new Set<string>()
+  let lastReported: AuditResult | null = null
   /** Postings shards served so far (their ids are numbered): invalidated with the index on changes. */
   let servedShards = 0
   // Per audit: each skill's own files and dirs, so a skill module only depends on its skill.
@@ -165,25 +166,33 @@ export function createSkillsContext(options: Options = {}) {
      * Each distinct result is reported once, however often buildStart runs.
      */
     report(audit: AuditResult, host: Host = {}): void {
+      // buildStart runs again on watch rebuilds with the same (cached) result: report a result once.
+      if (audit === lastReported)
+        return
+      lastReported = audit
       const errors = audit.diagnostics.filter(d => d.severity === 'error')
       if (errors.length && !dev) {
-        reportedKey = ''
+        printed = new Set()
+        lastReported = null
         throw auditFailure(
           audit,
           audit.diagnostics.filter(d => d.severity !== 'info'),
         )
       }
-      const key = sha256Hex(JSON.stringify(audit.diagnostics))
-      if (key === reportedKey)
-        return
-      reportedKey = key
       const warn = host.warn ?? ((m: string) => console.warn(`${PREFIX} ${m}`))
       // eslint-disable-next-line no-console -- hosts have no info channel: lock notices are printed, not warned
       const info = host.info ?? ((m: string) => console.info(`${PREFIX} ${m}`))
+      const shown = audit.diagnostics.filter(d => d.severity === 'warning' || (d.severity === 'error' && dev))
+      const keys = shown.map(d => JSON.stringify([d.code, d.severity, d.file, d.line, d.column, d.message]))
+      // Each problem once: a rebuild or a dev edit prints only what is new since the last report.
+      const fresh = shown.filter((_, i) => !printed.has(keys[i]!))
+      printed = new Set(keys)
+      if (fresh.length) {
+        const skills = audit.manifest.skills.map(s => ({ name: s.name, capabilities: s.capabilities.detected }))
+        warn(formatReport(fresh, audit.stats.skills, { sources: audit.sources, skills }).trimEnd())
+      }
       for (const d of audit.diagnostics) {
-        if (d.severity === 'warning' || (d.severity === 'error' && dev))
-          warn(formatDiagnostic(d, { sources: audit.sources }))
-        else if (d.code === 'lock/created' || d.code === 'lock/updated')
+        if (d.code === 'lock/created' || d.code === 'lock/updated')
           info(d.message)
       }
     },

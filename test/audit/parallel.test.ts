@@ -152,8 +152,9 @@ describe('parallel audit', () => {
       (await new SkillsEngine({ ...settingsOf(root), workers: 2 }, { parallelFrom: 1, scan: false }).audit()).stats
         .parallel,
     ).toBe(0)
-    expect(resolveOptions({ workers: -3 }).workers).toBe(0)
-    expect(resolveOptions({ workers: Number.NaN }).workers).toBe(resolveOptions({}).workers)
+    // A bad worker count is an option error, never silently replaced.
+    expect(() => resolveOptions({ workers: -3 })).toThrow('workers: -3 must be >= 0')
+    expect(() => resolveOptions({ workers: Number.NaN })).toThrow('workers: NaN is not allowed; expected an integer')
   })
 
   it('answers every job exactly once, even when its workers are stopped mid-way', async () => {

@@ -74,9 +74,10 @@ describe('unplugin-skills CLI', () => {
     const { code, stdout } = await cli(['check', '--cwd', root, '--format', 'json'])
     expect(code).toBe(1)
     const report = JSON.parse(stdout)
-    expect(Object.keys(report)).toEqual(['ok', 'skills', 'diagnostics', 'overrides', 'suppressions'])
+    expect(Object.keys(report)).toEqual(['ok', 'skills', 'skillCount', 'diagnostics', 'overrides', 'suppressions'])
     expect(report.ok).toBe(false)
-    expect(report.skills).toBe(2)
+    expect(report.skills).toEqual(['alpha', 'broken'])
+    expect(report.skillCount).toBe(2)
     expect(report.diagnostics.find((d: { code: string }) => d.code === 'frontmatter/missing')).toEqual({
       code: 'frontmatter/missing',
       severity: 'error',
@@ -157,7 +158,14 @@ describe('unplugin-skills CLI', () => {
     })
     const { code, stdout } = await cli(['check', '--cwd', root, '--format', 'json'])
     expect(code).toBe(0)
-    expect(JSON.parse(stdout)).toEqual({ ok: true, skills: 1, diagnostics: [], overrides: [], suppressions: [] })
+    expect(JSON.parse(stdout)).toEqual({
+      ok: true,
+      skills: ['tiny'],
+      skillCount: 1,
+      diagnostics: [],
+      overrides: [],
+      suppressions: [],
+    })
   })
 
   it('reports a broken config file without a stack trace', async () => {

@@ -76,6 +76,6 @@ describe('invalid options in a config file', () => {
       'json',
     ])
     expect(code).toBe(0)
-    expect(JSON.parse(stdout).skills).toBe(1)
+    expect(JSON.parse(stdout).skills).toEqual(['a'])
   })
 })
