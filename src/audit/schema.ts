@@ -153,7 +153,7 @@ function report(validate: ValidateFunction, data: unknown, ctx: SchemaContext, h
       diagnostic({
         code: code ?? (severity === 'warning' ? 'schema/recommended' : `schema/${error.keyword}`),
         severity,
-        message: `${describe(error, field)} (${source})`,
+        message: `${describe(error, field)}${lengthOf(error, data)} (${source})`,
         file: ctx.file,
         line: where.line,
         column: where.column,
@@ -185,6 +185,16 @@ function fieldOf(error: ErrorObject): string {
   if (error.keyword === 'required')
     return (error.params as { missingProperty: string }).missingProperty
   return base || '(frontmatter)'
+}
+
+/** `, not 1,180`: the actual length beside a length rule, so the fix is measurable. */
+function lengthOf(error: ErrorObject, data: unknown): string {
+  if (error.keyword !== 'maxLength' && error.keyword !== 'minLength')
+    return ''
+  let value = data
+  for (const key of error.instancePath.split('/').slice(1))
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
+  return typeof value === 'string' ? ` (it has ${value.length})` : ''
 }
 
 function describe(error: ErrorObject, field: string): string {

@@ -19,14 +19,17 @@ export type Dialect = 'json' | 'yaml'
 const MAX_PIECE = 64 * 1024
 
 /** A blank copy of a text: newlines kept (so lines stay where they are), everything else a space. */
-function blankCopy(text: string): string[] {
-  const out: string[] = Array.from({ length: text.length })
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) === 10 ? '\n' : ' '
+/** The text as blanks of the same length, line breaks kept: UTF-16 code units, cheap to fill and to decode. */
+function blankCopy(text: string): Uint16Array {
+  const out = new Uint16Array(text.length).fill(32)
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) out[i] = 10
   return out
 }
 
+const UTF16 = new TextDecoder('utf-16le')
+
 class ViewSet {
-  private readonly views = new Map<Lang, string[]>()
+  private readonly views = new Map<Lang, Uint16Array>()
   constructor(private readonly text: string) {}
 
   /** Puts `piece` (same length as the source range it replaces) at `from` in the view of `lang`. */
@@ -34,11 +37,11 @@ class ViewSet {
     let v = this.views.get(lang)
     if (!v)
       this.views.set(lang, (v = blankCopy(this.text)))
-    for (let i = 0; i < piece.length; i++) v[from + i] = piece[i]!
+    for (let i = 0; i < piece.length; i++) v[from + i] = piece.charCodeAt(i)
   }
 
   list(): View[] {
-    return [...this.views].map(([lang, chars]) => ({ lang, text: chars.join('') }))
+    return [...this.views].map(([lang, units]) => ({ lang, text: UTF16.decode(units) }))
   }
 }
 

@@ -144,3 +144,15 @@ describe('capabilities in the lock', () => {
     expect((await audit({ root, ci: false })).ok).toBe(true)
   })
 })
+
+describe('frontmatter length rules', () => {
+  it('say the actual length', async () => {
+    const long = 'x'.repeat(1100)
+    const root = makeTree(skill('a', { frontmatter: `name: a\ndescription: ${long}` }))
+    const r = await audit({ root, ci: false, lock: false, profile: 'agentskills' })
+    expect(r.diagnostics.find(d => d.code === 'schema/maxLength')!.message).toBe(
+      '`description` must be 1-1024 characters saying what the skill does and when to use it (it has 1100) '
+      + '(the agentskills profile)',
+    )
+  })
+})

@@ -17,7 +17,8 @@ const DATA = [
 ].join('')
 const SINK = [
   String.raw`(?:https?:\/\/|\burl\b|webhook|endpoint|\bserver\b|\blink\b|\bimage\b|pixel|query\s+(?:string|param\w*)`,
-  String.raw`|\bremote\b|\bdomain\b|collector|telemetry|pastebin|\bgist\b|e-?mail\s+(?:address|to)|[\w.-]+@[\w-]+\.\w`,
+  // An address needs one character before its `@`: a longer run would be retried at every position of a long word.
+  String.raw`|\bremote\b|\bdomain\b|collector|telemetry|pastebin|\bgist\b|e-?mail\s+(?:address|to)|[\w.-]@[\w-]+\.\w`,
   String.raw`|discord|telegram|slack\s+channel|\bs3\s+bucket)`,
 ].join('')
 const VERB = [
