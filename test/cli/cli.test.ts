@@ -1,30 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { audit } from '../../src/audit/engine'
-import { main } from '../../src/cli'
 import { makeTree, read, skill } from '../helpers'
+import { cli } from './run-cli'
 
 /**
  * Runs the CLI in-process with captured stdout/stderr. `ci: false` comes from a config file, as a user would set it.
  */
-async function cli(args: string[]): Promise<{ code: number, stdout: string, stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const sink = (append: (s: string) => void): Writable =>
-    new Writable({
-      write(chunk, _enc, done) {
-        append(String(chunk))
-        done()
-      },
-    })
-  const code = await main(args, {
-    stdout: sink(s => (stdout += s)) as never,
-    stderr: sink(s => (stderr += s)) as never,
-  })
-  return { code, stdout, stderr }
-}
 
 const project = (files: Record<string, any>): string => makeTree({ 'skills.config.json': '{ "ci": false }', ...files })
 

@@ -1,22 +1,6 @@
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { main } from '../../src/cli'
 import { makeTree, skill } from '../helpers'
-
-async function cli(args: string[]): Promise<{ code: number, stdout: string, stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const sink = (append: (s: string) => void): Writable =>
-    new Writable({
-      write(chunk, _enc, done) {
-        append(String(chunk))
-        done()
-      },
-    })
-  const io = { stdout: sink(s => (stdout += s)) as never, stderr: sink(s => (stderr += s)) as never }
-  const code = await main(args, io)
-  return { code, stdout, stderr }
-}
+import { cli } from './run-cli'
 
 function withConfig(config: Record<string, unknown>): string {
   return makeTree({ 'skills.config.json': JSON.stringify({ ci: false, ...config }), ...skill('a') })

@@ -1,23 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { audit } from '../../src/audit/engine'
-import { main } from '../../src/cli'
 import { makeTree, skill } from '../helpers'
-
-async function cli(args: string[]): Promise<{ code: number, stdout: string }> {
-  let stdout = ''
-  const sink = (append: (s: string) => void): Writable =>
-    new Writable({
-      write(chunk, _enc, done) {
-        append(String(chunk))
-        done()
-      },
-    })
-  const code = await main(args, { stdout: sink(s => (stdout += s)) as never, stderr: sink(() => {}) as never })
-  return { code, stdout }
-}
+import { cli } from './run-cli'
 
 const script = (code: string): Record<string, string> => ({ 'scripts/run.py': code })
 
