@@ -166,23 +166,31 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     diagnostics,
     policy: skillPolicy(ctx.options, head.location, skill),
     customSchema: ctx.customSchema,
-    locked: ctx.locked,
     content: ctx.content,
     scan: ctx.scan,
   })
   const hit = cache.get(key)
   if (hit)
-    return fromCache(head, files, hit, ctx.content)
+    return fromCache(head, files, hit, ctx)
   const result = checkSkill(head, files, diagnostics, ctx)
   cache.set(key, toCache(result))
   return result
 }
 
-/** What the cache keeps of a result: the texts (body, tree) stay placeholders, so the keys keep their order. */
+/** How a skill differs from its locked entry (null: no lock to compare with, or no difference). */
+function driftOf(entry: LockSkill, locked: LockSkill | null | undefined, files: readonly SkillFile[]): SkillDrift | null {
+  return locked === undefined
+    ? null
+    : diffSkill(entry, locked, p => lineEndingAlternates(files.find(f => f.path === p)))
+}
+
+/**
+ * What the cache keeps of a result: the texts (body, tree) stay placeholders, so the keys keep their order.
+ * The drift is not kept: it is the locked entry's, compared anew, so updating the lock spoils no entry.
+ */
 function toCache(skill: ProcessedSkill): CachedResult {
   return {
     lockEntryText: skill.lockEntryText,
-    drift: skill.drift,
     manifest: { ...skill.manifest, frontmatter: {}, body: '', tree: null },
     diagnostics: skill.diagnostics,
     scenarioDrafts: skill.scenarioDrafts,
@@ -191,7 +199,8 @@ function toCache(skill: ProcessedSkill): CachedResult {
 }
 
 /** A stored result for the files just read: the texts and frontmatter come from them, as `checkSkill` makes them. */
-function fromCache(head: SkillHead, files: readonly SkillFile[], hit: CachedResult, content: boolean): ProcessedSkill {
+function fromCache(head: SkillHead, files: readonly SkillFile[], hit: CachedResult, ctx: ProcessContext): ProcessedSkill {
+  const { content } = ctx
   const data = head.parsed?.data ?? null
   const manifest = hit.manifest as unknown as ManifestSkill
   manifest.frontmatter = data ? normalizeFrontmatter(data) : {}
@@ -202,7 +211,8 @@ function fromCache(head: SkillHead, files: readonly SkillFile[], hit: CachedResu
     location: head.location,
     ...listingFacts(head, files),
     lockEntryText: hit.lockEntryText,
-    drift: hit.drift,
+    // The entry is the JSON of a LockSkill, parsed only when there is a lock to compare it with.
+    drift: ctx.locked === undefined ? null : driftOf(JSON.parse(hit.lockEntryText) as LockSkill, ctx.locked, files),
     manifest,
     diagnostics: hit.diagnostics,
     scenarioDrafts: hit.scenarioDrafts,
@@ -309,10 +319,7 @@ export function checkSkill(
     capabilities: scan.capabilities.detected,
     files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })),
   }
-  const drift
-    = ctx.locked === undefined
-      ? null
-      : diffSkill(lockEntry, ctx.locked, p => lineEndingAlternates(files.find(f => f.path === p)))
+  const drift = driftOf(lockEntry, ctx.locked, files)
 
   const listed = lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))
   const manifest: ManifestSkill = {

@@ -5,10 +5,9 @@
  * reused, and never on the word of a path, size or mtime. An entry that is unreadable, truncated, foreign or
  * of another version is a miss; a cache that can't be written is skipped. Nothing here ever fails a build.
  */
-import type { Diagnostic, LockSkill, ManifestSkill, SkillFile } from '../core/types'
+import type { Diagnostic, ManifestSkill, SkillFile } from '../core/types'
 import type { ScenarioDraft } from '../enterprise/scenarios'
 import type { SkillLocation } from './discover'
-import type { SkillDrift } from './lockfile'
 import type { SkillPolicy } from './policy'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
@@ -38,7 +37,6 @@ const TEMP = /^[0-9a-f]{64}\.json\.tmp-/
  */
 export interface CachedResult {
   lockEntryText: string
-  drift: SkillDrift | null
   manifest: Omit<ManifestSkill, 'tree'> & { tree: null }
   diagnostics: Diagnostic[]
   scenarioDrafts: ScenarioDraft[]
@@ -53,7 +51,6 @@ export interface CacheKeyInput {
   diagnostics: readonly Diagnostic[]
   policy: SkillPolicy
   customSchema: Record<string, unknown> | null
-  locked: LockSkill | null | undefined
   content: boolean
   scan: boolean
 }
@@ -83,7 +80,7 @@ export function cacheKey(input: CacheKeyInput): string {
   hash.update(stable([MAGIC, FORMAT, pkg.version, input.content, input.scan, input.name]))
   hash.update(stable([location.dir, location.relDir, location.source, location.root]))
   hash.update(optionsText(policy.options))
-  hash.update(stable([policy.review, policy.overrides, input.customSchema, input.locked ?? String(input.locked)]))
+  hash.update(stable([policy.review, policy.overrides, input.customSchema]))
   hash.update(stable(input.diagnostics))
   for (const f of input.files)
     hash.update(`\n${f.path}\0${f.sha256}\0${f.size}\0${f.text === null ? 'binary' : 'text'}\0${f.format ?? ''}`)
