@@ -178,7 +178,11 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
 }
 
 /** How a skill differs from its locked entry (null: no lock to compare with, or no difference). */
-function driftOf(entry: LockSkill, locked: LockSkill | null | undefined, files: readonly SkillFile[]): SkillDrift | null {
+function driftOf(
+  entry: LockSkill,
+  locked: LockSkill | null | undefined,
+  files: readonly SkillFile[],
+): SkillDrift | null {
   return locked === undefined
     ? null
     : diffSkill(entry, locked, p => lineEndingAlternates(files.find(f => f.path === p)))
@@ -199,7 +203,12 @@ function toCache(skill: ProcessedSkill): CachedResult {
 }
 
 /** A stored result for the files just read: the texts and frontmatter come from them, as `checkSkill` makes them. */
-function fromCache(head: SkillHead, files: readonly SkillFile[], hit: CachedResult, ctx: ProcessContext): ProcessedSkill {
+function fromCache(
+  head: SkillHead,
+  files: readonly SkillFile[],
+  hit: CachedResult,
+  ctx: ProcessContext,
+): ProcessedSkill {
   const { content } = ctx
   const data = head.parsed?.data ?? null
   const manifest = hit.manifest as unknown as ManifestSkill

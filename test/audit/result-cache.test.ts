@@ -34,8 +34,8 @@ function mixedTree(): string {
     ...skill('binary', { files: { 'resources/logo.png': Buffer.from([0x89, 0x50, 0x4E, 0x47, 0, 1, 2, 3, 0xFF]) } }),
     ...skill('planner', {
       files: {
-        'scenarios/run.md': '---\nprompt: "Run it"\nexecutes: true\nexpected_skills:\n  - fetcher\nthreshold: 0.5\n---\n'
-          + 'The expected outcome.\n',
+        'scenarios/run.md': '---\nprompt: "Run it"\nexecutes: true\nexpected_skills:\n  - fetcher\n'
+          + 'threshold: 0.5\n---\nThe expected outcome.\n',
       },
     }),
     ...skill('custom', { files: { 'references/internal.md': 'Ask ACME-INTERNAL-42 for access.\n' } }),
@@ -113,7 +113,8 @@ describe('persistent cache', () => {
     await new SkillsEngine(locked({ cache: false })).audit({ updateLock: true })
     // Drift after the lock: a real edit and a line-ending-only one.
     fs.appendFileSync(path.join(root, 'skills/plain-1/references/guide.md'), 'Drift after the lock.\n')
-    fs.writeFileSync(path.join(root, 'skills/plain-2/references/guide.md'), '# Guide\r\n\r\nHow to do plain-2 well.\r\n')
+    const crlf = '# Guide\r\n\r\nHow to do plain-2 well.\r\n'
+    fs.writeFileSync(path.join(root, 'skills/plain-2/references/guide.md'), crlf)
     for (const content of [false, true]) {
       const without = await audit(locked({ cache: false }), content)
       expect(without).toContain('scan/internal-ticket')
