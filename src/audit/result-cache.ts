@@ -19,6 +19,11 @@ import { sha256Hex } from '../core/hash'
 
 /** Bumped whenever what an entry holds, or how a key is made, changes. */
 const FORMAT = 1
+/**
+ * The built chunk that holds the checks is named by a hash of its content: a rebuild with other checks under the
+ * same package version (a local build, a patched install) keys its entries apart from the last build's.
+ */
+const BUILD = path.basename(import.meta.url)
 const MAGIC = 'unplugin-skills-cache'
 /** What the cache may hold before the oldest entries go; pruning leaves `PRUNE_TO` of it. */
 export const MAX_CACHE_BYTES = 128 * 1024 * 1024
@@ -77,7 +82,7 @@ function optionsText(options: SkillPolicy['options']): string {
 export function cacheKey(input: CacheKeyInput): string {
   const { location, policy } = input
   const hash = createHash('sha256')
-  hash.update(stable([MAGIC, FORMAT, pkg.version, input.content, input.scan, input.name]))
+  hash.update(stable([MAGIC, FORMAT, pkg.version, BUILD, input.content, input.scan, input.name]))
   hash.update(stable([location.dir, location.relDir, location.source, location.root]))
   hash.update(optionsText(policy.options))
   hash.update(stable([policy.review, policy.overrides, input.customSchema]))
