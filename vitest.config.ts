@@ -4,7 +4,16 @@ import skills from './dist/vite.mjs'
 
 export default defineConfig({
   // The plugin itself serves `virtual:skills-manifest` to tests (test/plugin/virtual-module.test.ts).
-  plugins: [skills({ roots: ['test/fixtures/vitest-skills'], lock: false, manifest: false, profile: 'agentskills' })],
+  // No persistent cache: a test run leaves nothing behind in the project.
+  plugins: [
+    skills({
+      roots: ['test/fixtures/vitest-skills'],
+      lock: false,
+      manifest: false,
+      profile: 'agentskills',
+      cache: false,
+    }),
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/.output/**', 'test/fixtures/**'],

@@ -55,7 +55,8 @@ export async function runPluginBench({
     generateCorpus(corpusDir, { skills: 1000 })
   // lock off: the corpus may have no lock, and the bench must not write one into a shared corpus.
   // agentskills: the synthetic frontmatter doesn't satisfy every enterprise enum, and a failing audit fails the build.
-  const options = { root: corpusDir, lock: false as const, profile: 'agentskills' as const }
+  // No persistent cache: these are the figures of a first build.
+  const options = { root: corpusDir, lock: false as const, profile: 'agentskills' as const, cache: false }
   const figures: Record<string, string> = {}
 
   const ctx = createSkillsContext(options)
@@ -162,7 +163,7 @@ async function viteBuilds(corpusDir: string, profile: 'agentskills'): Promise<Re
     const [without] = await run('without', stub)
     const [withPlugin, sizes] = await run(
       'with',
-      skills({ root: app, roots: [path.join(corpusDir, 'skills')], lock: false, profile }),
+      skills({ root: app, roots: [path.join(corpusDir, 'skills')], lock: false, profile, cache: false }),
     )
     const total = [...sizes.values()].reduce((a, b) => a + b, 0)
     const entry = sizes.get('main.mjs') ?? sizes.get('main.js') ?? 0

@@ -59,7 +59,7 @@ const listed: Diagnostic[] = []
 for (const pack of packs) {
   const name = path.basename(pack)
   const t = performance.now()
-  const result = await audit({ root: pack, roots: ['.'], profile, lock: false, manifest: false })
+  const result = await audit({ root: pack, roots: ['.'], profile, lock: false, manifest: false, cache: false })
   const ms = performance.now() - t
   const withSeverity = (severity: Severity): Set<string> => new Set(result.diagnostics
     .filter(d => d.code.startsWith('scan/') && d.severity === severity && d.skill)

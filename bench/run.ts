@@ -3,7 +3,7 @@
  * Nothing here asserts: it prints. Targets are shown next to each figure.
  */
 import { Buffer } from 'node:buffer'
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,18 +12,17 @@ import { fileURLToPath } from 'node:url'
 import { SkillsEngine } from '../src/audit/engine'
 import { resolveOptions } from '../src/core/options'
 import { generateCorpus } from './corpus'
+import { FLOOR_SCRIPT, mb, median, ms, processWall } from './measure'
+import { realCorpusBench } from './real-corpus'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const corpusRoot = path.join(here, '.corpus')
 const args = new Set(process.argv.slice(2))
 const only = (name: string): boolean => ![...args].some(a => a.startsWith('--only')) || args.has(`--only=${name}`)
+/** `--corpus DIR` (repeatable): real packs, benched first (bench/real-corpus.ts). */
+const corpora = process.argv.slice(2).flatMap((a, i, all) =>
+  a === '--corpus' ? [all[i + 1]!] : a.startsWith('--corpus=') ? [a.slice('--corpus='.length)] : [])
 
-const ms = (n: number): string => `${n.toFixed(n < 10 ? 2 : 0)} ms`
-const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]
-}
 async function time(fn: () => unknown | Promise<unknown>): Promise<number> {
   const start = performance.now()
   await fn()
@@ -49,7 +48,7 @@ function distAudit(
 const { mode, root, workers, lock } = JSON.parse(process.argv[1])
 const t = performance.now()
 const r = await new SkillsEngine(
-  { root, lock, ci: false, workers: workers === 'default' ? undefined : workers },
+  { root, lock, ci: false, cache: false, workers: workers === 'default' ? undefined : workers },
   { content: mode === 'build' },
 ).audit()
 if (mode === 'build') (await r.complete()).json.length
@@ -62,14 +61,6 @@ console.log(JSON.stringify({ ms: performance.now() - t, maxRSS: process.resource
   return JSON.parse(out.trim().split('\n').at(-1)!)
 }
 
-/** The floor's own code over the files listed in argv[1] (JSON): it prints the ms of its read + hash loop. */
-const FLOOR_SCRIPT = `const { createHash } = await import('node:crypto')
-const fs = await import('node:fs')
-const paths = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'))
-const t = performance.now()
-for (const file of paths) createHash('sha256').update(fs.readFileSync(file)).digest('hex')
-console.log(performance.now() - t)`
-
 /** The floor run first thing in a fresh `node` process (cold allocator and JIT, as a CLI run starts): its loop's ms. */
 function freshFloor(list: string): number {
   return Number(
@@ -77,24 +68,12 @@ function freshFloor(list: string): number {
   )
 }
 
-/**
- * Wall time of a whole `node` process, from spawn to exit (startup, imports and exit included); `ok` lists
- * the exit codes expected.
- */
-function processWall(args: string[], cwd: string, ok: number[] = [0]): number {
-  const start = performance.now()
-  const child = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
-  const wall = performance.now() - start
-  if (!ok.includes(child.status ?? -1))
-    throw new Error(`node ${args[0]} exited with ${child.status}: ${child.stderr}`)
-  return wall
-}
-
 async function engineBench(): Promise<void> {
   console.log('\n# Engine (1,000 skills)')
   const corpus = generateCorpus(path.join(corpusRoot, 's1000'), { skills: 1000 })
   row('corpus', `${corpus.files} files, ${mb(corpus.bytes)}`)
-  const options = { root: corpus.dir, lock: 'verify' as const, ci: false }
+  // No persistent cache in-process: these are figures of checks that do the work (the warm cache is timed below).
+  const options = { root: corpus.dir, lock: 'verify' as const, ci: false, cache: false }
   await new SkillsEngine(options, { content: false }).audit() // writes the lock once; warms the page cache
   // The floor: the same files, read and SHA-256-hashed in this process, nothing else.
   const floorOf = (paths: string[]) => (): void => {
@@ -168,6 +147,11 @@ async function engineBench(): Promise<void> {
     ms(asProcess.cli),
     `${(asProcess.cli / asProcess.floor).toFixed(2)}x the floor as a process (target <= 3x)`,
   )
+  row(
+    '  the same, warm persistent cache',
+    ms(asProcess.warm),
+    `${(asProcess.warm / asProcess.floor).toFixed(2)}x the floor as a process (target <= 2x)`,
+  )
   row('  the floor as a process (wall: node, read + SHA-256, exit)', ms(asProcess.floor))
 
   // The same corpus with the characters above U+00FF real skills hold (bench/corpus.ts): a text with one
@@ -175,7 +159,7 @@ async function engineBench(): Promise<void> {
   // object allocated on its own), and every stage reads it as it is. Only the scanner's finder copies a text
   // into bytes for its tables, privately (src/scanner/finder/kernel.ts).
   const wide = generateCorpus(path.join(corpusRoot, 's1000-unicode'), { skills: 1000, unicode: true })
-  const wideOptions = { root: wide.dir, lock: 'verify' as const, ci: false }
+  const wideOptions = { root: wide.dir, lock: 'verify' as const, ci: false, cache: false }
   await new SkillsEngine(wideOptions, { content: false }).audit()
   const wideFloors: number[] = []
   const wideSingle: number[] = []
@@ -199,24 +183,35 @@ async function engineBench(): Promise<void> {
     `${(wideProcess.cli / wideProcess.floor).toFixed(2)}x the floor as a process, ${ms(wideProcess.floor)} `
     + '(target <= 3x)',
   )
+  row(
+    '  the same, warm persistent cache',
+    ms(wideProcess.warm),
+    `${(wideProcess.warm / wideProcess.floor).toFixed(2)}x the floor as a process (target <= 2x)`,
+  )
 }
 
 /**
  * What a user times: the CLI as a process, against the floor as a process (medians of 5 pairs). Both pay
  * Node's startup, their imports, a cold heap and cold code; the floor is handed its file list (`list`),
- * the CLI discovers the skills. The corpora have findings on purpose: the CLI exits with 1, and writes
- * its JSON report to a file.
+ * the CLI discovers the skills. `cli` is without the persistent cache (`--no-cache`); `warm` is with a cache
+ * a run before filled (the project's default place, emptied first). The corpora have findings on purpose: the
+ * CLI exits with 1, and writes its JSON report to a file.
  */
-function cliAgainstFloor(dir: string, list: string): { cli: number, floor: number } {
+function cliAgainstFloor(dir: string, list: string): { cli: number, warm: number, floor: number } {
   const cli = path.join(here, '../dist/cli.mjs')
   const report = path.join(corpusRoot, 'cli-report.json')
+  const check = [cli, 'check', '--format', 'json', '--output', report]
   const cliWalls: number[] = []
   const floorWalls: number[] = []
+  const warmWalls: number[] = []
   for (let i = 0; i < 5; i++) {
     floorWalls.push(processWall(['--input-type=module', '-e', FLOOR_SCRIPT, list], dir))
-    cliWalls.push(processWall([cli, 'check', '--format', 'json', '--output', report], dir, [0, 1]))
+    cliWalls.push(processWall([...check, '--no-cache'], dir, [0, 1]))
   }
-  return { cli: median(cliWalls), floor: median(floorWalls) }
+  fs.rmSync(path.join(dir, 'node_modules/.cache/unplugin-skills'), { recursive: true, force: true })
+  processWall(check, dir, [0, 1])
+  for (let i = 0; i < 5; i++) warmWalls.push(processWall(check, dir, [0, 1]))
+  return { cli: median(cliWalls), warm: median(warmWalls), floor: median(floorWalls) }
 }
 
 function rssBench(): void {
@@ -269,6 +264,8 @@ function machineBench(): void {
   }
 }
 
+if (corpora.length && (only('corpus') || args.has('--only=corpus')))
+  await realCorpusBench(corpora, corpusRoot, path.join(here, '../dist/cli.mjs'), row)
 if (only('machine'))
   machineBench()
 if (only('engine'))

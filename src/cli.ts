@@ -24,6 +24,7 @@ const COMMON = {
   'lock-file': { type: 'string' },
   'color': { type: 'boolean' },
   'no-color': { type: 'boolean' },
+  'no-cache': { type: 'boolean' },
   'help': { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
 
@@ -31,7 +32,8 @@ const COMMON_USAGE = `  -r, --root DIR        skills root (repeatable; path, fil
       --cwd DIR         project root. Default: the current directory
   -c, --config FILE     options file. Default: skills.config.{ts,mts,mjs,js,json} in the project root
       --profile NAME    enterprise (default) or agentskills
-      --lock-file FILE  lock path. Default: .manifest.lock`
+      --lock-file FILE  lock path. Default: .manifest.lock
+      --no-cache        check every skill anew (no results kept from earlier runs)`
 
 const COMMANDS = {
   check: {
@@ -131,6 +133,8 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
     }
     if (values['lock-file'])
       options.lockFile = values['lock-file'] as string
+    if (values['no-cache'])
+      options.cache = false
     const color = values['no-color'] ? false : values.color ? true : Boolean(io.stdout.isTTY) && !process.env.NO_COLOR
     if (command === 'check')
       return await check({ options, source }, values, color, io)

@@ -5,6 +5,7 @@ import type { ScenarioDraft } from '../enterprise/scenarios'
 import type { SkillLocation } from './discover'
 import type { SkillDrift } from './lockfile'
 import type { FileEntry, SkillListing } from './read'
+import type { CachedResult, ResultCache } from './result-cache'
 import path from 'node:path'
 import { detach } from '../core/detach'
 import { diagnostic } from '../core/diagnostics'
@@ -18,6 +19,7 @@ import { diffSkill, serializeLockEntry } from './lockfile'
 import { buildTree, toFinding } from './manifest'
 import { skillPolicy } from './policy'
 import { joinPosix, listSkill, readEntry } from './read'
+import { cacheKey } from './result-cache'
 import { normalizeFrontmatter, validateFrontmatter } from './schema'
 
 /** Phase A of a skill: its files listed and its SKILL.md read and parsed (enough to know its name). */
@@ -134,9 +136,14 @@ export interface ProcessContext {
   content: boolean
   scan: boolean
   customSchema: Record<string, unknown> | null
+  /** The persistent cache (`cache` option), or null: the results of a skill whose bytes and policy were seen. */
+  cache?: ResultCache | null
 }
 
-/** Reads the rest of the skill once and runs every check on those bytes. */
+/**
+ * Reads the rest of the skill once and runs every check on those bytes, or takes what a check of the same
+ * bytes under the same policy stored (`result-cache.ts`).
+ */
 export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSkill {
   const skill = head.name
   const diagnostics: Diagnostic[] = [...head.listing.diagnostics, ...head.diagnostics].map(d => ({ ...d, skill }))
@@ -149,7 +156,90 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     if (file)
       files.push(file)
   }
-  return checkSkill(head, files, diagnostics, ctx)
+  const { cache } = ctx
+  if (!cache)
+    return checkSkill(head, files, diagnostics, ctx)
+  const key = cacheKey({
+    location: head.location,
+    name: skill,
+    files,
+    diagnostics,
+    policy: skillPolicy(ctx.options, head.location, skill),
+    customSchema: ctx.customSchema,
+    content: ctx.content,
+    scan: ctx.scan,
+  })
+  const hit = cache.get(key)
+  if (hit)
+    return fromCache(head, files, hit, ctx)
+  const result = checkSkill(head, files, diagnostics, ctx)
+  cache.set(key, toCache(result))
+  return result
+}
+
+/** How a skill differs from its locked entry (null: no lock to compare with, or no difference). */
+function driftOf(
+  entry: LockSkill,
+  locked: LockSkill | null | undefined,
+  files: readonly SkillFile[],
+): SkillDrift | null {
+  return locked === undefined
+    ? null
+    : diffSkill(entry, locked, p => lineEndingAlternates(files.find(f => f.path === p)))
+}
+
+/**
+ * What the cache keeps of a result: the texts (body, tree) stay placeholders, so the keys keep their order.
+ * The drift is not kept: it is the locked entry's, compared anew, so updating the lock spoils no entry.
+ */
+function toCache(skill: ProcessedSkill): CachedResult {
+  return {
+    lockEntryText: skill.lockEntryText,
+    manifest: { ...skill.manifest, frontmatter: {}, body: '', tree: null },
+    diagnostics: skill.diagnostics,
+    scenarioDrafts: skill.scenarioDrafts,
+    sources: [...skill.sources],
+  }
+}
+
+/** A stored result for the files just read: the texts and frontmatter come from them, as `checkSkill` makes them. */
+function fromCache(
+  head: SkillHead,
+  files: readonly SkillFile[],
+  hit: CachedResult,
+  ctx: ProcessContext,
+): ProcessedSkill {
+  const { content } = ctx
+  const data = head.parsed?.data ?? null
+  const manifest = hit.manifest as unknown as ManifestSkill
+  manifest.frontmatter = data ? normalizeFrontmatter(data) : {}
+  manifest.body = content ? head.parsed?.body ?? '' : ''
+  manifest.tree = buildTree(files, content, manifest.files)
+  return {
+    name: head.name,
+    location: head.location,
+    ...listingFacts(head, files),
+    lockEntryText: hit.lockEntryText,
+    // The entry is the JSON of a LockSkill, parsed only when there is a lock to compare it with.
+    drift: ctx.locked === undefined ? null : driftOf(JSON.parse(hit.lockEntryText) as LockSkill, ctx.locked, files),
+    manifest,
+    diagnostics: hit.diagnostics,
+    scenarioDrafts: hit.scenarioDrafts,
+    sources: new Map(hit.sources),
+  }
+}
+
+/** What a result says of the listing as it is on disk now (never cached: it is the walk's, not the bytes'). */
+function listingFacts(
+  head: SkillHead,
+  files: readonly SkillFile[],
+): Pick<ProcessedSkill, 'fingerprint' | 'unread' | 'dirs'> {
+  const { location, listing } = head
+  return {
+    fingerprint: head.fingerprint || fingerprintOf(listing.entries),
+    unread: files.length === listing.entries.length ? [] : unreadOf(listing.entries, files),
+    dirs: listing.dirs.map(d => (d === location.dir ? '' : detach(path.relative(location.dir, d)))),
+  }
 }
 
 /** Every check on a skill's files, already read (`processSkill`; a worker's warm-up passes files made in memory). */
@@ -159,7 +249,7 @@ export function checkSkill(
   diagnostics: Diagnostic[],
   ctx: ProcessContext,
 ): ProcessedSkill {
-  const { location, listing } = head
+  const { location } = head
   const skill = head.name
   const policy = skillPolicy(ctx.options, location, skill)
   const { options } = policy
@@ -238,10 +328,7 @@ export function checkSkill(
     capabilities: scan.capabilities.detected,
     files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })),
   }
-  const drift
-    = ctx.locked === undefined
-      ? null
-      : diffSkill(lockEntry, ctx.locked, p => lineEndingAlternates(files.find(f => f.path === p)))
+  const drift = driftOf(lockEntry, ctx.locked, files)
 
   const listed = lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))
   const manifest: ManifestSkill = {
@@ -279,15 +366,13 @@ export function checkSkill(
   return {
     name: skill,
     location,
-    fingerprint: head.fingerprint || fingerprintOf(listing.entries),
+    ...listingFacts(head, files),
     lockEntryText: serializeLockEntry(lockEntry),
     drift,
     manifest,
     diagnostics,
     scenarioDrafts,
     sources: frameSources(located, files, location.relDir),
-    unread: files.length === listing.entries.length ? [] : unreadOf(listing.entries, files),
-    dirs: listing.dirs.map(d => (d === location.dir ? '' : detach(path.relative(location.dir, d)))),
   }
 }
 

@@ -20,6 +20,7 @@ import { SKILL_FILE } from './layout'
 import { joinLock, lockDigest, lockedEntry, readLock } from './lockfile'
 import { serializeManifest } from './manifest'
 import { ruleProblems } from './policy'
+import { ResultCache } from './result-cache'
 import { inline } from './scheduler'
 import { PoolScheduler } from './scheduler/pool'
 import { loadCustomSchema } from './schema'
@@ -31,6 +32,12 @@ export const GENERATOR = `${pkg.name}@${pkg.version}`
 
 /** Below this many skills a worker's start-up costs more than it saves. */
 const PARALLEL_FROM = 200
+
+/**
+ * After its first audit, an engine prunes the persistent cache once this many entries have been written:
+ * a dev edit writes one, and walking the whole cache for it would cost more than the edit's audit.
+ */
+const PRUNE_EVERY = 256
 
 export interface AuditRequest {
   /**
@@ -104,6 +111,9 @@ export class SkillsEngine {
   private discovery: Discovery | null = null
   private lockCache: { stamp: string, read: LockRead } | null = null
   private indexCache: { key: string, index: Promise<SkillsManifest['index']> } | null = null
+  /** The persistent cache, shared with other processes (null: `cache: false`). */
+  private readonly results: ResultCache | null
+  private pruned = false
 
   /**
    * @param options the plugin's options.
@@ -124,6 +134,7 @@ export class SkillsEngine {
     this.content = settings.content ?? true
     this.scan = settings.scan ?? true
     this.parallelFrom = settings.parallelFrom ?? PARALLEL_FROM
+    this.results = this.options.cache ? new ResultCache(this.options.cacheDir) : null
   }
 
   /** Whether a path can affect the audit (inside a skills root, or the lock). */
@@ -174,6 +185,7 @@ export class SkillsEngine {
     const dirty = changed ? new Set(changed.map(f => path.resolve(f))) : null
     const scheduled = await this.scheduler(locations.length, run).run(locations, location =>
       this.checkOne(location, run, dirty))
+    this.prune(scheduled.elsewhere > 0)
     const previous = this.cache
     this.cache = new Map()
     let reused = 0
@@ -186,6 +198,17 @@ export class SkillsEngine {
       (a, b) => compareBytewise(a.name, b.name) || compareBytewise(a.location.relDir, b.location.relDir),
     )
     return { skills, reused, parallel: scheduled.elsewhere }
+  }
+
+  /** Bounds the persistent cache after the first audit that wrote to it (workers may have), then now and then. */
+  private prune(workersRan: boolean): void {
+    const { results } = this
+    if (!results || !(results.written > 0 || workersRan))
+      return
+    if (!this.pruned || results.written >= PRUNE_EVERY) {
+      this.pruned = true
+      results.prune()
+    }
   }
 
   /**
@@ -218,6 +241,7 @@ export class SkillsEngine {
       content: this.content,
       scan: this.scan,
       customSchema: run.customSchema,
+      cache: this.results,
     })
   }
 

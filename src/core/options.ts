@@ -175,6 +175,18 @@ export interface Options {
    */
   workers?: number
   /**
+   * Keep each skill's check results between runs, keyed by the SHA-256 of its files and everything that
+   * changes a verdict (package version, profile, scanner settings, deny, overrides): every file is still
+   * read and hashed on every run. `false`: check everything anew (CLI: `--no-cache`).
+   * @default true
+   */
+  cache?: boolean
+  /**
+   * Where the cache lives, relative to `root`.
+   * @default 'node_modules/.cache/unplugin-skills'
+   */
+  cacheDir?: string
+  /**
    * JIT discovery: a custom embedding function (for a real model) replacing the deterministic one.
    * Must return vectors of a constant dimension.
    */
@@ -216,6 +228,9 @@ export interface ResolvedOptions {
   overrides: ResolvedOverride[]
   embed: Options['embed'] | null
   workers: number
+  cache: boolean
+  /** Absolute. */
+  cacheDir: string
 }
 
 export const DEFAULT_OPTIONS = {
@@ -231,6 +246,8 @@ export const DEFAULT_OPTIONS = {
   overrides: [],
   scanner: { maxTextSize: 1024 * 1024 },
   workers: 0,
+  cache: true,
+  cacheDir: 'node_modules/.cache/unplugin-skills',
 } as const satisfies Options
 
 /**
@@ -281,6 +298,8 @@ export function resolveOptions(
     })),
     embed: options.embed ?? null,
     workers: Number.isFinite(options.workers) ? Math.max(0, Math.floor(options.workers!)) : DEFAULT_OPTIONS.workers,
+    cache: options.cache ?? DEFAULT_OPTIONS.cache,
+    cacheDir: path.resolve(root, options.cacheDir ?? DEFAULT_OPTIONS.cacheDir),
   }
 }
 

@@ -64,6 +64,8 @@ function settingsOf(root: string): Options {
   return {
     root,
     ci: false,
+    // Each audit computes its own results: a persistent cache would hand the workers the main thread's.
+    cache: false,
     scanner: {
       custom: [{ id: 'internal-ticket', pattern: /ACME-INTERNAL-\d+/, severity: 'warning', cwe: 'CWE-200' }],
       rules: { obfuscation: 'off' },
@@ -213,7 +215,7 @@ describe('parallel audit', () => {
 
   it('hands an idle pool to the next audit in the process, with that audit\'s settings', async () => {
     const root = mixedTree()
-    const bare = { root, ci: false, lock: false as const }
+    const bare = { root, ci: false, lock: false as const, cache: false }
     const first = await new SkillsEngine({ ...settingsOf(root), lock: false, workers: 1 }, { parallelFrom: 1 }).audit()
     expect(first.diagnostics.some(d => d.code === 'scan/internal-ticket')).toBe(true)
     // Same workers, other options: no custom rule, obfuscation back on.
@@ -257,8 +259,8 @@ describe('parallel audit', () => {
     const dist = (await import(
       pathToFileURL(path.resolve(__dirname, '../../dist/index.mjs')).href,
     )) as typeof import('../../src/index')
-    const pooled = await new dist.SkillsEngine({ root, lock: false, workers: 1 }).audit()
-    const single = await new dist.SkillsEngine({ root, lock: false, workers: 0 }).audit()
+    const pooled = await new dist.SkillsEngine({ root, lock: false, cache: false, workers: 1 }).audit()
+    const single = await new dist.SkillsEngine({ root, lock: false, cache: false, workers: 0 }).audit()
     expect(pooled.stats.parallel).toBeGreaterThan(0)
     expect(snapshot(pooled)).toBe(snapshot(single))
 

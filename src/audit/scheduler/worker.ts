@@ -9,17 +9,22 @@ import type { PortableSettings } from './pool'
 import { workerData } from 'node:worker_threads'
 import { processSkill, readHead } from '../check-skill'
 import { lockedEntry, parseLock } from '../lockfile'
+import { ResultCache } from '../result-cache'
 import { warmUp } from './warm-up'
 
 const { port } = workerData as { port: MessagePort, settings: PortableSettings }
 let settings: PortableSettings
 let lock: LockRead | null
 let warm = false
+/** The persistent cache of these settings: entries are files, shared safely with the main thread and others. */
+let results: ResultCache | null = null
 
 /** This audit's settings: at start, and again when the pool is reused by a later audit in the process. */
 function configure(next: PortableSettings): void {
   settings = next
   lock = next.lock ? parseLock(next.lock.text, next.lock.display) : null
+  const { cache, cacheDir } = next.options
+  results = cache ? (results?.dir === cacheDir ? results : new ResultCache(cacheDir)) : null
   // Once per worker (a reused one is warm). Jobs wait in the port meanwhile; the main thread audits
   // skills itself until this worker has room.
   if (warm || !next.scan)
@@ -50,6 +55,7 @@ port.on('message', (message: { id: number, location: SkillLocation } | { setting
       content: settings.content,
       scan: settings.scan,
       customSchema: settings.customSchema,
+      cache: results,
     })
     port.postMessage({ id, skill })
   }
