@@ -33,7 +33,12 @@ const options = resolveOptions({ root: corpus.dir, ci: false }, {})
 const skillsDir = path.join(corpus.dir, 'skills')
 
 function load(name: string): SkillSource {
-  const location = { dir: path.join(skillsDir, name), relDir: `skills/${name}`, source: `skills/${name}`, root: options.roots[0]! }
+  const location = {
+    dir: path.join(skillsDir, name),
+    relDir: `skills/${name}`,
+    source: `skills/${name}`,
+    root: options.roots[0]!,
+  }
   const head = readHead(location)
   const sink: Diagnostic[] = []
   const files: SkillFile[] = []

@@ -173,7 +173,13 @@ describe('parallel audit', () => {
     const dirs = fs.readdirSync(path.join(root, 'skills')).sort()
     const offered: number[] = []
     dirs.forEach((name, i) => {
-      if (pool.offer(i, { dir: path.join(root, 'skills', name), relDir: `skills/${name}`, source: `skills/${name}`, root: options.roots[0]! }))
+      const location = {
+        dir: path.join(root, 'skills', name),
+        relDir: `skills/${name}`,
+        source: `skills/${name}`,
+        root: options.roots[0]!,
+      }
+      if (pool.offer(i, location))
         offered.push(i)
     })
     expect(offered).toEqual([0, 1]) // two ahead per worker; the rest is the caller's
