@@ -366,6 +366,15 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     if (module.visitSkill)
       ctx.raw.push(...module.visitSkill(skill))
   }
+  for (const module of RULE_MODULES) {
+    const lower = module.lowerInSkill
+    if (!lower)
+      continue
+    for (const f of ctx.raw) {
+      if (f.rule === module.meta.id && (f.severity ?? module.meta.severity) === 'error' && lower(f, skill))
+        f.severity = 'warning'
+    }
+  }
 
   const policy: Policy = {
     profile: options.profile ?? 'enterprise',

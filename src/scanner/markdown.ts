@@ -149,7 +149,9 @@ function governedByList(index: LineIndex, line0: number): boolean {
     const l = index.line(i)
     if (!l.trim() || LIST_ITEM.test(l) || /^\s{2,}\S/.test(l))
       continue
-    return NEGATED_LEAD.test(l) && (/:\s*(?:\*\*|__)?\s*$/.test(l) || /^\s*#{1,6}\s/.test(l))
+    // A lead ends in a colon, is a heading, or is a bold label on its own line ("**MUST NOT**").
+    return NEGATED_LEAD.test(l)
+      && (/:\s*(?:\*\*|__)?\s*$/.test(l) || /^\s*#{1,6}\s/.test(l) || /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/.test(l))
   }
   return false
 }
@@ -211,11 +213,24 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
       if (!cautious && QUOTED_CODE_RULES.has(f.rule) && !fence)
         cautious = isQuoted(text, f.column) && NAMES_ATTACK.test(text)
     }
+    // Inline code in a table whose header calls its cells payloads or attacks ("| Test payload |").
+    if (!cautious && !fence)
+      cautious = isQuoted(text, f.column) && payloadTable(index, line0)
     if (!cautious && fence)
       cautious = labelledInFence(index, fence, line0) || labelledAbove(index, fence)
     if (cautious)
       f.cautionary = true
   }
+}
+
+const PAYLOAD_HEADER = /\b(?:payloads?|attacks?|malicious|exploits?|dangerous|vulnerable|unsafe|insecure)\b/i
+
+function payloadTable(index: LineIndex, line0: number): boolean {
+  if (!/^\s*\|/.test(index.line(line0)))
+    return false
+  let head = line0
+  while (head > 0 && /^\s*\|/.test(index.line(head - 1))) head--
+  return head < line0 && PAYLOAD_HEADER.test(index.line(head))
 }
 
 function labelledAbove(index: LineIndex, fence: Fence): boolean {

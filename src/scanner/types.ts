@@ -72,6 +72,8 @@ export interface RuleModule {
    * sent in another). Reads `skill.files[].text` only; returns findings of this rule.
    */
   visitSkill?: (skill: SkillSource) => RawFinding[]
+  /** Whether what the skill is about makes this error of the rule a warning (the product's own installer). */
+  lowerInSkill?: (finding: RawFinding, skill: SkillSource) => boolean
 }
 
 /** A finding before it becomes a Diagnostic: position inside the skill file. */

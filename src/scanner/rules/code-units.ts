@@ -199,6 +199,7 @@ export function paragraphs(unit: Unit): Array<{ first: number, lines: string[] }
   return out
 }
 
+const ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/
 const COMPILED = new WeakMap<LinePattern, { anchor: RegExp, re: RegExp }>()
 function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp } {
   let c = COMPILED.get(p)
@@ -239,6 +240,16 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
         let start = 0
         while (at + 1 < p.lines.length && start + p.lines[at]!.length < m.index) start += p.lines[at++]!.length + 1
         if (m.index + m[0].length <= start + p.lines[at]!.length)
+          continue
+        // A list is not a sentence: a lead line governs each item, but the data of one item and the place of
+        // another ("should include: - name and credentials - ... - background image") are not one instruction.
+        let items = 0
+        for (let i = at + 1, pos = start + p.lines[at]!.length + 1; i < p.lines.length && pos < m.index + m[0].length;
+          pos += p.lines[i++]!.length + 1) {
+          if (ITEM.test(p.lines[i]!))
+            items++
+        }
+        if (items >= 2 || (items === 1 && ITEM.test(p.lines[at]!)))
           continue
         const line = p.lines[at]!
         const col = m.index - start

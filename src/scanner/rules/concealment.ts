@@ -1,5 +1,6 @@
 import type { RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
+import { clauseBefore, describesAct } from './clauses'
 
 const USER = String.raw`(?:the\s+)?(?:user|human|operator|developer|reviewer|owner)s?\b`
 const RESPONSE = String.raw`(?:your|the)\s+(?:final\s+)?(?:response|reply|answer|output|summary|message|report|chat)`
@@ -21,6 +22,11 @@ const ACTS = String.raw`(?:run|execute|send|upload|post|transmit|forward|copy|co
   + String.raw`|invoke|log|record|sync`
   + String.raw`|push|commit|inject|replace|exfiltrate|perform|complete|proceed|continue)`
 
+const FORMATTING = new RegExp(
+  String.raw`\b(?:(?:code\s+)?fences?|backticks?|markdown|code\s+blocks?|formatting|headings?|preamble|emojis?`
+  + String.raw`|line\s+numbers|whitespace|trailing\s+(?:spaces|newlines?))\b`,
+  'i',
+)
 const ORDERS = /\b(?:must|always|required|before\s+(?:any|every|using|calling|you)|do\s+not|never)\b/i
 const USER_FIRST = /\b(?:user|system)['’]?s?\s+instructions?\s+(?:take|takes|have|has)\b/i
 
@@ -71,7 +77,9 @@ export const concealment: RuleModule = {
       langs: ['prose', 'text'],
       message: 'tells the agent to keep an action or its instructions out of what the user sees',
       // "do not include the API key in your response" protects a secret.
-      accept: m => !/\b(?:keys?|tokens?|passwords?|secrets?|credentials?|PII|personal)\b/i.test(m[0]),
+      // "do NOT include the fence in the output" is a formatting rule: the object is the output's form.
+      accept: m => !/\b(?:keys?|tokens?|passwords?|secrets?|credentials?|PII|personal)\b/i.test(m[0])
+        && !FORMATTING.test(m[0]),
     },
     {
       anchor: 'without',
@@ -110,7 +118,8 @@ export const concealment: RuleModule = {
       langs: ['prose', 'text'],
       message: 'tells the agent to act covertly',
       // `pip install -q`, `curl -s`: quiet output, not a secret action.
-      accept: (m, line) => positive(m, line) && !/\s(?:-q|-qq|-s|--quiet|--silent)\b/.test(line),
+      accept: (m, line) => positive(m, line) && !/\s(?:-q|-qq|-s|--quiet|--silent)\b/.test(line)
+        && !describesAct(clauseBefore(line, m.index)),
     },
     {
       anchor: 'priority|precedence|supersede|override|outrank|replace',
@@ -119,6 +128,8 @@ export const concealment: RuleModule = {
         + String.raw`(?:(?:the|any|all|every|your)\s+)?(?:\w+\s+)?(?:user|system|developer|operator|safety|other`
         + String.raw`|previous`
         + String.raw`|prior|conflicting|existing|original)`
+        // "repo-level config takes precedence over user-level config": an order of configuration files.
+        + String.raw`(?![-\s](?:level|scoped?|wide|global|config\w*|settings|files?)\b)`
         + String.raw`|\b(?:supersedes?|overrides?|outranks?|replaces?)\s+(?:(?:the|any|all|every|your)\s+)?`
         + String.raw`(?:user['’]s|user|system|developer|operator|safety|other|previous|prior)\s+(?:\w+\s+)?`
         + String.raw`(?:instructions?|prompts?|messages?|requests?|rules|guidelines|polic(?:y|ies)|settings)`,

@@ -21,6 +21,31 @@ function positive(m: RegExpExecArray, line: string): boolean {
   return !NEGATION.test(before.slice(Math.max(before.search(/[^.;:!?]*$/), before.length - 80)))
 }
 
+/**
+ * Prose that describes a control rather than telling the agent to switch it off: a heading ("Bypass push
+ * protection" as the title of a documented feature), a documented flag's description ("`--yes` | Skip confirmation
+ * prompts"), or a verb that is not an imperative ("who can bypass", "excluded paths also skip ..."). "You can ..."
+ * still addresses the agent.
+ */
+function describes(m: RegExpExecArray, line: string): boolean {
+  if (/^\s*#{1,6}\s/.test(line))
+    return true
+  const before = line.slice(0, m.index)
+  if (/`-{1,2}[a-z][\w-]*|(?:^|[\s|,])-{1,2}[a-z][\w-]*\b/i.test(before) && /\||^\s*[-*+]\s/.test(before))
+    return true
+  const clause = before.slice(before.search(/[^.;:!?,]*$/))
+  if (/\b(?:can|could|may|might|will|would|who|which)\s+(?:\w+\s+)?$/i.test(clause)
+    && !/\byou\s+(?:can|could|may|might|will|would)\s+(?:\w+\s+)?$/i.test(clause)) {
+    return true
+  }
+  return /\w\s+also\s+$/i.test(clause)
+}
+
+/** `pre-commit uninstall` right before `pre-commit install`: the hooks are reinstalled, not removed. */
+function reinstalls(m: RegExpExecArray, line: string, next: () => string): boolean {
+  return /pre-commit\s+uninstall/i.test(m[0]) && /\bpre-commit\s+install\b/.test(`${line.slice(m.index)} ${next()}`)
+}
+
 const SECURITY_SERVICES = String.raw`(?:apparmor|auditd|firewalld|ufw|falcon-sensor|falcond|osqueryd|wazuh-agent`
   + String.raw`|clamav\w*`
   + String.raw`|clamd|sentinel\w*|mdatp|fail2ban|aide|crowdstrike|sysmon|defender|xprotect\w*|santa\w*|tetragon|falco)`
@@ -149,6 +174,7 @@ export const controlDisablement: RuleModule = {
       ),
       langs: ALL,
       message: 'removes a security scanner or a commit hook',
+      accept: (m, line, next) => !reinstalls(m, line, next),
     },
     {
       anchor: 'disable|turn off|switch off|bypass|deactivate|circumvent|get around|skip',
@@ -159,7 +185,19 @@ export const controlDisablement: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to switch a security control off',
-      accept: positive,
+      accept: (m, line) => positive(m, line) && !describes(m, line),
+    },
+    {
+      anchor: 'disable|turn off|switch off|bypass|deactivate|circumvent|get around|skip',
+      re: new RegExp(
+        String.raw`\b(?:disable|turn\s+off|switch\s+off|bypass|deactivate|circumvent|get\s+around|skip)\s+`
+        + CONTROL,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'describes switching a security control off (a documented flag or feature)',
+      severity: 'warning',
+      accept: (m, line) => positive(m, line) && describes(m, line),
     },
     {
       // Headless CLIs need `--yolo` to use tools at all: a fact to review, not an attack by itself.

@@ -1,4 +1,5 @@
 import type { RuleModule } from '../types'
+import { clauseBefore, describesAct } from './clauses'
 
 const OVERRIDE_VERB = String.raw`(?:ignore|disregard|forget|override|bypass)`
 const PRIOR
@@ -34,6 +35,25 @@ const HIDDEN_ORDER = new RegExp(
   + String.raw`|\bfollow\s+(?:what|whatever|the\s+instructions?)\s+(?:it|they|that|the\s+page)\s+(?:says?|contains?)\b`,
   'i',
 )
+/**
+ * What turns a comment addressed to the agent into an attack: an override, a secret, hiding, a place to send to or
+ * a command to run. Without them it is a template's note to whoever fills it in ("same structure as above").
+ */
+const COMMENT_ORDER = new RegExp(
+  [
+    String.raw`\b(?:ignore|disregard|forget|override|obey|comply|priority|precedence|supersede\w*`,
+    String.raw`|follow\s+(?:this|these|only)|instead|secretly|silently|covertly|quietly|reveal|tell|hide`,
+    String.raw`|conceal|user['’]?s?|keys?|tokens?|secrets?|passwords?|credentials?|cookies?|env\w*|\.ssh|upload|send`,
+    String.raw`|post|append|inject|links?|badge|curl|wget|run|execute|install|download|fetch)\b`,
+    String.raw`|https?:\/\/|[A-Za-z0-9+/=]{40}`,
+  ].join(''),
+  'i',
+)
+function commentOf(m: RegExpExecArray, line: string): string {
+  const end = line.indexOf('-->', m.index)
+  return line.slice(m.index, end === -1 ? undefined : end)
+}
+
 function claimsAuthority(rest: string, next: () => string): boolean {
   const text = `${rest} ${next()}`
   return AUTHORITY.test(text) || HIDDEN_ORDER.test(text) || /\bMUST\b[^\n]{0,160}https?:\/\//.test(text)
@@ -148,13 +168,26 @@ export const promptInjection: RuleModule = {
           String.raw`\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert`,
           String.raw`|mention\s+(?:this|it|that)\s+to|reveal\s+(?:this|it|that)\s+to|show\s+(?:this|it|that)\s+to`,
           String.raw`|let)\s+(?:the\s+)?user\b(?=[^\n]{0,160}\b${ACTION})`,
-          String.raw`|\b${ACTION}\b[^\n]{0,160}\b(?:do\s+not|don['’]t|never|must\s+not)\s+`,
+          // One sentence: "Re-run until it passes. Do not show the user the tour until then." orders no secret.
+          String.raw`|\b${ACTION}\b(?:[^.!?\n]|[.!?](?=\S)){0,160}\b(?:do\s+not|don['’]t|never|must\s+not)\s+`,
           String.raw`(?:tell|inform|notify|alert|show|let)\s+(?:the\s+)?user\b`,
         ].join(''),
         'i',
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to hide an action from the user',
+    },
+    {
+      // Across sentences ("Re-run until it passes. Do not show the user the tour yet.") the two may be unrelated.
+      anchor: String.raw`(?:tell|inform|notify|alert|show|let|to)\s+(?:the\s+)?user`,
+      re: new RegExp(
+        String.raw`\b${ACTION}\b[^\n]{0,160}\b(?:do\s+not|don['’]t|never|must\s+not)\s+`
+        + String.raw`(?:tell|inform|notify|alert|show|let)\s+(?:the\s+)?user\b`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'may tell the agent to hide an action from the user (across sentences)',
+      severity: 'warning',
     },
     {
       anchor: 'secretly|silently|quietly|covertly|stealthily|discreetly|invisibly',
@@ -167,6 +200,11 @@ export const promptInjection: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to act covertly',
+      // "the tool did NOT silently execute again" is a test's assertion, "are silently denied" a description.
+      accept: (m, line) => {
+        const clause = clauseBefore(line, m.index)
+        return !/\b(?:not|never|didn['’]t|doesn['’]t|won['’]t|no)\s+$/i.test(clause) && !describesAct(clause)
+      },
     },
     {
       anchor: String.raw`without\s+(?:telling|informing|notifying|alerting|letting)`,
@@ -215,6 +253,21 @@ export const promptInjection: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'hidden HTML comment addressed to the agent',
+      accept: (m, line) => COMMENT_ORDER.test(commentOf(m, line)),
+    },
+    {
+      anchor: '<!--',
+      re: new RegExp(
+        [
+          String.raw`<!--(?:(?!-->)[^\n]){0,300}?\b(?:AI|assistant|agent|LLM|model|Claude|GPT|Copilot|Cursor)\b`,
+          String.raw`(?:(?!-->)[^\n]){0,300}?\b(?:must|always|never|ignore|instead|secretly|do\s+not|don't)\b`,
+        ].join(''),
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'HTML comment addressed to the agent (a template\'s guidance to whoever fills it)',
+      severity: 'warning',
+      accept: (m, line) => !COMMENT_ORDER.test(commentOf(m, line)),
     },
   ],
 }

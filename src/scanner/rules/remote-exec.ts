@@ -1,7 +1,7 @@
-import type { Severity } from '../../core/types'
-import type { RuleModule } from '../types'
+import type { Severity, SkillSource } from '../../core/types'
+import type { RawFinding, RuleModule } from '../types'
 import { bySeverity } from './code-blocks'
-import { downloadRisk } from './hosts'
+import { downloadRisk, hostOf, urlsIn } from './hosts'
 import { downloadThenRun } from './remote-exec-flow'
 
 const SHELL = [
@@ -21,6 +21,8 @@ const RUNNABLE = [
 /** Commands a download may pass through on its way to the shell (`curl ... | tee x | sh`). */
 const FILTER = String.raw`(?:tee|cat|sed|tr|head|tail|gunzip|zcat|gzip\s+-d|base64\s+(?:-d|--decode)|dos2unix|rev)\b`
 const RUNNABLE_RE = new RegExp(RUNNABLE, 'i')
+/** What makes an inline mshta script fetch code: a URL, a UNC path, a scriptlet moniker (`GetObject("script:")`). */
+const INLINE_REMOTE = String.raw`(?:https?:|\\\\|GetObject|script:|\.Open\b)`
 
 /**
  * Severity by where the code comes from: a vendor's documented installer or a documentation host is a warning
@@ -36,6 +38,45 @@ const PASTE_VERB = /\b(?:paste|run|execute|copy|type|enter|curl|wget|iex|iwr|sh|
 // "Download it, read it, verify its checksum, then run it" is the safe way to install, not a threat.
 const SAFE_INSTALL
   = /\b(?:verif(?:y|ies|ied)|checksums?|sha-?256|signature|inspect|review|read\s+(?:it|the\s+script))\b/i
+
+// Words of a skill's name that say what kind of skill it is, not which product it is about.
+const GENERIC_NAME = new Set(('cli setup skill skills tool tools install installer helper dev kit agent agents server '
+  + 'client app sdk api the and for with get use using deploy deployment docs guide manager').split(' '))
+/** Link shorteners only their vendor publishes to: the path, not the host, names the product. */
+const VENDOR_SHORTLINK = /^(?:aka\.ms)$/i
+
+/**
+ * A product's own installer, named so, in a skill about that product: `curl https://aspire.dev/install.sh | bash` in the
+ * skill "aspire", `https://aka.ms/InstallAzureCLIDeb` in "azure-devops-cli". Every URL of the command is https
+ * and belongs to the product: the host's registered name is a word of the skill's name (the whole label, so
+ * `aspire-tools.dev` is not aspire's), or the vendor's shortlink names it in its path. It still runs unverified code
+ * (a warning); an unknown host in a skill that is not about it stays an error.
+ */
+function ownInstaller(f: RawFinding, skill: SkillSource): boolean {
+  if (!/pipes a download|PowerShell runs downloaded|runs the output of a download/.test(f.message))
+    return false
+  const text = skill.files.find(x => x.path === f.path)?.text?.split('\n')[f.line - 1]
+  if (!text)
+    return false
+  const command = text.slice(Math.max(0, f.column - 1), f.column + 400)
+  const risk = downloadRisk(command)
+  const urls = urlsIn(command)
+  if (risk !== 'unknown' || !urls.length)
+    return false
+  const named = `${skill.name}-${skill.dirName}`.toLowerCase().split(/[^a-z\d]+/)
+  const words = named.filter(w => w.length >= 4 && !GENERIC_NAME.has(w))
+  return urls.every((url) => {
+    const host = hostOf(url)
+    const path = url.slice(url.indexOf(host) + host.length).toLowerCase()
+    // An installer says so in its name (`/install.sh`, `/InstallAzureCLIDeb`); `https://aliases.sh/k` does not.
+    if (!/^https:/i.test(url) || !/^\/(?:[\w.-]+\/)*[\w.-]*(?:install|setup)/.test(path))
+      return false
+    if (VENDOR_SHORTLINK.test(host))
+      return words.some(w => path.includes(w))
+    // The registered name, not a subdomain anybody can make: `aspire.evil.example` is not aspire's.
+    return words.includes(host.split('.').at(-2) ?? '')
+  })
+}
 
 /** Code fetched from the network and run unverified (curl | sh and its relatives), and instructions to do so. */
 export const remoteExec: RuleModule = {
@@ -120,8 +161,8 @@ export const remoteExec: RuleModule = {
       re: new RegExp(
         [
           String.raw`\bcertutil(?:\.exe)?\s[^\n]{0,80}-urlcache\b|\bbitsadmin(?:\.exe)?\s[^\n]{0,40}\/transfer\b`,
-          // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-          String.raw`|\bmshta(?:\.exe)?\s+["']?(?:https?:|javascript:|vbscript:)|\bregsvr32(?:\.exe)?\s[^\n]{0,60}\/i:\s*https?:`,
+          String.raw`|\bmshta(?:\.exe)?\s+["']?(?:https?:|(?:javascript|vbscript):[^\n]{0,300}?${INLINE_REMOTE})`,
+          String.raw`|\bregsvr32(?:\.exe)?\s[^\n]{0,60}\/i:\s*https?:`,
           String.raw`|\brundll32(?:\.exe)?\s[^\n]{0,60}javascript:|\bStart-BitsTransfer\b[^\n]{0,200}https?:\/\/`,
         ].join(''),
         'i',
@@ -129,6 +170,14 @@ export const remoteExec: RuleModule = {
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
       message: 'downloads or runs remote code through a Windows system binary',
+    },
+    {
+      anchor: 'mshta',
+      re: /\bmshta(?:\.exe)?\s+["']?(?:javascript|vbscript):/i,
+      langs: ['sh', 'prose', 'text', 'py', 'js'],
+      view: 'noComments',
+      message: 'runs an inline script through mshta (a Windows system binary attackers use)',
+      severity: 'warning',
     },
     ...bySeverity({
       anchor: 'deno run|bun run|bun x',
@@ -172,7 +221,10 @@ export const remoteExec: RuleModule = {
       langs: ['prose', 'text'],
       message: 'tells the reader to download and run a binary or archive',
       lineGate: RUNNABLE_RE,
-      accept: m => !SAFE_INSTALL.test(m[0]),
+      // The distribution's package manager is the verified way to install, not a download to run.
+      accept: (m, line) => !SAFE_INSTALL.test(m[0])
+        && !/^[^.]{0,60}?\b(?:package\s+manager|apt(?:-get)?|dnf|yum|brew|winget|choco(?:latey)?)\b/i
+          .test(line.slice(m.index + m[0].length)),
     },
     // Anchored on the URL's preposition, which every match has: the four nouns are common words in docs
     // (105 hits against 19 in 695 READMEs of node_modules), each a hit to gate.
@@ -214,4 +266,5 @@ export const remoteExec: RuleModule = {
     },
   ],
   visitSkill: downloadThenRun,
+  lowerInSkill: ownInstaller,
 }

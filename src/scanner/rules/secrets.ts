@@ -159,6 +159,8 @@ export const secrets: RuleModule = {
         return (
           !fake(v)
           && !/pass(?:word)?|secret|example|sample|demo|dummy/i.test(v)
+          // Named for what it stands for (`sk-or-v1-project1-key`): a real key does not end in the word "key".
+          && !/[-_](?:api[-_]?)?(?:key|token)$/i.test(v)
           && !/^\$|^%|process\.env|os\.environ|getenv|^env[:.]/i.test(v)
           && /\d/.test(v)
           && /[A-Za-z]/.test(v)

@@ -37,7 +37,13 @@ const PRIVATE = new RegExp(
   'i',
 )
 
-type Source = 'known' | 'private' | 'unknown'
+/**
+ * The registries' own test instances: run by the registry, the place packaging guides publish a release to first,
+ * but anybody uploads anything there unreviewed (a warning, like a private index, not an unknown host's error).
+ */
+const TEST_INDEX = /^test\.pypi\.org$/i
+
+type Source = 'known' | 'private' | 'test' | 'unknown'
 
 function sourceOf(url: string): Source | 'bad' {
   const host = hostOf(url)
@@ -47,6 +53,8 @@ function sourceOf(url: string): Source | 'bad' {
     return isReservedIp(host) ? 'private' : 'bad'
   if (/^http:/i.test(url) && !PRIVATE.test(host))
     return 'bad'
+  if (TEST_INDEX.test(host))
+    return /^https:/i.test(url) ? 'test' : 'bad'
   return KNOWN.test(host) ? 'known' : PRIVATE.test(host) ? 'private' : 'unknown'
 }
 
@@ -56,7 +64,7 @@ function registryOf(url: string): Severity | null {
   if (/^[$<{%]/.test(url))
     return null
   const s = sourceOf(/^[a-z][\w+.-]*:\/\//i.test(url) ? url : `https://${url}`)
-  return s === 'known' ? null : s === 'private' ? 'warning' : 'error'
+  return s === 'known' ? null : s === 'private' || s === 'test' ? 'warning' : 'error'
 }
 const registry = (m: RegExpExecArray): Severity | null => registryOf(m[1] ?? m[2] ?? '')
 
@@ -77,7 +85,7 @@ function directOf(url: string): Severity | null {
   const host = hostOf(url.replace(/^git\+/, ''))
   if (/^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|files\.pythonhosted\.org|huggingface\.co)$/.test(host))
     return 'warning'
-  return s === 'known' ? null : s === 'private' ? 'warning' : 'error'
+  return s === 'known' ? null : s === 'private' || s === 'test' ? 'warning' : 'error'
 }
 
 const SCHEME_URL = String.raw`["']?((?:git\+)?(?:https?|ftp|ssh):\/\/[^\s"'\`)]+)`
