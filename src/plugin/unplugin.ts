@@ -254,7 +254,7 @@ interface DevServer {
     use: (
       fn: (
         req: { url?: string },
-        res: { setHeader: (k: string, v: string) => unknown, end: (body: string) => unknown },
+        res: { statusCode: number, setHeader: (k: string, v: string) => unknown, end: (body: string) => unknown },
         next: (error?: unknown) => void,
       ) => void,
     ) => unknown
@@ -277,12 +277,19 @@ function serveManifest(server: DevServer, ctx: SkillsContext): void {
       return next()
     ctx
       .audit()
-      .then(audit => audit.complete())
-      .then(({ json }) => {
+      .then(async (audit) => {
         res.setHeader('Content-Type', 'application/json; charset=utf-8')
         res.setHeader('Cache-Control', 'no-store')
-        res.end(json)
-      }, next)
+        // A failing audit serves its errors, as the module does: never a manifest the build would refuse.
+        const errors = audit.diagnostics.filter(d => d.severity === 'error')
+        if (errors.length) {
+          res.statusCode = 500
+          res.end(`${JSON.stringify({ ok: false, diagnostics: errors }, null, 2)}\n`)
+          return
+        }
+        res.end((await audit.complete()).json)
+      })
+      .catch(next)
   })
 }
 

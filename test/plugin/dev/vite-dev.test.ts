@@ -133,6 +133,14 @@ describe('vite dev server with an invalid skill', () => {
     removeDir(dir)
   })
 
+  it('serves the errors instead of a manifest at /skills_manifest.json', async () => {
+    const res = await get('/skills_manifest.json')
+    expect(res.status).toBe(500)
+    const body = JSON.parse(res.text) as { ok: boolean, diagnostics: Array<{ code: string, file: string }> }
+    expect(body.ok).toBe(false)
+    expect(body.diagnostics.map(d => `${d.code} ${d.file}`)).toContain('skill/name-mismatch skills/broken/SKILL.md')
+  })
+
   it('starts anyway, prints the error, and serves it to the overlay', async () => {
     expect(server.httpServer!.listening).toBe(true)
     expect(logs.some(m => m.includes('skill/name-mismatch skills/broken/SKILL.md:2'))).toBe(true)
