@@ -27,7 +27,8 @@ export function diagnostic(init: DiagnosticInit): Diagnostic {
   return d
 }
 
-const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
+/** Errors first: the order reports and the scanner's "most severe per line" use. */
+export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
 
 /** Bytewise string order: what `LC_ALL=C sort` does, the same on every OS and locale. */
 export function compareBytewise(a: string, b: string): number {

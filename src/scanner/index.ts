@@ -14,7 +14,7 @@ import type { JsFlavor } from './js/scan-js'
 import type { Directive } from './suppress'
 import type { Lang, RawFinding, RuleInfo } from './types'
 import type { Judged, Policy } from './verdict'
-import { compareBytewise, diagnostic, sortDiagnostics } from '../core/diagnostics'
+import { compareBytewise, diagnostic, SEVERITY_RANK, sortDiagnostics } from '../core/diagnostics'
 import { declaredCapabilities, DETECTABLE, sortCapabilities } from './capabilities'
 import { classify } from './classify'
 import { compileCustom, scanCustom } from './custom'
@@ -26,7 +26,7 @@ import { META_RULES, RULE_MODULES, RULES } from './rules/index'
 import { sniffLang } from './sniff'
 import { findDirectives } from './suppress'
 import { DIRECTIVE, scanSegment } from './text-scan'
-import { foldCapabilities, judge, RANK, waiverOf } from './verdict'
+import { foldCapabilities, judge, waiverOf } from './verdict'
 
 export { CAPABILITIES, declaredCapabilities } from './capabilities'
 export { META_RULES, RULES } from './rules/index'
@@ -394,7 +394,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
   judged.sort(
     (a, b) =>
       compareBytewise(a.path, b.path) || a.line - b.line || compareBytewise(a.rule, b.rule)
-      || RANK[a.severity] - RANK[b.severity] || a.column - b.column,
+      || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.column - b.column,
   )
   const findings = judged.filter((f, i) => {
     const prev = judged[i - 1]

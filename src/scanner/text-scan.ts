@@ -2,6 +2,7 @@ import type { Dialect } from './embedded'
 import type { Finder } from './finder'
 import type { MaskRanges } from './mask'
 import type { Lang, LinePattern, RawFinding, View } from './types'
+import { SEVERITY_RANK } from '../core/diagnostics'
 import { embeddedViews } from './embedded'
 import { excerptAt, redact } from './excerpt'
 import { buildFinder, compileGate, lazyFinder, literalGate, requiredClasses, splitAlternatives } from './finder'
@@ -449,7 +450,6 @@ function scanLines(seg: Segment, out: RawFinding[]): boolean {
   return directive
 }
 
-const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const
 const RULE_SEVERITY = new Map(RULE_MODULES.map(m => [m.meta.id, m.meta.severity]))
 function rankOf(rule: string, p: LinePattern): number {
   return SEVERITY_RANK[p.severity ?? RULE_SEVERITY.get(rule) ?? 'warning']

@@ -6,6 +6,7 @@
 import type { Waiver } from '../core/options'
 import type { Capability, FindingKind, Profile, Severity } from '../core/types'
 import type { RawFinding, RuleInfo } from './types'
+import { SEVERITY_RANK } from '../core/diagnostics'
 
 /** The settings one skill is judged by. */
 export interface Policy {
@@ -33,9 +34,7 @@ export interface Judged extends RawFinding {
   locations?: Array<{ line: number, column: number }>
 }
 
-export const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
-
-export const moreSevere = (a: Severity, b: Severity): boolean => RANK[a] < RANK[b]
+export const moreSevere = (a: Severity, b: Severity): boolean => SEVERITY_RANK[a] < SEVERITY_RANK[b]
 
 /** The verdict on one finding, or null when its rule is off. */
 export function judge(f: RawFinding, meta: RuleInfo | undefined, policy: Policy): Judged | null {
