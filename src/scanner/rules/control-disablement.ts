@@ -62,6 +62,13 @@ const CONTROL = String.raw`(?:the\s+|your\s+|all\s+|any\s+|every\s+)?(?:agent['â
   + String.raw`|code\s+scanning|secret\s+scanning|push\s+protection|dependabot|codeql|enforcement|moderation)\b`
 
 /** Sandboxes, guardrails, permission prompts, scanners and audit trails switched off (OWASP LLM06, ATLAS AML.T0054). */
+// Switching a control off: an order is an error, a documented flag or feature a warning (two patterns, one match).
+const SWITCH_OFF_ANCHOR = 'disable|turn off|switch off|bypass|deactivate|circumvent|get around|skip'
+const SWITCH_OFF = new RegExp(
+  String.raw`\b(?:disable|turn\s+off|switch\s+off|bypass|deactivate|circumvent|get\s+around|skip)\s+` + CONTROL,
+  'i',
+)
+
 export const controlDisablement: RuleModule = {
   meta: {
     id: 'security_control_disablement',
@@ -177,23 +184,15 @@ export const controlDisablement: RuleModule = {
       accept: (m, line, next) => !reinstalls(m, line, next),
     },
     {
-      anchor: 'disable|turn off|switch off|bypass|deactivate|circumvent|get around|skip',
-      re: new RegExp(
-        String.raw`\b(?:disable|turn\s+off|switch\s+off|bypass|deactivate|circumvent|get\s+around|skip)\s+`
-        + CONTROL,
-        'i',
-      ),
+      anchor: SWITCH_OFF_ANCHOR,
+      re: SWITCH_OFF,
       langs: ['prose', 'text'],
       message: 'tells the agent to switch a security control off',
       accept: (m, line) => positive(m, line) && !describes(m, line),
     },
     {
-      anchor: 'disable|turn off|switch off|bypass|deactivate|circumvent|get around|skip',
-      re: new RegExp(
-        String.raw`\b(?:disable|turn\s+off|switch\s+off|bypass|deactivate|circumvent|get\s+around|skip)\s+`
-        + CONTROL,
-        'i',
-      ),
+      anchor: SWITCH_OFF_ANCHOR,
+      re: SWITCH_OFF,
       langs: ['prose', 'text'],
       message: 'describes switching a security control off (a documented flag or feature)',
       severity: 'warning',

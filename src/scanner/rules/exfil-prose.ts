@@ -21,6 +21,7 @@ const SINK = [
   String.raw`|\bremote\b|\bdomain\b|collector|telemetry|pastebin|\bgist\b|e-?mail\s+(?:address|to)|[\w.-]@[\w-]+\.\w`,
   String.raw`|discord|telegram|slack\s+channel|\bs3\s+bucket)`,
 ].join('')
+const SINK_GATE = new RegExp(SINK, 'i')
 const VERB = [
   String.raw`\b(?:send|post|upload|transmit|forward|exfiltrate|leak|copy|smuggle|append|encode|include|attach`,
   String.raw`|embed|submit|report|sync|push|beacon|mirror|relay|deliver|pipe|e-?mail|mail)(?:s|ed|ing)?\b`,
@@ -44,7 +45,7 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
       + `\\b(?:to|into|in|as|via|at|through|using)\\b${GAP(80)}${SINK}`,
       'i',
     ),
-    lineGate: new RegExp(SINK, 'i'),
+    lineGate: SINK_GATE,
     langs: ['prose', 'text'],
     message: 'instructs the agent to send secrets or conversation data to a remote place',
     accept: notOwnKey,
@@ -58,7 +59,7 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
       ].join(''),
       'i',
     ),
-    lineGate: new RegExp(SINK, 'i'),
+    lineGate: SINK_GATE,
     langs: ['prose', 'text'],
     message: 'instructs the agent to send secrets or conversation data to a remote place',
     accept: notOwnKey,

@@ -86,6 +86,15 @@ function isOverride(m: RegExpExecArray, line: string): boolean {
 }
 
 /** Instructions that take over the agent or hide what it does from the user (OWASP LLM01). Markdown and text only. */
+// An HTML comment addressed to the agent: an order in it is an error, a template's guidance a warning.
+const AGENT_COMMENT = new RegExp(
+  [
+    String.raw`<!--(?:(?!-->)[^\n]){0,300}?\b(?:AI|assistant|agent|LLM|model|Claude|GPT|Copilot|Cursor)\b`,
+    String.raw`(?:(?!-->)[^\n]){0,300}?\b(?:must|always|never|ignore|instead|secretly|do\s+not|don't)\b`,
+  ].join(''),
+  'i',
+)
+
 export const promptInjection: RuleModule = {
   meta: {
     id: 'prompt_injection',
@@ -244,26 +253,14 @@ export const promptInjection: RuleModule = {
     },
     {
       anchor: '<!--',
-      re: new RegExp(
-        [
-          String.raw`<!--(?:(?!-->)[^\n]){0,300}?\b(?:AI|assistant|agent|LLM|model|Claude|GPT|Copilot|Cursor)\b`,
-          String.raw`(?:(?!-->)[^\n]){0,300}?\b(?:must|always|never|ignore|instead|secretly|do\s+not|don't)\b`,
-        ].join(''),
-        'i',
-      ),
+      re: AGENT_COMMENT,
       langs: ['prose', 'text'],
       message: 'hidden HTML comment addressed to the agent',
       accept: (m, line) => COMMENT_ORDER.test(commentOf(m, line)),
     },
     {
       anchor: '<!--',
-      re: new RegExp(
-        [
-          String.raw`<!--(?:(?!-->)[^\n]){0,300}?\b(?:AI|assistant|agent|LLM|model|Claude|GPT|Copilot|Cursor)\b`,
-          String.raw`(?:(?!-->)[^\n]){0,300}?\b(?:must|always|never|ignore|instead|secretly|do\s+not|don't)\b`,
-        ].join(''),
-        'i',
-      ),
+      re: AGENT_COMMENT,
       langs: ['prose', 'text'],
       message: 'HTML comment addressed to the agent (a template\'s guidance to whoever fills it)',
       severity: 'warning',
