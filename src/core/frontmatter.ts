@@ -1,6 +1,5 @@
 import type { Severity } from './types'
 import { Buffer } from 'node:buffer'
-import matter from 'gray-matter'
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml'
 import { detach } from './detach'
 
@@ -31,10 +30,9 @@ export const FRONTMATTER_LIMITS = { maxBytes: 64 * 1024, maxNodes: 10_000, maxDe
 const EXECUTABLE = new Set(['js', 'javascript', 'coffee', 'coffeescript', 'cson'])
 
 /**
- * Parses `---` YAML frontmatter. gray-matter finds the block; js-yaml parses it with the core schema
- * (no timestamps or custom tags; duplicate keys rejected), bounded in size, nesting and alias expansion.
- * gray-matter's JavaScript/CoffeeScript engines (which `eval`) are replaced by engines that refuse:
- * frontmatter never executes code.
+ * Parses `---` YAML frontmatter: js-yaml reads the block with the core schema (no timestamps or custom tags;
+ * duplicate keys rejected), bounded in size, nesting and alias expansion. `---js` and other executable
+ * frontmatter languages are refused: frontmatter never executes code.
  */
 export function parseFrontmatter(input: string): ParsedFrontmatter {
   const text = input.charCodeAt(0) === 0xFEFF ? input.slice(1) : input
@@ -82,7 +80,7 @@ export function parseFrontmatter(input: string): ParsedFrontmatter {
     )
   }
 
-  // The closing delimiter must be a line of its own: gray-matter alone would accept `---x` or no close at all.
+  // The closing delimiter must be a line of its own (`---x` does not close the block).
   const close = /\n---[ \t]*(?:\n|$)/g
   close.lastIndex = firstLine.length
   const closing = close.exec(src)
@@ -115,48 +113,34 @@ export function parseFrontmatter(input: string): ParsedFrontmatter {
     )
   }
 
-  let data: unknown
-  let yamlError: YAMLException | null = null
-  const yamlEngine = (raw: string): object => {
-    try {
-      // Values are substrings of what js-yaml reads: a copy of the block keeps them from holding the whole file.
-      data = load(detach(raw), { schema: CORE_SCHEMA, json: false })
-    }
-    catch (error) {
-      if (!(error instanceof YAMLException))
-        throw error
-      yamlError = error
-    }
-    return {}
-  }
-  const refuse = (): never => {
-    throw new Error('executable frontmatter is refused')
-  }
-  // gray-matter gets the text up to the closing line only: its block ends at the first `\n---`, which is
-  // never past ours, and it copies its whole input into a Buffer (`file.orig`), which the body needn't pay.
-  const bodyStart = closing.index + closing[0].length
-  let parsed: { matter?: string }
-  try {
-    parsed = matter(src.slice(0, bodyStart), {
-      language: 'yaml',
-      engines: { yaml: yamlEngine, javascript: refuse, coffee: refuse, json: refuse },
-    }) as { matter?: string }
-  }
-  catch (error) {
-    return fail('frontmatter/yaml', `frontmatter could not be parsed: ${(error as Error).message}`, 1, 1)
-  }
-  // gray-matter closes at the first line that merely starts with `---`; such a line inside the block is ambiguous.
+  // The block ends at the first line that starts with `---`; a closing line of its own must be that line, or
+  // where the block ends is ambiguous (tools that stop at the first `\n---` read another block than ours).
   const block = src.slice(firstLine.length, closing.index)
-  if (parsed.matter !== block) {
-    const line = countLines(src, firstLine.length + (parsed.matter?.length ?? 0) + 1)
+  const early = block.indexOf('\n---')
+  if (early !== -1) {
     return fail(
       'frontmatter/delimiter',
       'a line starting with `---` inside the frontmatter makes its end ambiguous',
-      line,
+      countLines(src, firstLine.length + early + 1),
       1,
       'Indent or quote that line, or make the closing delimiter the first line that starts with `---`.',
     )
   }
+  let data: unknown
+  let yamlError: YAMLException | null = null
+  // A block of blank and comment lines holds no document: it is empty, not a YAML error.
+  if (block.replace(/^\s*#[^\n]+/gm, '').trim() !== '') {
+    try {
+      // Values are substrings of what js-yaml reads: a copy of the block keeps them from holding the whole file.
+      data = load(detach(block), { schema: CORE_SCHEMA, json: false })
+    }
+    catch (error) {
+      if (!(error instanceof YAMLException))
+        return fail('frontmatter/yaml', `frontmatter could not be parsed: ${(error as Error).message}`, 1, 1)
+      yamlError = error
+    }
+  }
+  const bodyStart = closing.index + closing[0].length
   const result: ParsedFrontmatter = {
     data: null,
     body: src.slice(bodyStart),
