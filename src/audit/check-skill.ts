@@ -3,7 +3,7 @@ import type { ResolvedOptions } from '../core/options'
 import type { Diagnostic, LockSkill, ManifestSkill, ScanResult, SkillFile, SkillSource } from '../core/types'
 import type { ScenarioDraft } from '../enterprise/scenarios'
 import type { SkillLocation } from './discover'
-import type { SkillDrift } from './lockfile'
+import type { LockRead, SkillDrift } from './lockfile'
 import type { FileEntry, SkillListing } from './read'
 import type { CachedResult, ResultCache } from './result-cache'
 import path from 'node:path'
@@ -15,14 +15,17 @@ import { checkEnterprise } from '../enterprise'
 import { settleScenarios } from '../enterprise/scenarios'
 import { scanSkill } from '../scanner'
 import { SKILL_FILE } from './layout'
-import { diffSkill, serializeLockEntry } from './lockfile'
+import { diffSkill, lockedEntry, serializeLockEntry } from './lockfile'
 import { buildTree, toFinding } from './manifest'
 import { skillPolicy } from './policy'
 import { joinPosix, listSkill, readEntry } from './read'
 import { cacheKey } from './result-cache'
 import { normalizeFrontmatter, validateFrontmatter } from './schema'
 
-/** Phase A of a skill: its files listed and its SKILL.md read and parsed (enough to know its name). */
+/**
+ * Phase A of a skill: its files listed and its SKILL.md read. Its frontmatter is parsed (`parseHead`) only when
+ * the skill is checked: a stored result already knows the name it gives.
+ */
 export interface SkillHead {
   location: SkillLocation
   listing: SkillListing
@@ -31,6 +34,7 @@ export interface SkillHead {
    * listing was not stat'ed (nothing cached to compare with): `processSkill` computes it from the reads.
    */
   fingerprint: string
+  /** The folder's name until the frontmatter is parsed, then the name it gives (if any). */
   name: string
   skillMd: SkillFile | null
   parsed: ParsedFrontmatter | null
@@ -83,8 +87,8 @@ export function fingerprintOf(entries: readonly FileEntry[]): string {
 }
 
 /**
- * Lists a skill and reads its SKILL.md. With `reuse` (a cached result), the listing is stat'ed and an
- * unchanged fingerprint stops there: the cached result stands.
+ * Lists a skill and reads its SKILL.md. With `reuse` (a result held in memory), the listing is stat'ed and an
+ * unchanged fingerprint stops there: that result stands.
  */
 export function readHead(location: SkillLocation, reuse?: { fingerprint: string, name: string }): SkillHead {
   const dirName = path.basename(location.dir)
@@ -119,19 +123,24 @@ export function readHead(location: SkillLocation, reuse?: { fingerprint: string,
     return head
   }
   head.skillMd = readEntry(entry, location.relDir, dirName, head.diagnostics)
-  if (head.skillMd?.text != null) {
-    head.parsed = parseFrontmatter(head.skillMd.text)
-    const name = head.parsed.data?.name
-    if (typeof name === 'string' && name.trim())
-      head.name = name
-  }
   return head
+}
+
+/** Parses the SKILL.md a head holds (once), which names the skill. */
+function parseHead(head: SkillHead): ParsedFrontmatter | null {
+  if (head.parsed || head.skillMd?.text == null)
+    return head.parsed
+  head.parsed = parseFrontmatter(head.skillMd.text)
+  const name = head.parsed.data?.name
+  if (typeof name === 'string' && name.trim())
+    head.name = name
+  return head.parsed
 }
 
 export interface ProcessContext {
   options: ResolvedOptions
-  /** The skill's locked entry; null when the lock exists but lacks it; undefined when there is no lock to compare. */
-  locked: LockSkill | null | undefined
+  /** The lock as read (null: no lock is compared, as with `lock: false`). */
+  lock: LockRead | null
   /** Embed reference/example/scenario texts in the manifest (the CLI's `check` doesn't need them). */
   content: boolean
   scan: boolean
@@ -145,35 +154,40 @@ export interface ProcessContext {
  * bytes under the same policy stored (`result-cache.ts`).
  */
 export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSkill {
-  const skill = head.name
-  const diagnostics: Diagnostic[] = [...head.listing.diagnostics, ...head.diagnostics].map(d => ({ ...d, skill }))
+  // Read with the folder's name: the files' bytes, not the name the frontmatter gives, make the cache key.
+  const read: Diagnostic[] = [...head.listing.diagnostics, ...head.diagnostics]
   const files: SkillFile[] = []
+  const { relDir } = head.location
   for (const entry of head.listing.entries) {
-    const file
-      = entry.path === SKILL_FILE && head.skillMd
-        ? head.skillMd
-        : readEntry(entry, head.location.relDir, skill, diagnostics)
+    const file = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, relDir, head.name, read)
     if (file)
       files.push(file)
   }
   const { cache } = ctx
-  if (!cache)
-    return checkSkill(head, files, diagnostics, ctx)
-  const key = cacheKey({
-    location: head.location,
-    name: skill,
-    files,
-    diagnostics,
-    policy: skillPolicy(ctx.options, head.location, skill),
-    customSchema: ctx.customSchema,
-    content: ctx.content,
-    scan: ctx.scan,
-  })
-  const hit = cache.get(key)
+  // The name, and with it the policy (the overrides that name the skill), follow from these bytes and options.
+  const key = cache
+    ? cacheKey({
+        location: head.location,
+        files,
+        diagnostics: read,
+        options: ctx.options,
+        customSchema: ctx.customSchema,
+        content: ctx.content,
+        scan: ctx.scan,
+      })
+    : ''
+  const hit = cache?.get(key)
   if (hit)
     return fromCache(head, files, hit, ctx)
-  const result = checkSkill(head, files, diagnostics, ctx)
-  cache.set(key, toCache(result))
+  parseHead(head)
+  const skill = head.name
+  const result = checkSkill(
+    head,
+    files,
+    read.map(d => ({ ...d, skill })),
+    ctx,
+  )
+  cache?.set(key, toCache(result))
   return result
 }
 
@@ -195,14 +209,17 @@ function driftOf(
 function toCache(skill: ProcessedSkill): CachedResult {
   return {
     lockEntryText: skill.lockEntryText,
-    manifest: { ...skill.manifest, frontmatter: {}, body: '', tree: null },
+    manifest: { ...skill.manifest, body: '', tree: null },
     diagnostics: skill.diagnostics,
     scenarioDrafts: skill.scenarioDrafts,
     sources: [...skill.sources],
   }
 }
 
-/** A stored result for the files just read: the texts and frontmatter come from them, as `checkSkill` makes them. */
+/**
+ * A stored result for the files just read: the texts come from them, as `checkSkill` makes them. Only a
+ * manifest with contents needs the frontmatter parsed again (for the body).
+ */
 function fromCache(
   head: SkillHead,
   files: readonly SkillFile[],
@@ -210,18 +227,17 @@ function fromCache(
   ctx: ProcessContext,
 ): ProcessedSkill {
   const { content } = ctx
-  const data = head.parsed?.data ?? null
   const manifest = hit.manifest as unknown as ManifestSkill
-  manifest.frontmatter = data ? normalizeFrontmatter(data) : {}
-  manifest.body = content ? head.parsed?.body ?? '' : ''
+  manifest.body = content ? parseHead(head)?.body ?? '' : ''
   manifest.tree = buildTree(files, content, manifest.files)
+  const locked = lockedEntry(ctx.lock, manifest.name)
   return {
-    name: head.name,
+    name: manifest.name,
     location: head.location,
     ...listingFacts(head, files),
     lockEntryText: hit.lockEntryText,
     // The entry is the JSON of a LockSkill, parsed only when there is a lock to compare it with.
-    drift: ctx.locked === undefined ? null : driftOf(JSON.parse(hit.lockEntryText) as LockSkill, ctx.locked, files),
+    drift: locked === undefined ? null : driftOf(JSON.parse(hit.lockEntryText) as LockSkill, locked, files),
     manifest,
     diagnostics: hit.diagnostics,
     scenarioDrafts: hit.scenarioDrafts,
@@ -250,12 +266,12 @@ export function checkSkill(
   ctx: ProcessContext,
 ): ProcessedSkill {
   const { location } = head
+  const parsed = parseHead(head)
   const skill = head.name
   const policy = skillPolicy(ctx.options, location, skill)
   const { options } = policy
   const skillMdPath = joinPosix(location.relDir, SKILL_FILE)
   const skillMd = files.find(f => f.path === SKILL_FILE) ?? null
-  const parsed = head.parsed
   const data = parsed?.data ?? null
   for (const issue of parsed?.diagnostics ?? []) diagnostics.push(diagnostic({ ...issue, file: skillMdPath, skill }))
 
@@ -328,7 +344,7 @@ export function checkSkill(
     capabilities: scan.capabilities.detected,
     files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })),
   }
-  const drift = driftOf(lockEntry, ctx.locked, files)
+  const drift = driftOf(lockEntry, lockedEntry(ctx.lock, skill), files)
 
   const listed = lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))
   const manifest: ManifestSkill = {

@@ -237,7 +237,7 @@ export class SkillsEngine {
       return valid
     return processSkill(head, {
       options: this.options,
-      locked: lockedEntry(run.lockRead, head.name),
+      lock: run.lockRead,
       content: this.content,
       scan: this.scan,
       customSchema: run.customSchema,

@@ -1,3 +1,4 @@
+import type { ResolvedOptions } from '../core/options'
 /**
  * The persistent cache (`cache`, `cacheDir`): a skill's check results between runs, one file per entry,
  * found by a key made of the SHA-256 of every file the skill holds and everything else a verdict depends
@@ -8,7 +9,6 @@
 import type { Diagnostic, ManifestSkill, SkillFile } from '../core/types'
 import type { ScenarioDraft } from '../enterprise/scenarios'
 import type { SkillLocation } from './discover'
-import type { SkillPolicy } from './policy'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -18,7 +18,7 @@ import { writeFileAtomic } from '../core/fs'
 import { sha256Hex } from '../core/hash'
 
 /** Bumped whenever what an entry holds, or how a key is made, changes. */
-const FORMAT = 1
+const FORMAT = 2
 /**
  * The built chunk that holds the checks is named by a hash of its content: a rebuild with other checks under the
  * same package version (a local build, a patched install) keys its entries apart from the last build's.
@@ -48,13 +48,16 @@ export interface CachedResult {
   sources: Array<[string, string]>
 }
 
+/**
+ * What a check reads. The skill's name (its frontmatter's) and its policy (its root's settings, the overrides
+ * that name it) are not in it: they follow from these bytes, the location and the options.
+ */
 export interface CacheKeyInput {
   location: SkillLocation
-  name: string
   files: readonly SkillFile[]
   /** Findings made before the check (listing, reads), which it carries on. */
   diagnostics: readonly Diagnostic[]
-  policy: SkillPolicy
+  options: ResolvedOptions
   customSchema: Record<string, unknown> | null
   content: boolean
   scan: boolean
@@ -69,7 +72,7 @@ function stable(value: unknown): string {
 }
 
 const optionTexts = new WeakMap<object, string>()
-function optionsText(options: SkillPolicy['options']): string {
+function optionsText(options: ResolvedOptions): string {
   let text = optionTexts.get(options)
   if (text === undefined) {
     text = stable(Object.fromEntries(Object.entries(options).filter(([k]) => !IRRELEVANT.has(k))))
@@ -80,12 +83,12 @@ function optionsText(options: SkillPolicy['options']): string {
 
 /** The key of a skill's results: the hash of everything its check reads. */
 export function cacheKey(input: CacheKeyInput): string {
-  const { location, policy } = input
+  const { location } = input
   const hash = createHash('sha256')
-  hash.update(stable([MAGIC, FORMAT, pkg.version, BUILD, input.content, input.scan, input.name]))
+  hash.update(stable([MAGIC, FORMAT, pkg.version, BUILD, input.content, input.scan]))
   hash.update(stable([location.dir, location.relDir, location.source, location.root]))
-  hash.update(optionsText(policy.options))
-  hash.update(stable([policy.review, policy.overrides, input.customSchema]))
+  hash.update(optionsText(input.options))
+  hash.update(stable(input.customSchema))
   hash.update(stable(input.diagnostics))
   for (const f of input.files)
     hash.update(`\n${f.path}\0${f.sha256}\0${f.size}\0${f.text === null ? 'binary' : 'text'}\0${f.format ?? ''}`)

@@ -196,7 +196,7 @@ describe('parallel audit', () => {
     const options = resolveOptions({ root: path.join(path.sep, 'no-such-project') })
     const warm = warmUp({
       options,
-      locked: undefined,
+      lock: null,
       content: false,
       scan: true,
       customSchema: null,

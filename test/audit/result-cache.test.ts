@@ -39,6 +39,11 @@ function mixedTree(): string {
       },
     }),
     ...skill('custom', { files: { 'references/internal.md': 'Ask ACME-INTERNAL-42 for access.\n' } }),
+    // Named by its frontmatter, not its folder: a hit must know that name (and the overrides naming it) unparsed.
+    ...skill('renamed', {
+      frontmatter: 'name: given-name\ndescription: Fetches the status page.',
+      files: { 'scripts/status.sh': 'curl -fsS https://status.example.com/api\n' },
+    }),
   }
   for (let i = 0; i < 4; i++) Object.assign(entries, skill(`plain-${i}`))
   return makeTree(entries)
@@ -189,6 +194,7 @@ describe('persistent cache', () => {
       { scanner: {} },
       { deny: ['network'] },
       { overrides: [{ skills: 'fetcher', capabilities: ['network', 'process'], reason: 'reviewed' }] },
+      { overrides: [{ skills: 'given-name', capabilities: ['network'], reason: 'reviewed' }] },
       { maxBodyLines: 1 },
       { roots: [{ path: 'skills', strict: true }] },
     ]

@@ -34,7 +34,7 @@ async function setup(): Promise<{ locations: SkillLocation[], settings: Portable
 /** The engine's per-skill step without its cache, recording where it ran. */
 function checker(settings: PortableSettings): { calls: string[], checkHere: (l: SkillLocation) => ProcessedSkill } {
   const calls: string[] = []
-  const ctx: ProcessContext = { ...settings, locked: undefined }
+  const ctx: ProcessContext = { ...settings, lock: null }
   return {
     calls,
     checkHere: (location) => {

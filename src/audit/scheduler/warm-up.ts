@@ -55,5 +55,5 @@ export function warmUp(ctx: ProcessContext): ProcessedSkill {
     parsed: parseFrontmatter(skillMd.text!),
     diagnostics: [],
   }
-  return checkSkill(head, files, [], { ...ctx, locked: undefined })
+  return checkSkill(head, files, [], { ...ctx, lock: null })
 }

@@ -8,7 +8,7 @@ import type { LockRead } from '../lockfile'
 import type { PortableSettings } from './pool'
 import { workerData } from 'node:worker_threads'
 import { processSkill, readHead } from '../check-skill'
-import { lockedEntry, parseLock } from '../lockfile'
+import { parseLock } from '../lockfile'
 import { ResultCache } from '../result-cache'
 import { warmUp } from './warm-up'
 
@@ -33,7 +33,7 @@ function configure(next: PortableSettings): void {
   try {
     warmUp({
       options: next.options,
-      locked: undefined,
+      lock: null,
       content: next.content,
       scan: true,
       customSchema: next.customSchema,
@@ -51,7 +51,7 @@ port.on('message', (message: { id: number, location: SkillLocation } | { setting
     const head = readHead(location)
     const skill = processSkill(head, {
       options: settings.options,
-      locked: lockedEntry(lock, head.name),
+      lock,
       content: settings.content,
       scan: settings.scan,
       customSchema: settings.customSchema,
