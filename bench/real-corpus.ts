@@ -2,11 +2,12 @@
  * `npm run bench -- --corpus DIR`: the check on real skill packs (copies of public packs in a local folder,
  * never committed). Each DIR is one project: root DIR, every skill under it (`roots: ['.']`), profile
  * agentskills, no lock. Printed: the read + hash floor, the check without and with the persistent cache, each
- * as a whole process, and the share of the scanner in-process.
+ * as a whole process, and in-process the time of each phase and rule.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { SkillsEngine } from '../src/audit/engine'
+import { formatTimings, startTimings, stopTimings } from '../src/core/timings'
 import { FLOOR_SCRIPT, mb, median, ms, processWall } from './measure'
 
 type Row = (name: string, value: string, target?: string) => void
@@ -38,8 +39,10 @@ export async function realCorpusBench(dirs: readonly string[], scratch: string, 
     const options = { root: dir, roots: ['.'], profile: 'agentskills' as const, lock: false as const }
     fs.writeFileSync(files.config, JSON.stringify({ ...options, root: undefined, cacheDir: files.cache }))
 
-    // In-process, no cache: what the files are, and the scanner's share of a check.
+    // In-process, no cache: what the files are, and where a check spends its time (as `check --timings`).
+    startTimings()
     const [full, result] = await timed(() => new SkillsEngine({ ...options, cache: false }, { content: false }).audit())
+    const phases = formatTimings(stopTimings(), full)
     const [unscanned] = await timed(() =>
       new SkillsEngine({ ...options, cache: false }, { content: false, scan: false }).audit())
     const paths = result.manifest.skills.flatMap(s => s.files.map(f => path.join(dir, s.path, f.path)))
@@ -47,6 +50,7 @@ export async function realCorpusBench(dirs: readonly string[], scratch: string, 
     row('corpus', `${result.stats.skills} skills, ${result.stats.files} files, ${mb(result.stats.bytes)}`)
     row('in-process: check without the scanner', ms(unscanned))
     row('in-process: full check', ms(full), `scanner ${ms(full - unscanned)}`)
+    console.log(`\n${phases.replace(/^/gm, '  ')}\n`)
 
     const check = [cli, 'check', '--cwd', dir, '-c', files.config, '--format', 'json', '--output', files.report]
     const floors: number[] = []

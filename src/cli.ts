@@ -14,6 +14,7 @@ import { toSarif } from './audit/sarif'
 import { ConfigError, loadConfig } from './core/config'
 import { formatReport, PREFIX } from './core/format'
 import { writeIfChanged } from './core/fs'
+import { endTiming, formatTimings, startTiming, startTimings, stopTimings } from './core/timings'
 import { OptionsError } from './core/validate-options'
 
 const COMMON = {
@@ -42,6 +43,7 @@ const COMMANDS = {
       format: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
       verbose: { type: 'boolean', short: 'v' },
+      timings: { type: 'boolean' },
     },
     usage: `Usage: unplugin-skills check [options]
 
@@ -53,6 +55,7 @@ ${COMMON_USAGE}
   -f, --format FORMAT   text (default), json or sarif
   -o, --output FILE     write the report to FILE instead of stdout
   -v, --verbose         every warning with its code frame and hint, no repeat folded
+      --timings         print to stderr where the check spent its time, by phase and rule
       --no-color        plain text
   -h, --help            this help`,
   },
@@ -178,7 +181,12 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   const format = String(values.format ?? 'text')
   if (!['text', 'json', 'sarif'].includes(format))
     throw new UsageError(`--format must be text, json or sarif, not ${format}`)
+  const timings = Boolean(values.timings)
+  if (timings)
+    startTimings()
+  const started = performance.now()
   const result = await new SkillsEngine(options, { content: false, source }).audit()
+  const reported = startTiming()
   let output: string
   if (format === 'json') {
     const report = {
@@ -220,6 +228,9 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   else {
     io.stdout.write(output)
   }
+  endTiming('report', reported)
+  if (timings)
+    io.stderr.write(`${formatTimings(stopTimings(), performance.now() - started)}\n`)
   return result.ok ? 0 : 1
 }
 

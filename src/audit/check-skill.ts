@@ -11,6 +11,7 @@ import { detach } from '../core/detach'
 import { diagnostic } from '../core/diagnostics'
 import { parseFrontmatter } from '../core/frontmatter'
 import { sha256Hex, skillDigest } from '../core/hash'
+import { endTiming, startTiming, timed } from '../core/timings'
 import { checkEnterprise } from '../enterprise'
 import { settleScenarios } from '../enterprise/scenarios'
 import { scanSkill } from '../scanner'
@@ -93,7 +94,7 @@ export function fingerprintOf(entries: readonly FileEntry[]): string {
 export function readHead(location: SkillLocation, reuse?: { fingerprint: string, name: string }): SkillHead {
   const dirName = path.basename(location.dir)
   // Without a cached result to compare with, size and mtime come from the reads (one fstat per open file).
-  const listing = listSkill(location.dir, location.relDir, null, { stat: !!reuse })
+  const listing = timed('list files', () => listSkill(location.dir, location.relDir, null, { stat: !!reuse }))
   const fingerprint = reuse ? fingerprintOf(listing.entries) : ''
   const head: SkillHead = {
     location,
@@ -122,7 +123,9 @@ export function readHead(location: SkillLocation, reuse?: { fingerprint: string,
     )
     return head
   }
+  const reading = startTiming()
   head.skillMd = readEntry(entry, location.relDir, dirName, head.diagnostics)
+  endTiming('read + hash', reading)
   return head
 }
 
@@ -130,7 +133,8 @@ export function readHead(location: SkillLocation, reuse?: { fingerprint: string,
 function parseHead(head: SkillHead): ParsedFrontmatter | null {
   if (head.parsed || head.skillMd?.text == null)
     return head.parsed
-  head.parsed = parseFrontmatter(head.skillMd.text)
+  const text = head.skillMd.text
+  head.parsed = timed('frontmatter + schema', () => parseFrontmatter(text))
   const name = head.parsed.data?.name
   if (typeof name === 'string' && name.trim())
     head.name = name
@@ -156,6 +160,7 @@ export interface ProcessContext {
 export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSkill {
   // Read with the folder's name: the files' bytes, not the name the frontmatter gives, make the cache key.
   const read: Diagnostic[] = [...head.listing.diagnostics, ...head.diagnostics]
+  const reading = startTiming()
   const files: SkillFile[] = []
   const { relDir } = head.location
   for (const entry of head.listing.entries) {
@@ -163,7 +168,9 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     if (file)
       files.push(file)
   }
+  endTiming('read + hash', reading)
   const { cache } = ctx
+  const looking = startTiming()
   // The name, and with it the policy (the overrides that name the skill), follow from these bytes and options.
   const key = cache
     ? cacheKey({
@@ -177,8 +184,9 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
       })
     : ''
   const hit = cache?.get(key)
+  endTiming('cache', looking)
   if (hit)
-    return fromCache(head, files, hit, ctx)
+    return timed('cache', () => fromCache(head, files, hit, ctx))
   parseHead(head)
   const skill = head.name
   const result = checkSkill(
@@ -187,7 +195,8 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     read.map(d => ({ ...d, skill })),
     ctx,
   )
-  cache?.set(key, toCache(result))
+  if (cache)
+    timed('cache', () => cache.set(key, toCache(result)))
   return result
 }
 
@@ -277,6 +286,7 @@ export function checkSkill(
 
   const dirName = path.basename(location.dir)
   const locate = (key: string): { line: number, column: number } | null => parsed?.locate(key) ?? null
+  const validating = startTiming()
   if (data) {
     diagnostics.push(
       ...validateFrontmatter(data, {
@@ -304,6 +314,7 @@ export function checkSkill(
     }
   }
   diagnostics.push(...checkStructure({ files, parsed, options, relDir: location.relDir, skill }))
+  endTiming('frontmatter + schema', validating)
 
   const source: SkillSource = {
     name: skill,
@@ -319,11 +330,13 @@ export function checkSkill(
     bodyLine: parsed?.bodyLine ?? 1,
     locate: key => parsed?.locate(key) ?? null,
   }
+  const scanning = startTiming()
   const scan: ScanResult = ctx.scan
     ? scanSkill(source, { ...options.scanner, deny: options.deny, profile: options.profile, review: policy.review })
     : { diagnostics: [], capabilities: { declared: [], detected: [] }, suppressions: [] }
+  endTiming('scan', scanning)
   diagnostics.push(...scan.diagnostics)
-  const enterprise = checkEnterprise(source, { options, scan, skillNames: null })
+  const enterprise = timed('enterprise checks', () => checkEnterprise(source, { options, scan, skillNames: null }))
   diagnostics.push(...enterprise.diagnostics)
   const scenarioDrafts = enterprise.scenarioDrafts ?? []
   // `check` keeps no instruction texts: bodies and scenario references are in the manifest only when content is.

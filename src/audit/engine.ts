@@ -12,6 +12,7 @@ import pkg from '../../package.json'
 import { compareBytewise, diagnostic, hasErrors, sortDiagnostics } from '../core/diagnostics'
 import { isInside, relativePosix } from '../core/fs'
 import { resolveOptions } from '../core/options'
+import { endTiming, startTiming, timed } from '../core/timings'
 import { OptionsError } from '../core/validate-options'
 import { buildDiscoveryIndex } from '../search'
 import { processSkill, readHead, settleSkill, skillDirs, skillFiles } from './check-skill'
@@ -147,7 +148,9 @@ export class SkillsEngine {
 
   /** discover -> check each skill (cached, through the scheduler) -> duplicates -> lock -> manifest. */
   async audit(request: AuditRequest = {}): Promise<AuditResult> {
+    const discovering = startTiming()
     const discovery = await this.discover(request.changed)
+    endTiming('discover', discovering)
     const run = this.begin(request, discovery)
     const checked = await this.checkSkills(discovery.skills, run)
     const duplicates = findDuplicates(checked.skills, run.global)
@@ -155,8 +158,9 @@ export class SkillsEngine {
     // The lock text is only built when it is written or asked for: `check` digests it piece by piece.
     let lockText: string | undefined
     const lockTextOf = (): string => (lockText ??= joinLock(lockEntries))
-    const lock = this.settleLock(run, checked.skills, lockTextOf, duplicates || hasErrors(discovery.diagnostics))
-    return this.result({ run, discovery, checked, lockEntries, lockText: lockTextOf, lock })
+    const lock = timed('lock', () =>
+      this.settleLock(run, checked.skills, lockTextOf, duplicates || hasErrors(discovery.diagnostics)))
+    return timed('manifest', () => this.result({ run, discovery, checked, lockEntries, lockText: lockTextOf, lock }))
   }
 
   /** The lock as read (cached while the file is unchanged) and the custom schema, for this audit. */

@@ -15,6 +15,7 @@ import type { Directive } from './suppress'
 import type { Lang, RawFinding, RuleInfo } from './types'
 import type { Judged, Policy } from './verdict'
 import { compareBytewise, diagnostic, SEVERITY_RANK, sortDiagnostics } from '../core/diagnostics'
+import { endTiming, startTiming } from '../core/timings'
 import { declaredCapabilities, DETECTABLE, sortCapabilities } from './capabilities'
 import { classify } from './classify'
 import { compileCustom, scanCustom } from './custom'
@@ -81,7 +82,9 @@ interface JsSegment {
 /** Whether the text may contain a suppression directive (see `scanSegment`). */
 function scanJsSegment(ctx: Ctx, seg: JsSegment): boolean {
   const { path, text, lineOffset, colOffset } = seg
+  const parsing = startTiming()
   const res = scanJs(text, seg.flavor)
+  endTiming('scan: JavaScript AST', parsing)
   let index: LineIndex | undefined
   if (res.ok) {
     if (res.findings.length) {
@@ -363,8 +366,11 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
   }
 
   for (const module of RULE_MODULES) {
-    if (module.visitSkill)
-      ctx.raw.push(...module.visitSkill(skill))
+    if (!module.visitSkill)
+      continue
+    const visiting = startTiming()
+    ctx.raw.push(...module.visitSkill(skill))
+    endTiming(`scan: ${module.meta.id} (whole skill)`, visiting)
   }
   for (const module of RULE_MODULES) {
     const lower = module.lowerInSkill

@@ -3,6 +3,7 @@ import type { Finder } from './finder'
 import type { MaskRanges } from './mask'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 import { SEVERITY_RANK } from '../core/diagnostics'
+import { endTiming, startTiming } from '../core/timings'
 import { embeddedViews } from './embedded'
 import { excerptAt, redact } from './excerpt'
 import { buildFinder, compileGate, lazyFinder, literalGate, requiredClasses, splitAlternatives } from './finder'
@@ -322,14 +323,19 @@ const DIALECT_OF: Record<string, Dialect> = { json: 'json', jsonc: 'json', yaml:
  */
 export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   const start = out.length
+  const scanning = startTiming()
   const directive = scanLines(seg, out)
+  endTiming(`scan: line patterns (${seg.lang})`, scanning)
   if (seg.lang === 'prose')
     return directive
   const ext = seg.path.slice(seg.path.lastIndexOf('.') + 1).toLowerCase()
   const dialect = seg.dialect ?? (seg.lang === 'text' ? DIALECT_OF[ext] : undefined)
+  const viewing = startTiming()
   const views = embeddedViews(seg.text, seg.lang, dialect)
+  endTiming('scan: embedded code (found)', viewing)
   if (!views.length)
     return directive
+  const viewScan = startTiming()
   // A view may see a finding of a rule that the line's own scan saw another of (`sudo rm \` + `-rf /`).
   const key = (f: RawFinding): string => `${f.line}\0${f.rule}\0${f.message}`
   const seen = new Set(out.slice(start).map(key))
@@ -351,6 +357,7 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
       }
     }
   }
+  endTiming('scan: embedded code (scanned)', viewScan)
   return directive
 }
 
