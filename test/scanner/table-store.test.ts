@@ -8,6 +8,7 @@ import { buildBuiltinTables, builtinFinders } from '../../src/scanner/finder/bui
 import { decodeTableStore, encodeTableStore, shippedStore, STORE_FILE } from '../../src/scanner/finder/store'
 import { buildTables, newTables } from '../../src/scanner/finder/tables'
 import { AST_TRIGGER } from '../../src/scanner/js/trigger'
+import { SKILL_HIT_TOKENS } from '../../src/scanner/rules/skill-hits'
 import { COMPILED } from '../../src/scanner/text-scan'
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist')
@@ -52,8 +53,9 @@ describe('scanner table store', () => {
       for (const re of [t.anchor, t.anchorAst]) used.add(`${re.flags}:${re.source}`)
     }
     used.add(`:${AST_TRIGGER.source}`)
+    used.add(`gi:${new RegExp(SKILL_HIT_TOKENS.join('|')).source}`)
     const listed = builtinFinders().map(f => `${f.ignoreCase ? 'gi' : ''}:${new RegExp(f.tokens.join('|')).source}`)
-    expect(listed.length).toBe(13)
+    expect(listed.length).toBe(14)
     expect(new Set(listed)).toEqual(used)
   })
 
@@ -63,7 +65,7 @@ describe('scanner table store', () => {
     // Deterministic: the same tables give the same file.
     expect(Buffer.from(encodeTableStore(buildBuiltinTables())).equals(Buffer.from(bytes))).toBe(true)
     const store = decodeTableStore(bytes)!
-    expect(store.size).toBe(13)
+    expect(store.size).toBe(14)
     for (const { tokens, ignoreCase, tables } of built) {
       const sizes: number[] = []
       const got = store.get(tokens, ignoreCase, (groups) => {
@@ -103,7 +105,7 @@ describe('scanner table store', () => {
     // `npm test` builds first (the bundler tests import dist/): a store from other sources fails here.
     const store = decodeTableStore(fs.readFileSync(path.join(dist, STORE_FILE)))!
     expect(store).not.toBeNull()
-    expect(store.size).toBe(13)
+    expect(store.size).toBe(14)
     for (const { tokens, ignoreCase } of builtinFinders()) {
       const got = store.get(tokens, ignoreCase, newTables)
       expect(got, tokens.join('|').slice(0, 80)).toBeDefined()

@@ -1,13 +1,15 @@
 import type { FinderTables } from './tables'
 import { AST_TRIGGER_TOKENS } from '../js/trigger'
+import { SKILL_HIT_TOKENS } from '../rules/skill-hits'
 import { lineFinderTokens } from '../text-scan'
 import { buildTables } from './tables'
 
-/** Every finder the built-in rules use: the line patterns' (per language) and the AST trigger's. */
+/** Every finder the built-in rules use: the line patterns' (per language), the AST trigger's, the visitors'. */
 export function builtinFinders(): Array<{ tokens: readonly string[], ignoreCase: boolean }> {
   return [
     ...lineFinderTokens().map(tokens => ({ tokens, ignoreCase: true })),
     { tokens: AST_TRIGGER_TOKENS, ignoreCase: false },
+    { tokens: SKILL_HIT_TOKENS, ignoreCase: true },
   ]
 }
 

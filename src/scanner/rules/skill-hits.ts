@@ -49,8 +49,11 @@ const GROUPS = {
 
 export type HitGroup = keyof typeof GROUPS
 
-const tokens = Object.values(GROUPS).flat().map(t => (/^\w/.test(t) ? `\\b${t}` : t))
-const finder = lazyFinder(() => buildFinder([...new Set(tokens)].sort((a, b) => b.length - a.length), true))
+/** The finder's tokens, longest first (the build ships its tables: `finder/builtin.ts`). */
+export const SKILL_HIT_TOKENS: readonly string[] = [
+  ...new Set(Object.values(GROUPS).flat().map(t => (/^\w/.test(t) ? `\\b${t}` : t))),
+].sort((a, b) => b.length - a.length)
+const finder = lazyFinder(() => buildFinder(SKILL_HIT_TOKENS, true))
 const groupRe = Object.fromEntries(
   Object.entries(GROUPS).map(([g, list]) => [g, new RegExp(`^(?:${list.join('|')})`, 'i')]),
 ) as Record<HitGroup, RegExp>
