@@ -11,10 +11,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
-import { readHead } from '../src/audit/check-skill'
 import { SKILL_FILE } from '../src/audit/layout'
-import { readEntry } from '../src/audit/read'
+import { listSkill, readEntry } from '../src/audit/read'
 import { compareBytewise } from '../src/core/diagnostics'
+import { parseFrontmatter } from '../src/core/frontmatter'
 import { resolveOptions } from '../src/core/options'
 import { checkEnterprise } from '../src/enterprise'
 import { scanSkill } from '../src/scanner'
@@ -39,18 +39,17 @@ function load(name: string): SkillSource {
     source: `skills/${name}`,
     root: options.roots[0]!,
   }
-  const head = readHead(location)
   const sink: Diagnostic[] = []
   const files: SkillFile[] = []
-  for (const entry of head.listing.entries) {
-    const file
-      = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, location.relDir, head.name, sink)
+  for (const entry of listSkill(location.dir, location.relDir, null).entries) {
+    const file = readEntry(entry, location.relDir, name, sink)
     if (file)
       files.push(file)
   }
-  const parsed = head.parsed
+  const parsed = parseFrontmatter(files.find(f => f.path === SKILL_FILE)!.text!)
+  const given = parsed.data?.name
   return {
-    name: head.name,
+    name: typeof given === 'string' ? given : name,
     dirName: name,
     dir: location.dir,
     relDir: location.relDir,

@@ -4,7 +4,7 @@ import type { Diagnostic, LockSkill, ManifestSkill, ScanResult, SkillFile, Skill
 import type { ScenarioDraft } from '../enterprise/scenarios'
 import type { SkillLocation } from './discover'
 import type { LockRead, SkillDrift } from './lockfile'
-import type { FileEntry, SkillListing } from './read'
+import type { FileEntry, ReadBytes, SkillListing } from './read'
 import type { CachedResult, ResultCache } from './result-cache'
 import path from 'node:path'
 import { detach } from '../core/detach'
@@ -19,7 +19,7 @@ import { SKILL_FILE } from './layout'
 import { diffSkill, lockedEntry, serializeLockEntry } from './lockfile'
 import { buildTree, toFinding } from './manifest'
 import { skillPolicy } from './policy'
-import { joinPosix, listSkill, readEntry } from './read'
+import { decodeBytes, joinPosix, listSkill, readBytes, releaseBytes } from './read'
 import { cacheKey } from './result-cache'
 import { normalizeFrontmatter, validateFrontmatter } from './schema'
 
@@ -37,7 +37,8 @@ export interface SkillHead {
   fingerprint: string
   /** The folder's name until the frontmatter is parsed, then the name it gives (if any). */
   name: string
-  skillMd: SkillFile | null
+  /** Its bytes as read (decoded when the skill is checked), or the decoded file. */
+  skillMd: ReadBytes | SkillFile | null
   parsed: ParsedFrontmatter | null
   diagnostics: Diagnostic[]
 }
@@ -124,14 +125,15 @@ export function readHead(location: SkillLocation, reuse?: { fingerprint: string,
     return head
   }
   const reading = startTiming()
-  head.skillMd = readEntry(entry, location.relDir, dirName, head.diagnostics)
+  // Left in the reads' buffer for `processSkill`, which releases it.
+  head.skillMd = readBytes(entry, location.relDir, dirName, head.diagnostics)
   endTiming('read + hash', reading)
   return head
 }
 
 /** Parses the SKILL.md a head holds (once), which names the skill. */
 function parseHead(head: SkillHead): ParsedFrontmatter | null {
-  if (head.parsed || head.skillMd?.text == null)
+  if (head.parsed || !head.skillMd || 'entry' in head.skillMd || head.skillMd.text === null)
     return head.parsed
   const text = head.skillMd.text
   head.parsed = timed('frontmatter + schema', () => parseFrontmatter(text))
@@ -153,6 +155,8 @@ export interface ProcessContext {
   cache?: ResultCache | null
 }
 
+const pathOf = (r: ReadBytes | SkillFile): string => ('entry' in r ? r.entry.path : r.path)
+
 /**
  * Reads the rest of the skill once and runs every check on those bytes, or takes what a check of the same
  * bytes under the same policy stored (`result-cache.ts`).
@@ -160,55 +164,63 @@ export interface ProcessContext {
 export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSkill {
   // Read with the folder's name: the files' bytes, not the name the frontmatter gives, make the cache key.
   const read: Diagnostic[] = [...head.listing.diagnostics, ...head.diagnostics]
-  const reading = startTiming()
-  const files: SkillFile[] = []
   const { relDir } = head.location
+  const reading = startTiming()
+  // The bytes stay in the reads' buffer until the cache has answered: a stored result needs none decoded.
+  const raws: Array<ReadBytes | SkillFile> = []
   for (const entry of head.listing.entries) {
-    const file = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readEntry(entry, relDir, head.name, read)
-    if (file)
-      files.push(file)
+    const raw = entry.path === SKILL_FILE && head.skillMd ? head.skillMd : readBytes(entry, relDir, head.name, read)
+    if (raw)
+      raws.push(raw)
   }
   endTiming('read + hash', reading)
-  const { cache } = ctx
-  const looking = startTiming()
-  // The name, and with it the policy (the overrides that name the skill), follow from these bytes and options.
-  const key = cache
-    ? cacheKey({
-        location: head.location,
-        files,
-        diagnostics: read,
-        options: ctx.options,
-        customSchema: ctx.customSchema,
-        content: ctx.content,
-        scan: ctx.scan,
-      })
-    : ''
-  const hit = cache?.get(key)
-  endTiming('cache', looking)
-  if (hit)
-    return timed('cache', () => fromCache(head, files, hit, ctx))
-  parseHead(head)
-  const skill = head.name
-  const result = checkSkill(
-    head,
-    files,
-    read.map(d => ({ ...d, skill })),
-    ctx,
-  )
-  if (cache)
-    timed('cache', () => cache.set(key, toCache(result)))
-  return result
+  try {
+    const { cache } = ctx
+    const looking = startTiming()
+    // The name, and with it the policy (the overrides that name the skill), follow from these bytes and options.
+    const key = cache
+      ? cacheKey({
+          location: head.location,
+          files: raws.map(r => ({ path: pathOf(r), sha256: r.sha256, size: r.size })),
+          diagnostics: read,
+          options: ctx.options,
+          customSchema: ctx.customSchema,
+          content: ctx.content,
+          scan: ctx.scan,
+        })
+      : ''
+    const hit = cache?.get(key)
+    endTiming('cache', looking)
+    if (hit)
+      return timed('cache', () => fromCache(head, raws, hit, ctx))
+    const decoding = startTiming()
+    const files = raws.map(r => ('entry' in r ? decodeBytes(r, relDir, head.name, read) : r))
+    endTiming('read + hash', decoding)
+    head.skillMd = files.find(f => f.path === SKILL_FILE) ?? null
+    parseHead(head)
+    const skill = head.name
+    const result = checkSkill(
+      head,
+      files,
+      read.map(d => ({ ...d, skill })),
+      ctx,
+    )
+    if (cache)
+      timed('cache', () => cache.set(key, toCache(result)))
+    return result
+  }
+  finally {
+    releaseBytes()
+  }
 }
 
 /** How a skill differs from its locked entry (null: no lock to compare with, or no difference). */
 function driftOf(
   entry: LockSkill,
   locked: LockSkill | null | undefined,
-  files: readonly SkillFile[],
+  fileOf: (path: string) => SkillFile | undefined,
 ): SkillDrift | null {
-  return locked === undefined
-    ? null
-    : diffSkill(entry, locked, p => lineEndingAlternates(files.find(f => f.path === p)))
+  return locked === undefined ? null : diffSkill(entry, locked, p => lineEndingAlternates(fileOf(p)))
 }
 
 /**
@@ -227,26 +239,38 @@ function toCache(skill: ProcessedSkill): CachedResult {
 
 /**
  * A stored result for the files just read: the texts come from them, as `checkSkill` makes them. Only a
- * manifest with contents needs the frontmatter parsed again (for the body).
+ * manifest with contents decodes them (and parses the frontmatter again, for the body); a drift report
+ * decodes the files that differ from the lock.
  */
 function fromCache(
   head: SkillHead,
-  files: readonly SkillFile[],
+  raws: ReadonlyArray<ReadBytes | SkillFile>,
   hit: CachedResult,
   ctx: ProcessContext,
 ): ProcessedSkill {
   const { content } = ctx
+  const { relDir } = head.location
+  const decode = (r: ReadBytes | SkillFile): SkillFile => ('entry' in r ? decodeBytes(r, relDir, null, []) : r)
+  const files = raws.map(r => (content || !('entry' in r)
+    ? decode(r)
+    : { path: r.entry.path, absPath: r.entry.absPath, size: r.size, sha256: r.sha256, text: null }))
   const manifest = hit.manifest as unknown as ManifestSkill
+  if (content)
+    head.skillMd = files.find(f => f.path === SKILL_FILE) ?? null
   manifest.body = content ? parseHead(head)?.body ?? '' : ''
   manifest.tree = buildTree(files, content, manifest.files)
   const locked = lockedEntry(ctx.lock, manifest.name)
+  const fileOf = (p: string): SkillFile | undefined => {
+    const r = raws.find(x => pathOf(x) === p)
+    return r && decode(r)
+  }
   return {
     name: manifest.name,
     location: head.location,
     ...listingFacts(head, files),
     lockEntryText: hit.lockEntryText,
     // The entry is the JSON of a LockSkill, parsed only when there is a lock to compare it with.
-    drift: locked === undefined ? null : driftOf(JSON.parse(hit.lockEntryText) as LockSkill, locked, files),
+    drift: locked === undefined ? null : driftOf(JSON.parse(hit.lockEntryText) as LockSkill, locked, fileOf),
     manifest,
     diagnostics: hit.diagnostics,
     scenarioDrafts: hit.scenarioDrafts,
@@ -357,7 +381,7 @@ export function checkSkill(
     capabilities: scan.capabilities.detected,
     files: files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })),
   }
-  const drift = driftOf(lockEntry, lockedEntry(ctx.lock, skill), files)
+  const drift = driftOf(lockEntry, lockedEntry(ctx.lock, skill), p => files.find(f => f.path === p))
 
   const listed = lockEntry.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))
   const manifest: ManifestSkill = {

@@ -264,21 +264,33 @@ const OPEN_FLAGS_REGULAR = OPEN_FLAGS | (fs.constants.O_NOFOLLOW ?? 0)
 /**
  * One buffer for every read. Bytes are hashed and decoded while they are in it and never kept, so
  * reading 10,000 files allocates no 10,000 Buffers (and puts no external-memory pressure on the GC).
+ * `readBytes` leaves a skill's bytes in it, one file after another, until `releaseBytes`: a check whose
+ * stored result stands decodes none of them.
  */
 const INITIAL_BUFFER = 256 * 1024
 const MAX_KEPT_BUFFER = 16 * 1024 * 1024
 let shared = Buffer.allocUnsafe(INITIAL_BUFFER)
+/** Bytes of `shared` held by reads not released yet. */
+let held = 0
+
+/** A file read and hashed, its bytes still in the reads' buffer (valid until `releaseBytes`). */
+export interface ReadBytes {
+  entry: FileEntry
+  size: number
+  sha256: string
+  start: number
+}
 
 /**
- * Reads one listed file: SHA-256 and, for text, the decoded string. The listing's size and mtime are
- * updated from the open file (what was read is what the fingerprint describes).
+ * Reads one listed file into the reads' buffer, after the bytes held there, and hashes it. The listing's size
+ * and mtime are updated from the open file (what was read is what the fingerprint describes).
  */
-export function readEntry(
+export function readBytes(
   entry: FileEntry,
   relDir: string,
   skill: string | null,
   diagnostics: Diagnostic[],
-): SkillFile | null {
+): ReadBytes | null {
   let size: number
   let fd: number | undefined
   try {
@@ -309,16 +321,47 @@ export function readEntry(
     if (fd !== undefined)
       fs.closeSync(fd)
   }
-  const bytes = shared.subarray(0, size)
-  // Hashed first, while the bytes are in cache (decoding writes the text elsewhere).
-  const sha256 = sha256Hex(bytes)
+  const start = held
+  held += size
+  return { entry, size, sha256: sha256Hex(shared.subarray(start, held)), start }
+}
+
+/** The file of bytes `readBytes` holds: for text, the decoded string (invalid UTF-8 is a diagnostic). */
+export function decodeBytes(
+  raw: ReadBytes,
+  relDir: string,
+  skill: string | null,
+  diagnostics: Diagnostic[],
+): SkillFile {
+  const { entry, size, sha256 } = raw
+  const bytes = shared.subarray(raw.start, raw.start + size)
   const text = decodeText(bytes, entry.path, relDir, skill, diagnostics)
   const file: SkillFile = { path: entry.path, absPath: entry.absPath, size, sha256, text }
   if (text === null)
     file.format = binaryFormat(bytes)
-  // One huge file must not keep a huge buffer for the rest of the process.
+  return file
+}
+
+/** Gives the reads' buffer back: the bytes held are gone (one huge skill must not keep a huge buffer). */
+export function releaseBytes(): void {
+  held = 0
   if (shared.length > MAX_KEPT_BUFFER)
     shared = Buffer.allocUnsafe(INITIAL_BUFFER)
+}
+
+/** Reads, hashes and decodes one listed file (`readBytes`, `decodeBytes`), keeping none of its bytes. */
+export function readEntry(
+  entry: FileEntry,
+  relDir: string,
+  skill: string | null,
+  diagnostics: Diagnostic[],
+): SkillFile | null {
+  const mark = held
+  const raw = readBytes(entry, relDir, skill, diagnostics)
+  const file = raw && decodeBytes(raw, relDir, skill, diagnostics)
+  held = mark
+  if (!mark)
+    releaseBytes()
   return file
 }
 
@@ -329,21 +372,25 @@ export function readEntry(
  * the byte asked for past its size and is read on.
  */
 function readAll(fd: number, expected: number): number {
-  if (shared.length < expected + 1)
-    shared = Buffer.allocUnsafe(Math.max(expected + 1, shared.length * 2))
+  if (shared.length < held + expected + 1)
+    grow(held + expected + 1, held)
   let size = 0
   for (;;) {
-    if (size === shared.length) {
-      const grown = Buffer.allocUnsafe(shared.length * 2)
-      shared.copy(grown, 0, 0, size)
-      shared = grown
-    }
-    const room = shared.length - size
-    const n = fs.readSync(fd, shared, size, room, null)
+    if (held + size === shared.length)
+      grow(shared.length + 1, held + size)
+    const room = shared.length - held - size
+    const n = fs.readSync(fd, shared, held + size, room, null)
     size += n
     if (n === 0 || (n < room && size >= expected))
       return size
   }
+}
+
+/** A larger buffer for the reads, with the old one's first `keep` bytes at the same offsets. */
+function grow(needed: number, keep: number): void {
+  const grown = Buffer.allocUnsafe(Math.max(needed, shared.length * 2))
+  shared.copy(grown, 0, 0, keep)
+  shared = grown
 }
 
 /**

@@ -54,7 +54,7 @@ export interface CachedResult {
  */
 export interface CacheKeyInput {
   location: SkillLocation
-  files: readonly SkillFile[]
+  files: ReadonlyArray<Pick<SkillFile, 'path' | 'sha256' | 'size'>>
   /** Findings made before the check (listing, reads), which it carries on. */
   diagnostics: readonly Diagnostic[]
   options: ResolvedOptions
@@ -90,8 +90,8 @@ export function cacheKey(input: CacheKeyInput): string {
   hash.update(optionsText(input.options))
   hash.update(stable(input.customSchema))
   hash.update(stable(input.diagnostics))
-  for (const f of input.files)
-    hash.update(`\n${f.path}\0${f.sha256}\0${f.size}\0${f.text === null ? 'binary' : 'text'}\0${f.format ?? ''}`)
+  // Whether a file is text, and its decoding's findings, follow from its bytes.
+  for (const f of input.files) hash.update(`\n${f.path}\0${f.sha256}\0${f.size}`)
   return hash.digest('hex')
 }
 
