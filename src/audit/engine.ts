@@ -306,8 +306,10 @@ export class SkillsEngine {
     for (const s of skills) {
       for (const [file, text] of s.sources) sources.set(file, text)
     }
-    if (run.lockRead?.status === 'ok')
-      sources.set(run.lockDisplay, run.lockRead.text)
+    // The lock's text for the code frame of a drift, outdated or corrupt lock.
+    const lockSource = run.lockRead?.status === 'missing' ? undefined : run.lockRead?.text
+    if (lockSource !== undefined)
+      sources.set(run.lockDisplay, lockSource)
 
     let completed: Promise<{ manifest: SkillsManifest, json: string }> | undefined
     const complete = (): Promise<{ manifest: SkillsManifest, json: string }> =>

@@ -139,6 +139,87 @@ describe('.manifest.lock', () => {
     }
   })
 
+  it('reports each syntax error of a lock at the character that breaks it', async () => {
+    const root = makeTree(skill('alpha'))
+    await audit({ root, ci: false })
+    const good = read(root, LOCK)
+    const cases: Array<[string, string, number, number]> = [
+      // A missing comma between two entries of a file.
+      [good.replace(/("path": "SKILL.md"),/, '$1'), 'expected \',\' or \'}\' after a value', 13, 11],
+      // Cut inside a hash: the string never ends.
+      [good.slice(0, good.indexOf('"digest": "') + 20), 'unterminated string', 8, 27],
+      // Cut after a comma: the text ends where a value was due.
+      [good.slice(0, good.indexOf('"capabilities"')), 'the text ends before the JSON value does', 9, 7],
+      // Trailing commas: in the last file's entry, and after the last skill.
+      [good.replace(/("size": \d+)(\n {8}\}\n {6}\])/, '$1,$2'), 'expected a double-quoted property name', 25, 9],
+      [good.replace(/\n {4}\}\n {2}\]/, '\n    },\n  ]'), 'unexpected `]`', 28, 3],
+      [good.replace('"version": "1.0.0"', '"version": True'), '`True` is not a JSON value (strings are double-quoted; '
+      + 'true, false and null are lowercase)', 7, 18],
+      [`${good}}\n`, 'unexpected text after the JSON value', 30, 1],
+      // Hostile nesting: located without recursion.
+      ['['.repeat(1_000_000), 'the text ends before the JSON value does', 1, 1_000_001],
+    ]
+    for (const [text, message, line, column] of cases) {
+      fs.writeFileSync(path.join(root, LOCK), text)
+      const r = await audit({ root, ci: false })
+      const d = r.diagnostics.find(x => x.code === 'lock/corrupt')
+      expect([d?.message, d?.line, d?.column], text).toEqual([`the lock is not valid JSON: ${message}`, line, column])
+      expect(read(root, LOCK)).toBe(text)
+    }
+  })
+
+  it('reports a schema-invalid lock at the entry that breaks the shape', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('beta') })
+    await audit({ root, ci: false })
+    const good = read(root, LOCK)
+    const lines = good.split('\n')
+    const line = (needle: string, from = 0): number => lines.findIndex((l, i) => i >= from && l.includes(needle)) + 1
+    const betaAt = line('"name": "beta"')
+    const cases: Array<[string, string, number, number]> = [
+      // beta's second file's size as a string.
+      [
+        good.replace(/("size": )(\d+)(\n {8}\}\n {6}\]\n {4}\}\n {2}\])/, '$1"$2"$3'),
+        '/skills/1/files/2/size must be integer',
+        line('"size"', line('"references/guide.md"', betaAt)),
+        19,
+      ],
+      // An unexpected key in alpha's entry: shown at the key.
+      [
+        good.replace('"capabilities": [],', '"capabilities": [],\n      "reviewed": true,'),
+        '/skills/0 has an unexpected key `reviewed`',
+        line('"capabilities"') + 1,
+        7,
+      ],
+      // A missing key: shown at the entry that lacks it.
+      [
+        good.replace('"source": "skills/beta",\n      ', ''),
+        '/skills/1 must have required property \'source\'',
+        betaAt - 1,
+        5,
+      ],
+    ]
+    for (const [text, message, at, column] of cases) {
+      fs.writeFileSync(path.join(root, LOCK), text)
+      const r = await audit({ root, ci: false })
+      const d = r.diagnostics.find(x => x.code === 'lock/corrupt')
+      expect([d?.message, d?.line, d?.column], text).toEqual([
+        `the lock does not have the expected shape: ${message}`,
+        at,
+        column,
+      ])
+    }
+    fs.writeFileSync(path.join(root, LOCK), good.replace('"name": "beta"', '"name": "alpha"'))
+    const twice = (await audit({ root, ci: false })).diagnostics.find(x => x.code === 'lock/corrupt')
+    expect([twice?.message, twice?.line, twice?.column]).toEqual(['the lock lists skill `alpha` twice', betaAt, 15])
+    fs.writeFileSync(path.join(root, LOCK), good.replace('"lockfileVersion": 2', '"lockfileVersion": 7'))
+    const version = (await audit({ root, ci: false })).diagnostics.find(x => x.code === 'lock/corrupt')
+    expect([version?.message, version?.line, version?.column]).toEqual([
+      'lockfileVersion 7 is not supported (expected 2)',
+      2,
+      22,
+    ])
+  })
+
   it('reports a hand-broken lock (valid JSON, wrong shape)', async () => {
     const root = makeTree({
       ...skill('alpha'),
