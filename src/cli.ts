@@ -178,7 +178,7 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   const format = String(values.format ?? 'text')
   if (!['text', 'json', 'sarif'].includes(format))
     throw new UsageError(`--format must be text, json or sarif, not ${format}`)
-  const result = await new SkillsEngine(options, { content: false, source }).audit()
+  const result = await new SkillsEngine(options, { content: false, source }).audit({ verifyLock: true })
   let output: string
   if (format === 'json') {
     const report = {

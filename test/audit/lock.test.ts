@@ -34,6 +34,85 @@ describe('.manifest.lock', () => {
     expect(exists(root, LOCK)).toBe(false)
   })
 
+  it('is created by a build only when its audit passes: a failing build writes nothing', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('broken', { frontmatter: 'name: broken' }) })
+    const failing = await audit({ root, ci: false })
+    expect(failing.ok).toBe(false)
+    expect(failing.lock.status).toBe('missing')
+    expect(failing.diagnostics.filter(d => d.code.startsWith('lock/'))).toEqual([])
+    expect(exists(root, LOCK)).toBe(false)
+    fs.rmSync(path.join(root, 'skills/broken'), { recursive: true })
+    const passing = await audit({ root, ci: false })
+    expect(passing.diagnostics.filter(d => d.code.startsWith('lock/')).map(d => [d.severity, d.message])).toEqual([
+      ['info', 'created .manifest.lock with 1 skill(s); commit it'],
+    ])
+    expect(read(root, LOCK)).toBe(passing.lockText)
+  })
+
+  it('is never updated by a failing build, even with lock: update', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('beta') })
+    await audit({ root, ci: false })
+    const locked = read(root, LOCK)
+    fs.appendFileSync(path.join(root, 'skills/alpha/references/guide.md'), 'edit\n')
+    fs.writeFileSync(path.join(root, 'skills/beta/SKILL.md'), '---\nname: beta\n---\n')
+    const r = await audit({ root, ci: false, lock: 'update' })
+    expect(r.ok).toBe(false)
+    expect(r.lock.status).toBe('drift')
+    expect(r.diagnostics.filter(d => d.code.startsWith('lock/'))).toEqual([])
+    expect(read(root, LOCK)).toBe(locked)
+  })
+
+  it('is never written by a verify-only audit (check): a missing lock is one warning, an error in CI', async () => {
+    const root = makeTree(skill('alpha'))
+    const local = await audit({ root, ci: false }, { verifyLock: true })
+    expect(local.ok).toBe(true)
+    expect(local.lock.status).toBe('missing')
+    expect(local.diagnostics).toEqual([
+      {
+        code: 'lock/missing',
+        severity: 'warning',
+        message: '.manifest.lock is missing: run `npx unplugin-skills lock` to create it',
+        file: '.manifest.lock',
+        line: null,
+        column: null,
+        skill: null,
+        hint: '`check` never writes the lock: `lock` does (and prints the capabilities to review), as does a build '
+          + 'that passes. Commit it; in CI a missing lock is an error.',
+      },
+    ])
+    const ci = await audit({ root, ci: true }, { verifyLock: true })
+    expect(ci.ok).toBe(false)
+    expect(ci.diagnostics.map(d => [d.code, d.severity, d.message])).toEqual([
+      ['lock/missing', 'error', '.manifest.lock is missing, and CI never creates it'],
+    ])
+    expect(exists(root, LOCK)).toBe(false)
+    // Drift is verified whatever `lock` says: check reports what a build with `lock: 'update'` would rewrite.
+    await audit({ root, ci: false })
+    const locked = read(root, LOCK)
+    fs.appendFileSync(path.join(root, 'skills/alpha/references/guide.md'), 'edit\n')
+    const drift = await audit({ root, ci: false, lock: 'update' }, { verifyLock: true })
+    expect(drift.diagnostics.map(d => [d.code, d.severity])).toEqual([['lock/drift', 'error']])
+    expect(read(root, LOCK)).toBe(locked)
+  })
+
+  it('reports a missing root once, with no drift for the skills of the lock it can\'t see', async () => {
+    const root = makeTree({ ...skill('alpha'), ...skill('beta'), ...skill('gamma') })
+    await audit({ root, ci: false })
+    const locked = read(root, LOCK)
+    const r = await audit({ root, ci: false, roots: ['missing'] }, { verifyLock: true })
+    expect(r.diagnostics.map(d => [d.code, d.message])).toEqual([
+      ['root/not-found', 'skills root missing does not exist (missing)'],
+    ])
+    // One root of two missing: the found root's changes are still reported, the rest waits for the root.
+    fs.appendFileSync(path.join(root, 'skills/alpha/references/guide.md'), 'edit\n')
+    const two = await audit({ root, ci: false, roots: ['skills', 'missing'] })
+    expect(two.diagnostics.map(d => [d.code, d.skill])).toEqual([
+      ['root/not-found', null],
+      ['lock/drift', 'alpha'],
+    ])
+    expect(read(root, LOCK)).toBe(locked)
+  })
+
   it('has a deterministic, documented format', async () => {
     const root = makeTree(skill('alpha'))
     await audit({ root, ci: false })
