@@ -47,7 +47,8 @@ const COMMANDS = {
     },
     usage: `Usage: unplugin-skills check [options]
 
-Discover, validate, hash and scan every skill and verify .manifest.lock.
+Discover, validate, hash and scan every skill and verify .manifest.lock (check never writes it: a missing
+lock is a warning, an error in CI; \`unplugin-skills lock\` creates it).
 Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 
 Options:
@@ -74,7 +75,8 @@ ${COMMON_USAGE}
     options: { ...COMMON, out: { type: 'string' } },
     usage: `Usage: unplugin-skills build [options]
 
-Audit the skills and write the pre-compiled skills_manifest.json (nothing is written on error).
+Audit the skills and write the pre-compiled skills_manifest.json (nothing is written on error). A missing
+.manifest.lock is created when the audit passes (never in CI).
 
 Options:
 ${COMMON_USAGE}
@@ -185,7 +187,7 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   if (timings)
     startTimings()
   const started = performance.now()
-  const result = await new SkillsEngine(options, { content: false, source }).audit()
+  const result = await new SkillsEngine(options, { content: false, source }).audit({ verifyLock: true })
   const reported = startTiming()
   let output: string
   if (format === 'json') {

@@ -52,6 +52,12 @@ export interface AuditRequest {
    * corrupt lock.
    */
   updateLock?: boolean | 'force'
+  /**
+   * Only verify the lock (`check`): it is never written, a missing lock is one notice (an error in CI), and
+   * drift is reported whatever `options.lock` says. Without this or `updateLock` the audit is a build's: it
+   * creates a missing lock, and applies `lock: 'update'`, only when it passes.
+   */
+  verifyLock?: boolean
 }
 
 export interface AuditResult {
@@ -154,13 +160,20 @@ export class SkillsEngine {
     const run = this.begin(request, discovery)
     const checked = await this.checkSkills(discovery.skills, run)
     const duplicates = findDuplicates(checked.skills, run.global)
+    const skillNames = new Set(checked.skills.map(s => s.name))
+    const settled = checked.skills.map(s => settleSkill(s, skillNames))
     const lockEntries = checked.skills.map(s => s.lockEntryText)
     // The lock text is only built when it is written or asked for: `check` digests it piece by piece.
     let lockText: string | undefined
     const lockTextOf = (): string => (lockText ??= joinLock(lockEntries))
-    const lock = timed('lock', () =>
-      this.settleLock(run, checked.skills, lockTextOf, duplicates || hasErrors(discovery.diagnostics)))
-    return timed('manifest', () => this.result({ run, discovery, checked, lockEntries, lockText: lockTextOf, lock }))
+    const lock = timed('lock', () => this.settleLock(run, checked.skills, lockTextOf, {
+      unsafe: duplicates || hasErrors(discovery.diagnostics),
+      failing: hasErrors(run.global) || settled.some(s => hasErrors(s.diagnostics)),
+      // Each configured root resolves to one entry of `discovery.roots`, or to an error.
+      partial: discovery.roots.length < this.options.roots.length,
+    }))
+    const input = { run, discovery, checked, settled, lockEntries, lockText: lockTextOf, lock }
+    return timed('manifest', () => this.result(input))
   }
 
   /** The lock as read (cached while the file is unchanged) and the custom schema, for this audit. */
@@ -261,9 +274,15 @@ export class SkillsEngine {
   }
 
   /** Verifies, creates or updates the lock per the options (`settle-lock.ts`). */
-  private settleLock(run: AuditRun, skills: ProcessedSkill[], text: () => string, unsafe: boolean): LockOutcome {
+  private settleLock(
+    run: AuditRun,
+    skills: ProcessedSkill[],
+    text: () => string,
+    state: { unsafe: boolean, failing: boolean, partial: boolean },
+  ): LockOutcome {
     const { options } = this
     const { request } = run
+    const by = request.updateLock ? 'lock' : request.verifyLock ? 'verify' : 'build'
     const { lock, written } = settleLock(
       {
         read: run.lockRead,
@@ -271,8 +290,9 @@ export class SkillsEngine {
         display: run.lockDisplay,
         text,
         skills,
-        unsafe,
-        update: options.lock === 'update' || !!request.updateLock,
+        ...state,
+        by,
+        update: by === 'lock' || (by === 'build' && options.lock === 'update'),
         force: request.updateLock === 'force',
         ci: options.ci,
         mode: request.mode ?? 'build',
@@ -289,15 +309,14 @@ export class SkillsEngine {
     run: AuditRun
     discovery: Discovery
     checked: Checked
+    settled: ReturnType<typeof settleSkill>[]
     lockEntries: string[]
     lockText: () => string
     lock: LockOutcome
   }): AuditResult {
-    const { run, discovery, lock, lockText } = input
+    const { run, discovery, lock, lockText, settled } = input
     const { skills } = input.checked
     const { options } = this
-    const skillNames = new Set(skills.map(s => s.name))
-    const settled = skills.map(s => settleSkill(s, skillNames))
     const diagnostics = sortDiagnostics([...run.global, ...settled.flatMap(s => s.diagnostics)])
     const manifest: SkillsManifest = {
       manifestVersion: 1,
@@ -310,8 +329,10 @@ export class SkillsEngine {
     for (const s of skills) {
       for (const [file, text] of s.sources) sources.set(file, text)
     }
-    if (run.lockRead?.status === 'ok')
-      sources.set(run.lockDisplay, run.lockRead.text)
+    // The lock's text for the code frame of a drift, outdated or corrupt lock.
+    const lockSource = run.lockRead?.status === 'missing' ? undefined : run.lockRead?.text
+    if (lockSource !== undefined)
+      sources.set(run.lockDisplay, lockSource)
 
     let completed: Promise<{ manifest: SkillsManifest, json: string }> | undefined
     const complete = (): Promise<{ manifest: SkillsManifest, json: string }> =>

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { lockfile } from '../generated/lock-validator.js'
+import { jsonSyntaxError, locateJsonPointer } from './json-locate'
 import { lineColumn } from './read'
 
 export const LOCKFILE_VERSION = 2
@@ -43,7 +44,7 @@ export function lockDigest(entries: readonly string[]): string {
 
 export type LockRead
   = | { status: 'missing' }
-    | { status: 'corrupt', diagnostic: Diagnostic }
+    | { status: 'corrupt', diagnostic: Diagnostic, text?: string }
     | { status: 'ok', lock: LockFile, text: string, bySkill: Map<string, LockSkill>, outdated: Diagnostic | null }
 
 /** Reads and validates `.manifest.lock`. A broken lock is reported, never repaired. */
@@ -72,53 +73,66 @@ export function parseLock(text: string, display: string): LockRead {
     data = JSON.parse(text)
   }
   catch (error) {
-    const message = (error as Error).message
-    const at = /position (\d+)/.exec(message)
-    const { line, column } = at ? lineColumn(text, Number(at[1])) : { line: 1, column: 1 }
-    return corrupt(display, `the lock is not valid JSON: ${message}`, line, column)
+    // Our own scan names the broken place on every Node version; JSON.parse's message only as a last resort.
+    const broken = jsonSyntaxError(text) ?? { offset: 0, message: (error as Error).message }
+    const { line, column } = lineColumn(text, broken.offset)
+    return { ...corrupt(display, `the lock is not valid JSON: ${broken.message}`, line, column), text }
+  }
+  const at = (pointer: string, key = false): { line: number, column: number } => {
+    const spot = locateJsonPointer(text, pointer)
+    return lineColumn(text, spot ? (key && spot.key !== null ? spot.key : spot.value) : 0)
   }
   if (!validateLock(data)) {
     const error = validateLock.errors?.[0]
     const version = (data as { lockfileVersion?: unknown } | null)?.lockfileVersion
     if (version !== undefined && version !== 1 && version !== LOCKFILE_VERSION) {
-      return corrupt(
-        display,
-        `lockfileVersion ${JSON.stringify(version)} is not supported (expected ${LOCKFILE_VERSION})`,
-        1,
-        1,
-      )
+      const where = at('/lockfileVersion')
+      const message = `lockfileVersion ${JSON.stringify(version)} is not supported (expected ${LOCKFILE_VERSION})`
+      return { ...corrupt(display, message, where.line, where.column), text }
     }
-    return corrupt(
-      display,
-      `the lock does not have the expected shape: ${error?.instancePath || '(root)'} ${error?.message}`,
-      1,
-      1,
-    )
+    // An unexpected key is shown at the key; any other fault at the value that breaks the shape.
+    const extra = error?.keyword === 'additionalProperties'
+      ? (error.params as { additionalProperty: string }).additionalProperty
+      : null
+    const where = extra !== null
+      ? at(`${error!.instancePath}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`, true)
+      : at(error?.instancePath ?? '')
+    const fault = extra !== null ? `has an unexpected key \`${extra}\`` : error?.message
+    const shape = `the lock does not have the expected shape: ${error?.instancePath || '(root)'} ${fault}`
+    return { ...corrupt(display, shape, where.line, where.column), text }
   }
   const bySkill = new Map<string, LockSkill>()
-  for (const skill of data.skills) {
-    if (bySkill.has(skill.name))
-      return corrupt(display, `the lock lists skill \`${skill.name}\` twice`, 1, 1)
+  for (const [i, skill] of data.skills.entries()) {
+    if (bySkill.has(skill.name)) {
+      const where = at(`/skills/${i}/name`)
+      const twice = `the lock lists skill \`${skill.name}\` twice`
+      return { ...corrupt(display, twice, where.line, where.column), text }
+    }
     bySkill.set(skill.name, skill)
   }
-  return { status: 'ok', lock: data, text, bySkill, outdated: data.lockfileVersion === 1 ? outdated(display) : null }
+  const old = data.lockfileVersion === 1 ? outdated(display, at('/lockfileVersion')) : null
+  return { status: 'ok', lock: data, text, bySkill, outdated: old }
 }
 
 /** A version 1 lock: its files are still compared, but it records no capabilities for review. */
-function outdated(file: string): Diagnostic {
+function outdated(file: string, where: { line: number, column: number }): Diagnostic {
   return diagnostic({
     code: 'lock/outdated',
     severity: 'error',
     message: `${file} is lockfileVersion 1, which records no capabilities: it must be upgraded to version 2`,
     file,
-    line: 1,
-    column: 1,
+    ...where,
     hint: 'Run `npx unplugin-skills lock`: it upgrades the lock and prints each skill\'s capabilities for review; '
       + 'commit the result.',
   })
 }
 
-function corrupt(file: string, message: string, line: number, column: number): LockRead {
+function corrupt(
+  file: string,
+  message: string,
+  line: number,
+  column: number,
+): Extract<LockRead, { status: 'corrupt' }> {
   return {
     status: 'corrupt',
     diagnostic: diagnostic({

@@ -1,4 +1,5 @@
 import type { Diagnostic, Severity } from '../core/types'
+import { codeInfo } from '../core/codes'
 import { compareBytewise, sortDiagnostics } from '../core/diagnostics'
 import { ruleMeta } from '../scanner/index'
 
@@ -41,20 +42,43 @@ function firstSentence(s: string): string {
   return (m ? m[1]! : s).replace(/:$/, '')
 }
 
-function ruleFor(code: string, sample: Diagnostic): SarifRule {
+/**
+ * What a code means: a scanner rule's own description, or the table of every other code (`core/codes.ts`).
+ * Undefined only for a project's custom scanner rule, which the project describes with its message.
+ */
+export function describeCode(code: string): { short: string, full: string } | undefined {
+  const meta = code.startsWith('scan/') ? ruleMeta(code.slice(5)) : undefined
+  return meta ? { short: firstSentence(meta.description), full: meta.description } : codeInfo(code)
+}
+
+/**
+ * The level a rule reports by default in this run: the level most of its results have (the more severe on a
+ * tie). A rule's severity depends on the profile, `scanner.rules` and, for some rules, the pattern that matched
+ * (`dangerous_shell`: `rm -rf /` an error, `sudo` a warning), so its own default can't be fixed in advance.
+ */
+function defaultLevel(severities: readonly Severity[]): Severity {
+  const count = (s: Severity): number => severities.filter(x => x === s).length
+  return (['error', 'warning', 'info'] as const).reduce((best, s) => (count(s) > count(best) ? s : best))
+}
+
+function ruleFor(code: string, sample: Diagnostic, severities: readonly Severity[]): SarifRule {
   const scan = code.startsWith('scan/')
   const id = scan ? code.slice(5) : null
   const meta = id ? ruleMeta(id) : undefined
   const cwe = meta?.cwe ?? sample.cwe
-  const description = meta?.description ?? (scan ? `Project rule ${id}.` : `unplugin-skills check ${code}.`)
-  const hint = meta?.hint ?? sample.hint ?? description
+  const described = describeCode(code) ?? {
+    short: `Project rule ${id ?? code}.`,
+    full: `A rule of this project's \`scanner.custom\`: ${sample.message}`,
+  }
+  const hint = meta?.hint ?? sample.hint ?? described.full
   const tags = scan ? ['security'] : [code.split('/')[0]!]
   if (cwe)
     tags.push(`external/cwe/${cwe.toLowerCase()}`)
-  const level = LEVEL[meta?.severity ?? sample.severity]
+  const severity = defaultLevel(severities)
+  const level = LEVEL[severity]
   const properties: Record<string, unknown> = { tags }
   if (scan) {
-    properties['security-severity'] = SECURITY_SEVERITY[id!] ?? BY_LEVEL[meta?.severity ?? sample.severity]
+    properties['security-severity'] = SECURITY_SEVERITY[id!] ?? BY_LEVEL[meta?.severity ?? severity]
     properties.precision = 'high'
     properties['problem.severity'] = level === 'note' ? 'recommendation' : level
     if (meta?.kind)
@@ -65,8 +89,8 @@ function ruleFor(code: string, sample: Diagnostic): SarifRule {
     name: (id ?? code)
       .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))
       .replace(/^./, c => c.toUpperCase()),
-    shortDescription: { text: firstSentence(description) },
-    fullDescription: { text: description },
+    shortDescription: { text: described.short },
+    fullDescription: { text: described.full },
     help: {
       text: hint,
       markdown: cwe
@@ -85,12 +109,17 @@ function ruleFor(code: string, sample: Diagnostic): SarifRule {
 export function toSarif(diagnostics: Diagnostic[], options: { version: string }): object {
   const sorted = sortDiagnostics([...diagnostics])
   const samples = new Map<string, Diagnostic>()
+  const severities = new Map<string, Severity[]>()
   for (const d of sorted) {
     if (!samples.has(d.code))
       samples.set(d.code, d)
+    const list = severities.get(d.code)
+    if (list)
+      list.push(d.severity)
+    else severities.set(d.code, [d.severity])
   }
   const codes = [...samples.keys()].sort(compareBytewise)
-  const rules = codes.map(code => ruleFor(code, samples.get(code)!))
+  const rules = codes.map(code => ruleFor(code, samples.get(code)!, severities.get(code)!))
   const index = new Map(codes.map((c, i) => [c, i]))
   const results = sorted.map((d) => {
     const result: Record<string, unknown> = {

@@ -165,14 +165,16 @@ function report(validate: ValidateFunction, data: unknown, ctx: SchemaContext, h
   return out
 }
 
-// `anyOf` reports each branch plus itself; one message per field and keyword is enough.
+// `anyOf` reports each branch plus itself; one message per field and keyword is enough. `required` and
+// `additionalProperties` errors share their object's path: each missing or extra key is a field of its own.
 function dedupe(errors: ErrorObject[]): ErrorObject[] {
   const anyOfPaths = new Set(errors.filter(e => e.keyword === 'anyOf').map(e => e.instancePath))
   const seen = new Set<string>()
   return errors.filter((e) => {
     if (anyOfPaths.has(e.instancePath) && e.keyword !== 'anyOf')
       return false
-    const key = `${e.instancePath}|${e.keyword}`
+    const { missingProperty, additionalProperty } = e.params as Record<string, string | undefined>
+    const key = `${e.instancePath}|${e.keyword}|${missingProperty ?? additionalProperty ?? ''}`
     if (seen.has(key))
       return false
     seen.add(key)

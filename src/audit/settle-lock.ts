@@ -1,6 +1,10 @@
 /**
  * The lock stage: the tree as audited, compared with `.manifest.lock`, and the lock verified, created or
  * updated as the options say. Every outcome is a diagnostic, never a throw.
+ *
+ * Who writes the lock: `check` never (a missing lock is one notice, an error in CI); `lock` creates and
+ * updates it; a build creates a missing lock (or applies `lock: 'update'`) only when its audit passes, with a
+ * notice naming the file and the skill count, and never in CI. A failing build writes nothing.
  */
 import type { Diagnostic } from '../core/types'
 import type { LockRead, SkillDrift } from './lockfile'
@@ -45,9 +49,18 @@ export interface LockSettlement {
   /** The lock text that describes the tree as it is now (built only when written or compared). */
   text: () => string
   skills: readonly LockedSkillView[]
-  /** Discovery errors or duplicate skill names: the lock must not be written. */
+  /** Discovery errors or duplicate skill names: the lock must not be written, even by the `lock` command. */
   unsafe: boolean
-  /** Write the lock when it drifted (`lock: 'update'`, or the CLI's `lock` command). */
+  /** The audit has errors apart from the lock's own: a build writes no lock. */
+  failing: boolean
+  /** A root could not be resolved: locked skills not found may be under it, so they are not reported removed. */
+  partial: boolean
+  /**
+   * Who settles the lock: `verify` only reads it (`check`); `lock` writes it as the tree is (the CLI's `lock`
+   * command); `build` creates a missing lock, and applies `update`, when its audit passes.
+   */
+  by: 'verify' | 'lock' | 'build'
+  /** Write the lock when it drifted (`lock: 'update'`; always for the `lock` command; never for `verify`). */
   update: boolean
   /** Replace a corrupt lock too (`lock --force`). */
   force: boolean
@@ -63,7 +76,7 @@ export function settleLock(input: LockSettlement, out: Diagnostic[]): { lock: Lo
   if (!read)
     return { lock: { status: 'off', file, drift: [] }, written: false }
   const settle = new Settle(input, out)
-  const drift = read.status === 'ok' ? driftOf(read, input.skills) : []
+  const drift = read.status === 'ok' ? driftOf(read, input.skills, input.partial) : []
   const lock
     = read.status === 'corrupt'
       ? settle.corrupt(read.diagnostic, drift)
@@ -73,13 +86,23 @@ export function settleLock(input: LockSettlement, out: Diagnostic[]): { lock: Lo
   return { lock, written: settle.written }
 }
 
-/** Every skill that differs from its locked entry, and every locked skill no longer found, by name. */
-function driftOf(read: Extract<LockRead, { status: 'ok' }>, skills: readonly LockedSkillView[]): SkillDrift[] {
+/**
+ * Every skill that differs from its locked entry, and every locked skill no longer found, by name. With a root
+ * missing (`partial`), a locked skill not found is not reported: the missing root is the error to fix first,
+ * and one drift per skill of the lock would bury it.
+ */
+function driftOf(
+  read: Extract<LockRead, { status: 'ok' }>,
+  skills: readonly LockedSkillView[],
+  partial: boolean,
+): SkillDrift[] {
   const drift: SkillDrift[] = []
   for (const s of skills) {
     if (s.drift)
       drift.push(s.drift)
   }
+  if (partial)
+    return drift.sort((a, b) => compareBytewise(a.name, b.name))
   const present = new Set(skills.map(s => s.name))
   for (const locked of read.lock.skills) {
     if (!present.has(locked.name))
@@ -99,7 +122,7 @@ class Settle {
 
   corrupt(unreadable: Diagnostic, drift: SkillDrift[]): LockOutcome {
     const { input } = this
-    if (input.force && !input.unsafe) {
+    if (input.by === 'lock' && input.force && !input.unsafe) {
       if (this.write()) {
         const message = `replaced the unreadable lock ${input.display}`
         this.info('lock/updated', message, 'Review the diff before committing it.')
@@ -112,7 +135,7 @@ class Settle {
 
   missing(drift: SkillDrift[]): LockOutcome {
     const { input } = this
-    if (!input.update && input.ci) {
+    if (input.ci && input.by !== 'lock') {
       this.out.push(
         diagnostic({
           code: 'lock/missing',
@@ -124,10 +147,22 @@ class Settle {
       )
       return this.outcome('missing', drift)
     }
-    if (input.unsafe) {
-      this.refuse()
+    if (input.by === 'verify') {
+      // `check` verifies and never writes: outside CI a missing lock is one warning, not a failure.
+      this.out.push(
+        diagnostic({
+          code: 'lock/missing',
+          severity: 'warning',
+          message: `${input.display} is missing: run \`npx unplugin-skills lock\` to create it`,
+          file: input.display,
+          hint: '`check` never writes the lock: `lock` does (and prints the capabilities to review), as does a build '
+            + 'that passes. Commit it; in CI a missing lock is an error.',
+        }),
+      )
       return this.outcome('missing', drift)
     }
+    if (!this.mayWrite())
+      return this.outcome('missing', drift)
     if (this.write()) {
       const message = `created ${input.display} with ${input.skills.length} skill(s); commit it`
       this.info('lock/created', message, null)
@@ -145,10 +180,8 @@ class Settle {
       for (const d of drift) this.out.push(driftDiagnostic(d, input))
       return this.outcome(drift.length ? 'drift' : 'outdated', drift)
     }
-    if (input.unsafe) {
-      this.refuse()
+    if (!this.mayWrite())
       return this.outcome('drift', drift)
-    }
     if (lockedText === input.text())
       return this.outcome('unchanged', [])
     if (this.write()) {
@@ -157,6 +190,17 @@ class Settle {
       this.info('lock/updated', `updated ${input.display}${upgraded}${changes}`, null)
     }
     return outdated ? { ...this.outcome('updated', drift), upgraded: true } : this.outcome('updated', drift)
+  }
+
+  /**
+   * Whether this settlement may write the lock: the `lock` command unless discovery failed (then it says so);
+   * a build only when its audit passes (its errors are the report; the lock waits for a green build).
+   */
+  private mayWrite(): boolean {
+    const { input } = this
+    if (input.by === 'lock' && input.unsafe)
+      this.refuse()
+    return input.by === 'lock' ? !input.unsafe : input.by === 'build' && !input.failing
   }
 
   private outcome(status: LockStatus, drift: SkillDrift[]): LockOutcome {

@@ -298,6 +298,33 @@ describe('one pass', () => {
   })
 })
 
+describe('enterprise required fields', () => {
+  it('reports every missing field in one run, each with its own hint', async () => {
+    const root = makeTree(skill('bare', { frontmatter: 'name: bare\ndescription: Does bare things.' }))
+    const r = await run(root, { cache: false })
+    expect(r.diagnostics.filter(d => d.code === 'schema/required').map(d => [d.message, d.line, d.hint])).toEqual([
+      [
+        'missing required field `category` (the enterprise profile)',
+        1,
+        'Add `category:` to the frontmatter, or set `profile: \'agentskills\'` to validate against the agentskills.io '
+        + 'baseline instead.',
+      ],
+      [
+        'missing required field `domain` (the enterprise profile)',
+        1,
+        'Add `domain:` to the frontmatter, or set `profile: \'agentskills\'` to validate against the agentskills.io '
+        + 'baseline instead.',
+      ],
+      [
+        'missing required field `version` (the enterprise profile)',
+        1,
+        'Add `version: 1.0.0`, or set `profile: \'agentskills\'` to validate against the agentskills.io baseline '
+        + 'instead.',
+      ],
+    ])
+  })
+})
+
 describe('a file swapped for a symlink between the walk and the read', () => {
   it('is not followed: its target outside the skill is never read', () => {
     const root = makeTree({ 'skill/notes.md': '# Notes\n', 'outside/secret.txt': 'TOP SECRET\n' })

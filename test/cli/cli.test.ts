@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { audit } from '../../src/audit/engine'
-import { makeTree, read, skill } from '../helpers'
+import { exists, makeTree, read, skill } from '../helpers'
 import { cli } from './run-cli'
 
 /**
@@ -121,6 +121,64 @@ describe('unplugin-skills CLI', () => {
     expect((await cli(['lock', '--cwd', root])).stdout).toBe(
       '[unplugin-skills] .manifest.lock is up to date (1 skill(s))\n',
     )
+  })
+
+  it('check never writes the lock; lock creates it; build creates it only when its audit passes', async () => {
+    const root = project({ ...skill('alpha'), ...skill('broken', { frontmatter: 'name: broken' }) })
+    const checked = await cli(['check', '--cwd', root, '--no-color'])
+    expect(checked.code).toBe(1)
+    expect(checked.stdout).toContain(
+      'warning lock/missing .manifest.lock .manifest.lock is missing: run `npx unplugin-skills lock` to create it\n',
+    )
+    expect(exists(root, '.manifest.lock')).toBe(false)
+    const failed = await cli(['build', '--cwd', root, '--no-color'])
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).not.toContain('lock/')
+    expect(exists(root, '.manifest.lock')).toBe(false)
+
+    fs.rmSync(path.join(root, 'skills/broken'), { recursive: true })
+    const clean = await cli(['check', '--cwd', root, '--no-color'])
+    expect(clean.code).toBe(0)
+    expect(clean.stdout.trim().split('\n').at(-1)).toBe('⚠ 0 errors, 1 warning, 0 notes in 1 skill')
+    expect(exists(root, '.manifest.lock')).toBe(false)
+    const built = await cli(['build', '--cwd', root, '--no-color'])
+    expect(built.code).toBe(0)
+    expect(built.stderr).toBe(
+      'info lock/created .manifest.lock created .manifest.lock with 1 skill(s); commit it\n\n'
+      + '✔ 0 errors, 0 warnings, 1 note in 1 skill\n',
+    )
+    expect(exists(root, '.manifest.lock')).toBe(true)
+    const verified = await cli(['check', '--cwd', root, '--no-color'])
+    expect([verified.code, verified.stdout]).toEqual([0, '✔ 0 errors, 0 warnings, 0 notes in 1 skill\n'])
+  })
+
+  it('check in CI: a missing lock is an error, and lock still creates it there', async () => {
+    const root = makeTree({ 'skills.config.json': '{ "ci": true }', ...skill('alpha') })
+    const checked = await cli(['check', '--cwd', root, '--no-color'])
+    expect(checked.code).toBe(1)
+    expect(checked.stdout).toContain('error lock/missing .manifest.lock\n  .manifest.lock is missing, and CI never '
+      + 'creates it\n')
+    expect((await cli(['build', '--cwd', root])).code).toBe(1)
+    expect(exists(root, '.manifest.lock')).toBe(false)
+    expect((await cli(['lock', '--cwd', root])).code).toBe(0)
+    expect((await cli(['check', '--cwd', root])).code).toBe(0)
+  })
+
+  it('check --root missing with a lock: the missing root once, no drift per locked skill', async () => {
+    const root = project({ ...skill('alpha'), ...skill('beta'), ...skill('gamma') })
+    await cli(['lock', '--cwd', root])
+    expect(await cli(['check', '--cwd', root, '--root', 'missing', '--no-color'])).toEqual({
+      code: 1,
+      stdout: [
+        'error root/not-found (project)',
+        '  skills root missing does not exist (missing)',
+        '  hint: Create the folder, or set `roots` to where your skills live.',
+        '',
+        '✖ 1 error, 0 warnings, 0 notes in 0 skills',
+        '',
+      ].join('\n'),
+      stderr: '',
+    })
   })
 
   it('lock: refuses to overwrite a corrupt lock unless --force', async () => {

@@ -2,8 +2,10 @@ import { createRequire } from 'node:module'
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { toSarif } from '../../src/audit/sarif'
+import { describeCode, toSarif } from '../../src/audit/sarif'
 import { diagnostic } from '../../src/core/diagnostics'
+import { cli as runCli } from '../cli/run-cli'
+import { makeTree, skill } from '../helpers'
 import { scan } from './helpers'
 
 // The official SARIF 2.1.0 schema (rtm.5, as published to SchemaStore), shipped by @microsoft/jest-sarif.
@@ -111,5 +113,51 @@ describe('toSarif', () => {
     expect(JSON.stringify(toSarif([...list].reverse(), { version: '1' }))).toBe(
       JSON.stringify(toSarif(list, { version: '1' })),
     )
+  })
+
+  it('from a real check: every rule described, each rule\'s default level the level its results have', async () => {
+    const root = makeTree({
+      'skills.config.json': '{ "ci": false, "profile": "agentskills" }',
+      ...skill('ops', {
+        files: {
+          'scripts/setup.sh': '#!/bin/sh\nsudo apt-get install -y jq\n',
+          'references/empty.md': '',
+        },
+      }),
+    })
+    const { code, stdout } = await runCli(['check', '--cwd', root, '--format', 'sarif'])
+    expect(code).toBe(0)
+    const log = JSON.parse(stdout)
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true)
+    const { rules } = log.runs[0].tool.driver
+    const results: any[] = log.runs[0].results
+    expect(rules.map((r: any) => [r.id, r.defaultConfiguration.level])).toEqual([
+      ['fs/empty-file', 'warning'],
+      ['lock/missing', 'warning'],
+      ['scan/dangerous_shell', 'warning'],
+    ])
+    for (const rule of rules) {
+      const described = describeCode(rule.id)!
+      expect([rule.shortDescription.text, rule.fullDescription.text]).toEqual([described.short, described.full])
+      expect(results.filter(r => r.ruleId === rule.id).map(r => r.level)).toContain(rule.defaultConfiguration.level)
+    }
+    expect(rules[0].shortDescription.text).toBe('A file is empty.')
+  })
+
+  it('a rule that reports several levels defaults to the level most of its results have', () => {
+    const at = (severity: 'error' | 'warning', line: number) => diagnostic({
+      code: 'scan/dangerous_shell',
+      severity,
+      message: 'm',
+      file: 'skills/x/scripts/a.sh',
+      line,
+      column: 1,
+      skill: 'x',
+      hint: null,
+    })
+    const levelOf = (list: ReturnType<typeof at>[]): string =>
+      (toSarif(list, { version: '1' }) as any).runs[0].tool.driver.rules[0].defaultConfiguration.level
+    expect(levelOf([at('warning', 1), at('warning', 2), at('error', 3)])).toBe('warning')
+    expect(levelOf([at('warning', 1), at('error', 2)])).toBe('error')
   })
 })
