@@ -18,8 +18,14 @@ export class SkillsAuditError extends Error {
   constructor(report: string) {
     super(report)
     this.name = 'SkillsAuditError'
-    // Hosts print `stack`; Rolldown (and so Vite) strips `name: message` from it and prints the rest.
-    this.stack = `${this.name}: ${report}`
+    // Hosts print the message, then `stack` minus its head: Rollup strips `name: message\n`, Rolldown (and so
+    // Vite) `name: message`. With the newline both leave nothing, so the report is printed once.
+    this.stack = `${this.name}: ${report}\n`
+  }
+
+  /** `console.error(error)` and `util.inspect` (webpack's callback, the Vite CLI) print the report alone. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.message
   }
 }
 
@@ -28,6 +34,13 @@ function auditFailure(audit: AuditResult, shown: readonly Diagnostic[]): SkillsA
   return new SkillsAuditError(
     `${PREFIX} skills audit failed\n\n${formatReport(shown, audit.stats.skills, { sources: audit.sources })}`,
   )
+}
+
+/** The error a build fails with: every problem but notes, errors first (see formatReport). Null when none. */
+function buildError(audit: AuditResult): SkillsAuditError | null {
+  if (!audit.diagnostics.some(d => d.severity === 'error'))
+    return null
+  return auditFailure(audit, audit.diagnostics.filter(d => d.severity !== 'info'))
 }
 
 /**
@@ -170,14 +183,11 @@ export function createSkillsContext(options: Options = {}) {
       if (audit === lastReported)
         return
       lastReported = audit
-      const errors = audit.diagnostics.filter(d => d.severity === 'error')
-      if (errors.length && !dev) {
+      const failure = dev ? null : buildError(audit)
+      if (failure) {
         printed = new Set()
         lastReported = null
-        throw auditFailure(
-          audit,
-          audit.diagnostics.filter(d => d.severity !== 'info'),
-        )
+        throw failure
       }
       const warn = host.warn ?? ((m: string) => console.warn(`${PREFIX} ${m}`))
       // eslint-disable-next-line no-console -- hosts have no info channel: lock notices are printed, not warned
@@ -196,6 +206,8 @@ export function createSkillsContext(options: Options = {}) {
           info(d.message)
       }
     },
+    /** The error a build fails with (its report holds warnings too), or null when the audit has no errors. */
+    buildError,
     /** The dev-time error for the virtual module: the overlay shows it; the server keeps running. */
     devError(audit: AuditResult): SkillsAuditError | null {
       const errors = audit.diagnostics.filter(d => d.severity === 'error')
