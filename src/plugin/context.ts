@@ -1,6 +1,8 @@
 import type { AuditResult } from '../audit/engine'
 import type { Options } from '../core/options'
 import type { Diagnostic } from '../core/types'
+import type { DtsTarget } from './dts'
+import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
@@ -10,7 +12,7 @@ import { formatReport, PREFIX } from '../core/format'
 import { isInside, writeIfChanged } from '../core/fs'
 import { OptionsError } from '../core/validate-options'
 import { indexModule, indexSkillModule, loadersModule, mainModule, postingsModule, skillModule } from './codegen'
-import { generateDts } from './dts'
+import { dtsTarget, generateDts } from './dts'
 import { parseVirtual, RESOLVED_ID, resolvedSkillId, sharedModuleIds } from './ids'
 
 /** An error whose printed form is the report itself: no stack trace under a diagnostics list. */
@@ -36,6 +38,13 @@ function auditFailure(audit: AuditResult, shown: readonly Diagnostic[]): SkillsA
   )
 }
 
+function dtsNotice(dts: DtsTarget, root: string): string {
+  const rel = path.relative(root, dts.file).split(path.sep).join('/')
+  return dts.included
+    ? `created ${rel}: skill names as types for getSkill() and findSkills()`
+    : `created ${rel}: skill names as types; add "${rel}" to your tsconfig's "include" to use them`
+}
+
 /** The error a build fails with: every problem but notes, errors first (see formatReport). Null when none. */
 function buildError(audit: AuditResult): SkillsAuditError | null {
   if (!audit.diagnostics.some(d => d.severity === 'error'))
@@ -47,15 +56,19 @@ function buildError(audit: AuditResult): SkillsAuditError | null {
  * The engine of a plugin instance: `skills.config.*` in the project root (the file the CLI reads), with the inline
  * plugin options over it. A bad config or option fails the build with its message, never a stack trace.
  */
-function createEngine(inline: Options, projectRoot: string): SkillsEngine {
+function createEngine(inline: Options, projectRoot: string): { engine: SkillsEngine, dts: DtsTarget | null } {
   try {
     const dir = inline.root ?? projectRoot
     const { options: fileOptions, file } = loadConfigSync(dir)
     const source = file ? `${path.basename(file)} and plugin options` : 'plugin options'
-    return new SkillsEngine({ ...fileOptions, ...inline, root: inline.root ?? fileOptions.root ?? dir }, {
+    const engine = new SkillsEngine({ ...fileOptions, ...inline, root: inline.root ?? fileOptions.root ?? dir }, {
       content: true,
       source,
     })
+    // `dts: true` goes where the tsconfig looks; a path is the user's choice.
+    const { dts } = engine.options
+    const chosen = (inline.dts ?? fileOptions.dts) === true
+    return { engine, dts: !dts ? null : chosen ? dtsTarget(engine.options.root) : { file: dts, included: true } }
   }
   catch (error) {
     if (error instanceof ConfigError || error instanceof OptionsError)
@@ -95,7 +108,15 @@ export function createSkillsContext(options: Options = {}) {
   // Per audit: each skill's own files and dirs, so a skill module only depends on its skill.
   const depsByAudit = new WeakMap<AuditResult, Map<string, ModuleDeps>>()
 
-  const getEngine = (): SkillsEngine => (engine ??= createEngine(options, root ?? process.cwd()))
+  let dts: DtsTarget | null = null
+  /** One-line notices (a created skills.d.ts) printed by the next report. */
+  const notices: string[] = []
+
+  const getEngine = (): SkillsEngine => {
+    if (!engine)
+      ({ engine, dts } = createEngine(options, root ?? process.cwd()))
+    return engine
+  }
 
   async function run(): Promise<AuditResult> {
     const changed = full || !result ? undefined : pending ? [...pending] : []
@@ -103,9 +124,13 @@ export function createSkillsContext(options: Options = {}) {
     full = false
     const next = await getEngine().audit({ mode: dev ? 'dev' : 'build', changed })
     result = next
-    const { dts } = getEngine().options
-    if (dts)
-      writeIfChanged(dts, generateDts(next.manifest))
+    getEngine()
+    if (dts) {
+      const created = !fs.existsSync(dts.file)
+      writeIfChanged(dts.file, generateDts(next.manifest))
+      if (created)
+        notices.push(dtsNotice(dts, getEngine().options.root))
+    }
     return next
   }
 
@@ -205,6 +230,7 @@ export function createSkillsContext(options: Options = {}) {
         if (d.code === 'lock/created' || d.code === 'lock/updated')
           info(d.message)
       }
+      for (const notice of notices.splice(0)) info(notice)
     },
     /** The error a build fails with (its report holds warnings too), or null when the audit has no errors. */
     buildError,
