@@ -33,9 +33,16 @@ export class SkillsAuditError extends Error {
 
 /** The error a failed audit raises: `shown` with code frames, then the summary line. */
 function auditFailure(audit: AuditResult, shown: readonly Diagnostic[]): SkillsAuditError {
-  return new SkillsAuditError(
-    `${PREFIX} skills audit failed\n\n${formatReport(shown, audit.stats.skills, { sources: audit.sources })}`,
-  )
+  const report = formatReport(shown, audit.stats.skills, { sources: audit.sources, repeats: 1 })
+  return new SkillsAuditError(`${PREFIX} skills audit failed\n\n${report}`)
+}
+
+/** `84 warnings in 8 skills that match .manifest.lock (...)`: what a build against a matching lock prints. */
+function knownWarnings(known: readonly Diagnostic[], lockFile: string): string {
+  const skills = new Set(known.map(d => d.skill)).size
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+  return `${plural(known.length, 'warning')} in ${plural(skills, 'skill')} that match ${lockFile}: `
+    + '`npx unplugin-skills check` lists them'
 }
 
 function dtsNotice(dts: DtsTarget, root: string): string {
@@ -221,11 +228,18 @@ export function createSkillsContext(options: Options = {}) {
       const keys = shown.map(d => JSON.stringify([d.code, d.severity, d.file, d.line, d.column, d.message]))
       // Each problem once: a rebuild or a dev edit prints only what is new since the last report.
       const fresh = shown.filter((_, i) => !printed.has(keys[i]!))
+      // A first report against a lock the skills match: their files are the ones reviewed when the lock was
+      // written, so one line counts their warnings (`check` lists them). Project-level problems stay listed.
+      const matched = printed.size === 0 && (audit.lock.status === 'ok' || audit.lock.status === 'unchanged')
+      const known = matched ? fresh.filter(d => d.skill && d.severity === 'warning') : []
+      const listed = known.length ? fresh.filter(d => !known.includes(d)) : fresh
       printed = new Set(keys)
-      if (fresh.length) {
+      if (listed.length) {
         const skills = audit.manifest.skills.map(s => ({ name: s.name, capabilities: s.capabilities.detected }))
-        warn(formatReport(fresh, audit.stats.skills, { sources: audit.sources, skills }).trimEnd())
+        warn(formatReport(listed, audit.stats.skills, { sources: audit.sources, skills, repeats: 1 }).trimEnd())
       }
+      if (known.length)
+        warn(knownWarnings(known, audit.lock.file))
       for (const d of audit.diagnostics) {
         if (d.code === 'lock/created' || d.code === 'lock/updated')
           info(d.message)
