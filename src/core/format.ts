@@ -104,6 +104,8 @@ export interface ReportOptions extends FormatOptions {
   verbose?: boolean
   /** The audited skills: a table of those with errors or warnings closes the report. */
   skills?: readonly SkillLine[]
+  /** One-line warnings and notes shown per skill and rule before the rest fold into a line. @default 3 */
+  repeats?: number
 }
 
 const SEVERITIES = ['error', 'warning', 'info'] as const
@@ -134,7 +136,7 @@ export function formatReport(
       groups.set(key, [...(groups.get(key) ?? []), d])
     }
     for (const group of groups.values()) {
-      const shown = options.verbose ? group : group.slice(0, SHOWN_REPEATS)
+      const shown = options.verbose ? group : group.slice(0, full ? SHOWN_REPEATS : (options.repeats ?? SHOWN_REPEATS))
       for (const d of shown)
         blocks.push(full ? { text: formatDiagnostic(d, options), line: false } : { text: formatLine(d, c), line: true })
       const rest = group.slice(shown.length)

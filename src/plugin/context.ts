@@ -1,6 +1,8 @@
 import type { AuditResult } from '../audit/engine'
 import type { Options } from '../core/options'
 import type { Diagnostic } from '../core/types'
+import type { DtsTarget } from './dts'
+import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
@@ -10,7 +12,7 @@ import { formatReport, PREFIX } from '../core/format'
 import { isInside, writeIfChanged } from '../core/fs'
 import { OptionsError } from '../core/validate-options'
 import { indexModule, indexSkillModule, loadersModule, mainModule, postingsModule, skillModule } from './codegen'
-import { generateDts } from './dts'
+import { dtsTarget, generateDts } from './dts'
 import { parseVirtual, RESOLVED_ID, resolvedSkillId, sharedModuleIds } from './ids'
 
 /** An error whose printed form is the report itself: no stack trace under a diagnostics list. */
@@ -18,31 +20,62 @@ export class SkillsAuditError extends Error {
   constructor(report: string) {
     super(report)
     this.name = 'SkillsAuditError'
-    // Hosts print `stack`; Rolldown (and so Vite) strips `name: message` from it and prints the rest.
-    this.stack = `${this.name}: ${report}`
+    // Hosts print the message, then `stack` minus its head: Rollup strips `name: message\n`, Rolldown (and so
+    // Vite) `name: message`. With the newline both leave nothing, so the report is printed once.
+    this.stack = `${this.name}: ${report}\n`
+  }
+
+  /** `console.error(error)` and `util.inspect` (webpack's callback, the Vite CLI) print the report alone. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.message
   }
 }
 
 /** The error a failed audit raises: `shown` with code frames, then the summary line. */
 function auditFailure(audit: AuditResult, shown: readonly Diagnostic[]): SkillsAuditError {
-  return new SkillsAuditError(
-    `${PREFIX} skills audit failed\n\n${formatReport(shown, audit.stats.skills, { sources: audit.sources })}`,
-  )
+  const report = formatReport(shown, audit.stats.skills, { sources: audit.sources, repeats: 1 })
+  return new SkillsAuditError(`${PREFIX} skills audit failed\n\n${report}`)
+}
+
+/** `84 warnings in 8 skills that match .manifest.lock (...)`: what a build against a matching lock prints. */
+function knownWarnings(known: readonly Diagnostic[], lockFile: string): string {
+  const skills = new Set(known.map(d => d.skill)).size
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+  return `${plural(known.length, 'warning')} in ${plural(skills, 'skill')} that match ${lockFile}: `
+    + '`npx unplugin-skills check` lists them'
+}
+
+function dtsNotice(dts: DtsTarget, root: string): string {
+  const rel = path.relative(root, dts.file).split(path.sep).join('/')
+  return dts.included
+    ? `created ${rel}: skill names as types for getSkill() and findSkills()`
+    : `created ${rel}: skill names as types; add "${rel}" to your tsconfig's "include" to use them`
+}
+
+/** The error a build fails with: every problem but notes, errors first (see formatReport). Null when none. */
+function buildError(audit: AuditResult): SkillsAuditError | null {
+  if (!audit.diagnostics.some(d => d.severity === 'error'))
+    return null
+  return auditFailure(audit, audit.diagnostics.filter(d => d.severity !== 'info'))
 }
 
 /**
  * The engine of a plugin instance: `skills.config.*` in the project root (the file the CLI reads), with the inline
  * plugin options over it. A bad config or option fails the build with its message, never a stack trace.
  */
-function createEngine(inline: Options, projectRoot: string): SkillsEngine {
+function createEngine(inline: Options, projectRoot: string): { engine: SkillsEngine, dts: DtsTarget | null } {
   try {
     const dir = inline.root ?? projectRoot
     const { options: fileOptions, file } = loadConfigSync(dir)
     const source = file ? `${path.basename(file)} and plugin options` : 'plugin options'
-    return new SkillsEngine({ ...fileOptions, ...inline, root: inline.root ?? fileOptions.root ?? dir }, {
+    const engine = new SkillsEngine({ ...fileOptions, ...inline, root: inline.root ?? fileOptions.root ?? dir }, {
       content: true,
       source,
     })
+    // `dts: true` goes where the tsconfig looks; a path is the user's choice.
+    const { dts } = engine.options
+    const chosen = (inline.dts ?? fileOptions.dts) === true
+    return { engine, dts: !dts ? null : chosen ? dtsTarget(engine.options.root) : { file: dts, included: true } }
   }
   catch (error) {
     if (error instanceof ConfigError || error instanceof OptionsError)
@@ -82,7 +115,15 @@ export function createSkillsContext(options: Options = {}) {
   // Per audit: each skill's own files and dirs, so a skill module only depends on its skill.
   const depsByAudit = new WeakMap<AuditResult, Map<string, ModuleDeps>>()
 
-  const getEngine = (): SkillsEngine => (engine ??= createEngine(options, root ?? process.cwd()))
+  let dts: DtsTarget | null = null
+  /** One-line notices (a created skills.d.ts) printed by the next report. */
+  const notices: string[] = []
+
+  const getEngine = (): SkillsEngine => {
+    if (!engine)
+      ({ engine, dts } = createEngine(options, root ?? process.cwd()))
+    return engine
+  }
 
   async function run(): Promise<AuditResult> {
     const changed = full || !result ? undefined : pending ? [...pending] : []
@@ -90,9 +131,13 @@ export function createSkillsContext(options: Options = {}) {
     full = false
     const next = await getEngine().audit({ mode: dev ? 'dev' : 'build', changed })
     result = next
-    const { dts } = getEngine().options
-    if (dts)
-      writeIfChanged(dts, generateDts(next.manifest))
+    getEngine()
+    if (dts) {
+      const created = !fs.existsSync(dts.file)
+      writeIfChanged(dts.file, generateDts(next.manifest))
+      if (created)
+        notices.push(dtsNotice(dts, getEngine().options.root))
+    }
     return next
   }
 
@@ -170,14 +215,11 @@ export function createSkillsContext(options: Options = {}) {
       if (audit === lastReported)
         return
       lastReported = audit
-      const errors = audit.diagnostics.filter(d => d.severity === 'error')
-      if (errors.length && !dev) {
+      const failure = dev ? null : buildError(audit)
+      if (failure) {
         printed = new Set()
         lastReported = null
-        throw auditFailure(
-          audit,
-          audit.diagnostics.filter(d => d.severity !== 'info'),
-        )
+        throw failure
       }
       const warn = host.warn ?? ((m: string) => console.warn(`${PREFIX} ${m}`))
       // eslint-disable-next-line no-console -- hosts have no info channel: lock notices are printed, not warned
@@ -186,16 +228,26 @@ export function createSkillsContext(options: Options = {}) {
       const keys = shown.map(d => JSON.stringify([d.code, d.severity, d.file, d.line, d.column, d.message]))
       // Each problem once: a rebuild or a dev edit prints only what is new since the last report.
       const fresh = shown.filter((_, i) => !printed.has(keys[i]!))
+      // A first report against a lock the skills match: their files are the ones reviewed when the lock was
+      // written, so one line counts their warnings (`check` lists them). Project-level problems stay listed.
+      const matched = printed.size === 0 && (audit.lock.status === 'ok' || audit.lock.status === 'unchanged')
+      const known = matched ? fresh.filter(d => d.skill && d.severity === 'warning') : []
+      const listed = known.length ? fresh.filter(d => !known.includes(d)) : fresh
       printed = new Set(keys)
-      if (fresh.length) {
+      if (listed.length) {
         const skills = audit.manifest.skills.map(s => ({ name: s.name, capabilities: s.capabilities.detected }))
-        warn(formatReport(fresh, audit.stats.skills, { sources: audit.sources, skills }).trimEnd())
+        warn(formatReport(listed, audit.stats.skills, { sources: audit.sources, skills, repeats: 1 }).trimEnd())
       }
+      if (known.length)
+        warn(knownWarnings(known, audit.lock.file))
       for (const d of audit.diagnostics) {
         if (d.code === 'lock/created' || d.code === 'lock/updated')
           info(d.message)
       }
+      for (const notice of notices.splice(0)) info(notice)
     },
+    /** The error a build fails with (its report holds warnings too), or null when the audit has no errors. */
+    buildError,
     /** The dev-time error for the virtual module: the overlay shows it; the server keeps running. */
     devError(audit: AuditResult): SkillsAuditError | null {
       const errors = audit.diagnostics.filter(d => d.severity === 'error')

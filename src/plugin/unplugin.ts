@@ -17,6 +17,7 @@ import {
   VIRTUAL_ID,
 } from './ids'
 
+interface EsbuildMessage { text: string }
 type NativeContext = { framework: string, compiler?: any, compilation?: any, loaderContext?: any } | undefined
 function nativeOf(self: unknown): NativeContext {
   return (self as { getNativeBuildContext?: () => NativeContext }).getNativeBuildContext?.()
@@ -42,6 +43,42 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
   let esbuildOutdir: string | undefined
   let started = false
 
+  /**
+   * esbuild's onStart has no this.warn or this.error, but takes both from the callback's result. A thrown error
+   * would be printed with a note and the stack of where the callback was registered.
+   */
+  async function esbuildStart(): Promise<{ errors: EsbuildMessage[], warnings: EsbuildMessage[] }> {
+    const warnings: EsbuildMessage[] = []
+    try {
+      ctx.report(await ctx.audit(), { warn: text => warnings.push({ text }) })
+    }
+    catch (error) {
+      if (!(error instanceof SkillsAuditError))
+        throw error
+      return { errors: [{ text: error.message }], warnings }
+    }
+    const { manifest } = ctx.options
+    if (manifest !== false && !esbuildOutdir) {
+      warnings.push({
+        text:
+          `${manifest} is not written: esbuild emits files only with \`outdir\` `
+          + '(this build has `outfile` or none). Set `outdir`, or run `unplugin-skills build`.',
+      })
+    }
+    return { errors: [], warnings }
+  }
+
+  /**
+   * Throws a failing audit's report before Rolldown builds (Vite's configResolved, Rolldown's options hook):
+   * Rolldown wraps an error thrown from a build hook in one of its own, which its CLI and Vite's print with
+   * Rolldown's stack and an `errors: [Getter/Setter]` line.
+   */
+  async function failEarly(): Promise<void> {
+    const failure = ctx.buildError(await ctx.audit())
+    if (failure)
+      throw failure
+  }
+
   const plugin: UnpluginOptions = {
     name: PLUGIN_NAME,
     enforce: 'pre',
@@ -51,6 +88,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
       if (meta.framework === 'esbuild' && started)
         ctx.markAllChanged()
       started = true
+      if (meta.framework === 'esbuild')
+        return (await esbuildStart()) as unknown as void
       let audit
       try {
         audit = await ctx.audit()
@@ -79,20 +118,6 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
           compilation.errors.push(failure)
         }
         return
-      }
-      if (meta.framework === 'esbuild') {
-        // esbuild's onStart has no this.warn, but takes warnings from the callback's result.
-        const warnings: Array<{ text: string }> = []
-        ctx.report(audit, { warn: text => warnings.push({ text }) })
-        const { manifest } = ctx.options
-        if (manifest !== false && !esbuildOutdir) {
-          warnings.push({
-            text:
-              `${manifest} is not written: esbuild emits files only with \`outdir\` `
-              + '(this build has `outfile` or none). Set `outdir`, or run `unplugin-skills build`.',
-          })
-        }
-        return { warnings } as unknown as void
       }
       const warn = (this as { warn?: (m: string) => void }).warn
       ctx.report(audit, { warn: warn && ((m: string) => warn.call(this, m)) })
@@ -154,10 +179,13 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
     },
 
     vite: {
-      configResolved(config) {
+      async configResolved(config) {
         ctx.setRoot(config.root)
         viteCommand = config.command
         ctx.setDev(config.command === 'serve' && !config.isProduction)
+        // A one-shot build fails here, before Rolldown runs (see failEarly). Watch builds fail in buildStart.
+        if (config.command === 'build' && !config.build.watch)
+          await failEarly()
       },
       configureServer(server) {
         serveManifest(server, ctx)
@@ -184,8 +212,10 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
     },
 
     rolldown: {
-      options(input) {
+      async options(input) {
         ctx.setRoot(input.cwd)
+        if (!this.meta.watchMode)
+          await failEarly()
       },
     },
 

@@ -1,3 +1,12 @@
+// The manifest's types, for client.d.ts and browser code: this entry's types need neither Node nor a bundler.
+export type {
+  ManifestSkill,
+  SkillName,
+  SkillNames,
+  SkillsManifest,
+  SkillsManifestSummary,
+  SkillSummary,
+} from '../core/types'
 export * from './approval'
 export { checkSkillLoad, composedSkillsOf, createSkillLoader, SkillLoadRefusedError } from './compose'
 export type { SkillLoadDecision, SkillLoader } from './compose'

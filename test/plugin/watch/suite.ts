@@ -34,6 +34,17 @@ async function settle(
 
 const names = (result: RunResult | null): string[] => result?.skills.map(s => s.name) ?? []
 
+/** The output of the first build that finishes after `count` builds: a stale rebuild can't hide behind a later one. */
+async function buildAfter(watching: Watching, count: number, what: string, timeout = 30_000): Promise<RunResult> {
+  const deadline = Date.now() + timeout
+  while (watching.builds <= count) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what} (${watching.builds} builds)`)
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  return runOutput(watching.entry)
+}
+
 export function watchSuite(bundler: keyof typeof watchers): void {
   describe(`${bundler} watch mode`, () => {
     let dir: string
@@ -107,6 +118,13 @@ export function watchSuite(bundler: keyof typeof watchers): void {
       )
       const result = await settle(watching, r => names(r).includes('broken'), 'the fixed skill')
       expect(names(result)).toEqual(['broken', 'meeting-notes', 'pdf-tools', 'release-notes'])
+    })
+
+    it('drops a skill folder removed with `rm -rf` on the first rebuild', async () => {
+      const before = watching.builds
+      fs.rmSync(path.join(dir, 'skills/broken'), { recursive: true, force: true })
+      const result = await buildAfter(watching, before, 'the rebuild after the removal')
+      expect(names(result)).toEqual(['meeting-notes', 'pdf-tools', 'release-notes'])
     })
   })
 }
