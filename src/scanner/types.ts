@@ -56,7 +56,7 @@ export interface LinePattern {
   message: string
   /** Overrides the rule's default severity for this pattern (only while the user did not override the rule). */
   severity?: Severity
-  /** JS only: the AST pass covers this pattern; it runs only when the file could not be parsed. */
+  /** JS only: the rule's AST visitors cover this pattern; it runs only when the file could not be parsed. */
   astCovered?: boolean
   /**
    * What the line (or window) must also contain for a finding, wherever the match is: tested before the

@@ -98,3 +98,15 @@ describe('an AST rule module', () => {
     }
   })
 })
+
+describe('the built-in rules\' AST parts', () => {
+  it('cover every line pattern that says the AST covers it', () => {
+    // Such a pattern runs only when a file cannot be parsed: its rule must read the parsed file instead.
+    for (const m of RULE_MODULES) {
+      for (const p of m.patterns.filter(p => p.astCovered)) {
+        expect(m.ast, `${m.meta.id}: ${p.message}`).toBeDefined()
+        expect(p.langs).toContain('js')
+      }
+    }
+  })
+})
