@@ -5,6 +5,9 @@ import { createFolder, member } from './fold'
 import { normalizeModule } from './values'
 import { MAX_SUBTREE, MAX_WORK, pushChildren, tooLarge } from './walk'
 
+/** Not folded yet (a folded value may be null). */
+const UNKNOWN = Symbol('unknown')
+
 export interface AstFinding {
   rule: string
   start: number
@@ -18,7 +21,7 @@ export interface AstFinding {
  * visits those in source order, each with the visitors of the rules that asked for its type, in the rules' order.
  */
 export function analyzeProgram(program: Node, rules: readonly AstRuleUse[], maxWork = MAX_WORK): AstFinding[] {
-  const interesting: Array<{ node: Node, parent: Node | null }> = []
+  const interesting: Array<{ node: Node, parent: Node | null, visit: AstVisitor[] }> = []
   const findings: AstFinding[] = []
   // Evaluations of the current rule check and work of the whole program: the folder spends both.
   const budget: Budget = { evaluations: 0, work: 0, maxWork }
@@ -26,15 +29,15 @@ export function analyzeProgram(program: Node, rules: readonly AstRuleUse[], maxW
 
   // The visited node and its callee: most rules fold them, once per visit between them.
   let visited: Node | null = null
-  let visitedValue: { v: Value | null } | null = null
-  let calleeValue: { v: Value | null } | null = null
+  let visitedValue: Value | null | typeof UNKNOWN = UNKNOWN
+  let calleeValue: Value | null | typeof UNKNOWN = UNKNOWN
   const evaluate = (node: Node | null | undefined): Value | null => {
     if (!node || !visited)
       return evalNode(node)
     if (node === visited)
-      return (visitedValue ??= { v: evalNode(node) }).v
+      return visitedValue === UNKNOWN ? (visitedValue = evalNode(node)) : visitedValue
     if (node === visited.callee)
-      return (calleeValue ??= { v: evalNode(node) }).v
+      return calleeValue === UNKNOWN ? (calleeValue = evalNode(node)) : calleeValue
     return evalNode(node)
   }
   const subtreeHas = (root: Node, test: (n: Node, parent: Node | null) => boolean): boolean => {
@@ -74,7 +77,7 @@ export function analyzeProgram(program: Node, rules: readonly AstRuleUse[], maxW
       else visitors.set(type, [visit])
     }
   }
-  const visits = (type: string): boolean => visitors.has(type)
+  const importVisitors = visitors.get('ImportDeclaration')
 
   // --- pass 1: bindings and the nodes worth a look ------------------------------------------------
   function bindPattern(pattern: Node | null, source: () => Value | null, depth = 0): void {
@@ -182,8 +185,10 @@ export function analyzeProgram(program: Node, rules: readonly AstRuleUse[], maxW
           const mod = normalizeModule(ref.expression.value)
           bind(node.id.name, () => ({ k: 'mod', name: mod }))
           // `import x = require('m')` is an import of m for the rules.
-          if (visits('ImportDeclaration'))
-            interesting.push({ node: { ...node, source: ref.expression, type: 'ImportDeclaration' }, parent })
+          if (importVisitors) {
+            const visit = importVisitors
+            interesting.push({ node: { ...node, source: ref.expression, type: 'ImportDeclaration' }, parent, visit })
+          }
         }
         break
       }
@@ -204,8 +209,9 @@ export function analyzeProgram(program: Node, rules: readonly AstRuleUse[], maxW
           collectLocals(node.param)
         break
     }
-    if (visits(node.type))
-      interesting.push({ node, parent })
+    const visit = visitors.get(node.type)
+    if (visit)
+      interesting.push({ node, parent, visit })
     const first = nodes.length
     pushChildren(node, nodes, parents)
     for (let i = first, j = nodes.length - 1; i < j; i++, j--) {
@@ -239,12 +245,12 @@ export function analyzeProgram(program: Node, rules: readonly AstRuleUse[], maxW
   }
 
   // --- pass 2: the rules' visitors --------------------------------------------------------------------
-  for (const { node, parent } of interesting) {
+  for (const { node, parent, visit } of interesting) {
     budget.evaluations = 0
     visited = node
-    visitedValue = null
-    calleeValue = null
-    for (const visit of visitors.get(node.type)!) visit(node, parent)
+    visitedValue = UNKNOWN
+    calleeValue = UNKNOWN
+    for (let i = 0; i < visit.length; i++) visit[i]!(node, parent)
   }
   visited = null
   return findings
