@@ -1,5 +1,4 @@
-import type { JsFlavor } from './js/scan-js'
-import type { Lang } from './types'
+import type { JsFlavor, Lang } from './types'
 
 export type FileKind
   = { lang: Exclude<Lang, 'prose'>, flavor?: JsFlavor, markdown?: false } | { lang: 'prose', markdown: true }

@@ -10,9 +10,8 @@ import type {
   Suppression,
 } from '../core/types'
 import type { Dialect } from './embedded'
-import type { JsFlavor } from './js/scan-js'
 import type { Directive } from './suppress'
-import type { Lang, RawFinding, RuleInfo } from './types'
+import type { JsFlavor, Lang, RawFinding, RuleInfo } from './types'
 import type { Judged, Policy } from './verdict'
 import { compareBytewise, diagnostic, SEVERITY_RANK, sortDiagnostics } from '../core/diagnostics'
 import { endTiming, startTiming } from '../core/timings'

@@ -1,4 +1,5 @@
 import type { Capability, FindingKind, Severity, SkillSource } from '../core/types'
+import type { AstRule } from './js/ast-rule'
 
 /** Public description of a rule or a meta rule (a finding about the scan itself, of no kind). */
 export interface RuleInfo {
@@ -40,6 +41,9 @@ export function servesLang(langs: readonly Lang[], lang: Lang): boolean {
   return (lang === 'rb' || lang === 'go') && langs.includes('js') && langs.includes('py') && langs.includes('sh')
 }
 
+/** The dialect a JavaScript text is parsed as (TypeScript and JSX included). */
+export type JsFlavor = 'js' | 'jsx' | 'ts' | 'tsx'
+
 /** Which copy of the text a pattern sees: as written, without comments, or without comments and string contents. */
 export type View = 'raw' | 'noComments' | 'code'
 
@@ -52,7 +56,7 @@ export interface LinePattern {
   message: string
   /** Overrides the rule's default severity for this pattern (only while the user did not override the rule). */
   severity?: Severity
-  /** JS only: the AST pass covers this pattern; it runs only when the file could not be parsed. */
+  /** JS only: the rule's AST visitors cover this pattern; it runs only when the file could not be parsed. */
   astCovered?: boolean
   /**
    * What the line (or window) must also contain for a finding, wherever the match is: tested before the
@@ -63,10 +67,12 @@ export interface LinePattern {
   accept?: (match: RegExpExecArray, line: string, next: () => string) => boolean
 }
 
-/** A rule module: metadata plus its line patterns (AST rules add theirs in js/analyze). */
+/** A rule module: metadata, line patterns, and what the rule reads in a JS/TS syntax tree or a whole skill. */
 export interface RuleModule {
   meta: RuleMeta
   patterns: readonly LinePattern[]
+  /** JS/TS: its parse triggers and AST visitors (run by js/analyze with every other rule's, in one walk). */
+  ast?: AstRule
   /**
    * Whole-skill checks: what no single line shows (a name, a binary file, a value filled in one block and
    * sent in another). Reads `skill.files[].text` only; returns findings of this rule.

@@ -1,6 +1,8 @@
 import type { ScanResult } from '../../src/core/types'
 import type { ScanOptions } from '../../src/scanner/index'
+import type { JsFlavor } from '../../src/scanner/types'
 import { scanSkill } from '../../src/scanner/index'
+import { scanJs } from '../../src/scanner/js/scan-js'
 import { DEFAULT_SCANNER, makeSkill } from './make-skill'
 
 export function scan(
@@ -40,4 +42,12 @@ export function regexHits(re: RegExp, text: string): string[] {
   re.lastIndex = 0
   for (let m = re.exec(text); m; m = re.exec(text)) out.push(`${m.index}:${m[0]}`)
   return out
+}
+
+/** What one rule's AST visitors find in a JS/TS text (the built-in rules' analysis): `node source: message`. */
+export function astHits(rule: string, text: string, flavor: JsFlavor = 'js'): string[] {
+  const r = scanJs(text, flavor)
+  if (!r.ok)
+    throw new Error(`not analysed: ${r.reason}`)
+  return r.findings.filter(f => f.rule === rule).map(f => `${text.slice(f.start, f.end)}: ${f.message}`)
 }

@@ -101,7 +101,7 @@ describe('hostile input to the AST analysis', () => {
     ).join('\n')
     const js = `${padding}\nrequire('child_' + 'process').exec(cmd)\n`
     expect(analyse(js)).toEqual(['child_process 301', 'child_process 301'])
-    const r = scanJs(js, 'js', 20_000)
+    const r = scanJs(js, 'js', { maxWork: 20_000 })
     expect(r).toEqual({ ok: false, reason: 'too much for the AST analysis', tooLarge: true })
   })
 

@@ -1,4 +1,4 @@
-import type { JsFlavor } from '../../src/scanner/js/scan-js'
+import type { JsFlavor } from '../../src/scanner/types'
 import { describe, expect, it } from 'vitest'
 import { scanJs } from '../../src/scanner/js/scan-js'
 

@@ -1,39 +1,34 @@
+import type { Finder } from '../finder'
+import type { RuleModule } from '../types'
+import type { AstRuleUse } from './ast-rule'
 import { buildFinder, lazyFinder, splitAlternatives } from '../finder'
+import { RULE_MODULES } from '../rules/index'
 
-// Calls, modules and globals the AST rules read (process, network, eval, obfuscation).
-const NAMES = (
-  'eval Function child_process execSync execFileSync execFile exec spawnSync spawn fork fetch http2 '
-  + 'dgram tls net WebSocket XMLHttpRequest EventSource sendBeacon axios got undici superagent needle '
-  + 'execa shelljs zx Deno Bun dlopen binding _linkedBinding atob fromCharCode base64 globalThis global '
-  + 'window self Reflect vm runInThisContext runInNewContext runInContext compileFunction'
-).split(' ')
-// Filesystem writes the AST rules read (node:fs, fs-extra, Deno).
-const FS_WRITES = (
-  'writeFile writeFileSync appendFile appendFileSync mkdir mkdirSync unlink unlinkSync rm rmSync rmdir '
-  + 'rmdirSync rename renameSync copyFile copyFileSync cp cpSync createWriteStream chmod chmodSync chown '
-  + 'chownSync truncate truncateSync symlink symlinkSync outputFile outputFileSync writeJson '
-  + 'writeJsonSync remove removeSync emptyDir move moveSync writeTextFile write'
-).split(' ')
+/** The AST rules one JS scan runs, and the trigger that tells whether a text is worth parsing for them. */
+export interface AstRuleSet {
+  rules: readonly AstRuleUse[]
+  /** The union of the rules' triggers: a text it does not match has nothing for them to find. */
+  trigger: RegExp
+  /** `trigger.test` at literal-search speed (same answer); its tables are built on the first test. */
+  finder: Finder
+}
 
 /**
- * Tokens without which no AST rule can fire. Files without any of them skip the (slow) parse.
- * Literal module names matter only when sensitive; `require`/`import()` only when their argument is computed.
+ * The AST rules of some rule modules, in their order. The trigger is the union of their triggers in that order,
+ * each alternative once (rules share some): the built-in rules' tokens are what `finder/builtin.ts` ships tables for.
  */
-export const AST_TRIGGER = new RegExp(
-  [
-    String.raw`\b(?:${NAMES.join('|')})\b`,
-    String.raw`\b(?:${FS_WRITES.join('|')})\b`,
-    String.raw`\bhttps?\b(?!:\/\/)`,
-    String.raw`\.\s*constructor\b|['"\`]constructor\b|\bconstructor['"\`]`,
-    String.raw`\bimport\s*\(`,
-    String.raw`\brequire\s*\(\s*(?!['"][^'"\n]*['"]\s*\))`,
-    String.raw`\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen|mainModule|env\b(?!\s*\.|\s*\[))`,
-    String.raw`\bset(?:Timeout|Interval|Immediate)\s*\(\s*['"\`]`,
-    String.raw`\[\s*['"\`][^'"\`\n]{0,40}['"\`]\s*\+`,
-    String.raw`(?:\\x[0-9A-Fa-f]{2}){4}|(?:\\u00[0-7][0-9A-Fa-f]){4}`,
-  ].join('|'),
-)
+export function astRuleSet(modules: readonly RuleModule[]): AstRuleSet {
+  const rules = modules.flatMap(m => (m.ast ? [{ id: m.meta.id, ast: m.ast }] : []))
+  const tokens = [...new Set(rules.flatMap(r => r.ast.triggers.flatMap(t => splitAlternatives(t))))]
+  // A rule set without triggers parses nothing.
+  const trigger = new RegExp(tokens.length ? tokens.join('|') : '(?!)')
+  return { rules, trigger, finder: lazyFinder(() => buildFinder(tokens.length ? tokens : ['(?!)'], false)) }
+}
 
-/** `AST_TRIGGER.test` at literal-search speed (same answer); its tables are built on the first test. */
+/** The built-in rules' AST set. */
+export const BUILTIN_AST_RULES: AstRuleSet = astRuleSet(RULE_MODULES)
+
+/** Tokens without which no built-in AST rule can fire: files without any of them skip the (slow) parse. */
+export const AST_TRIGGER: RegExp = BUILTIN_AST_RULES.trigger
 export const AST_TRIGGER_TOKENS: readonly string[] = splitAlternatives(AST_TRIGGER.source)
-export const AST_TRIGGER_FINDER = lazyFinder(() => buildFinder(AST_TRIGGER_TOKENS, false))
+export const AST_TRIGGER_FINDER: Finder = BUILTIN_AST_RULES.finder

@@ -1,4 +1,83 @@
+import type { AstContext, AstRule } from '../js/ast-rule'
+import type { Value } from '../js/values'
+import type { Node } from '../js/walk'
 import type { RuleModule } from '../types'
+import { RUNTIME_TRIGGER } from '../js/callees'
+import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
+import { loadedModule, MODULE_LOAD_TRIGGERS } from '../js/modules'
+import { PROCESS_MODULES } from '../js/values'
+
+const PROCESS_FNS = new Set([
+  'exec',
+  'execSync',
+  'execFile',
+  'execFileSync',
+  'spawn',
+  'spawnSync',
+  'fork',
+  'execaSync',
+  'execaCommand',
+  'execaCommandSync',
+  '$',
+  'execaNode',
+])
+
+/** A callee that spawns a process: child_process's functions, a process module, native bindings, Deno and Bun. */
+function isProcessCallee(v: Value | null): boolean {
+  if (!v)
+    return false
+  if (v.k === 'mem') {
+    return (
+      (v.of === 'child_process' && PROCESS_FNS.has(v.name))
+      || (PROCESS_MODULES.has(v.of) && v.of !== 'child_process')
+      || (v.of === 'process' && (v.name === 'binding' || v.name === '_linkedBinding' || v.name === 'dlopen'))
+      || (v.of === 'Deno' && (v.name === 'run' || v.name === 'Command'))
+      || (v.of === 'Bun' && (v.name === 'spawn' || v.name === 'spawnSync' || v.name === '$'))
+    )
+  }
+  if (v.k === 'mod')
+    return PROCESS_MODULES.has(v.name)
+  return false
+}
+
+const LOADS = {
+  import: (name: string) => `imports ${name}, which spawns processes`,
+  dynamic: (name: string) => `dynamically imports ${name}`,
+  require: (name: string) => `requires ${name}, which spawns processes`,
+}
+
+/** Reports an import or `require` of a process module. */
+function checkLoad(context: AstContext, node: Node): void {
+  const mod = loadedModule(context, node)
+  if (mod && PROCESS_MODULES.has(mod.name))
+    context.report(node, LOADS[mod.kind](mod.name))
+}
+
+const ast: AstRule = {
+  triggers: [
+    String.raw`\b(?:child_process|execSync|execFileSync|execFile|exec|spawnSync|spawn|fork|execa|shelljs|zx|dlopen`
+    + String.raw`|binding|_linkedBinding)\b`,
+    RUNTIME_TRIGGER,
+    String.raw`\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen)`,
+    ...MODULE_LOAD_TRIGGERS,
+    ...HIDDEN_NAME_TRIGGERS,
+  ],
+  create: (context) => {
+    const call = (node: Node): void => {
+      const fn = context.evaluate(node.callee)
+      if (fn?.k === 'gv' && fn.name === 'require')
+        checkLoad(context, node)
+      else if (isProcessCallee(fn))
+        context.report(node, 'spawns a process')
+    }
+    return {
+      ImportDeclaration: node => checkLoad(context, node),
+      ImportExpression: node => checkLoad(context, node),
+      CallExpression: call,
+      NewExpression: call,
+    }
+  },
+}
 
 /**
  * Process spawning. Shell scripts are processes by nature and are governed by `allowed-tools: Bash`, so only JS and
@@ -89,4 +168,5 @@ export const childProcess: RuleModule = {
       message: 'Go runs a command (os/exec)',
     },
   ],
+  ast,
 }

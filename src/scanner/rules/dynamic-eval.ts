@@ -1,4 +1,39 @@
+import type { AstRule } from '../js/ast-rule'
+import type { Node } from '../js/walk'
 import type { RuleModule } from '../types'
+import { EVAL_CALL_TRIGGERS, isEvalCallee } from '../js/callees'
+import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
+
+const ast: AstRule = {
+  triggers: [
+    ...EVAL_CALL_TRIGGERS,
+    String.raw`\bReflect\b`,
+    String.raw`\bset(?:Timeout|Interval|Immediate)\s*\(\s*['"\`]`,
+    ...HIDDEN_NAME_TRIGGERS,
+  ],
+  create: (context) => {
+    const call = (node: Node): void => {
+      const fn = context.evaluate(node.callee)
+      const args: Node[] = node.arguments ?? []
+      if (isEvalCallee(fn)) {
+        const name = fn!.k === 'gv'
+          ? fn!.name === 'eval' ? 'eval()' : 'the Function constructor'
+          : `vm.${(fn as { name: string }).name}`
+        context.report(node, `${name} runs a string as code`)
+      }
+      else if (fn?.k === 'gv' && /^set(?:Timeout|Interval|Immediate)$/.test(fn.name)) {
+        const a = args[0] ? context.evaluate(args[0]) : null
+        if (a?.k === 'str')
+          context.report(node, `${fn.name} with a string evaluates it as code`)
+      }
+      else if (fn?.k === 'mem' && fn.of === 'Reflect' && (fn.name === 'apply' || fn.name === 'construct')) {
+        if (args[0] && isEvalCallee(context.evaluate(args[0])))
+          context.report(node, `Reflect.${fn.name} invokes eval/Function`)
+      }
+    }
+    return { CallExpression: call, NewExpression: call }
+  },
+}
 
 /** Dynamic code execution: eval, the Function constructor, vm, string timers. JS is handled by the AST pass. */
 export const dynamicEval: RuleModule = {
@@ -67,4 +102,5 @@ export const dynamicEval: RuleModule = {
       message: 'Ruby evaluates a string as code',
     },
   ],
+  ast,
 }

@@ -1,6 +1,11 @@
+import type { AstRule } from '../js/ast-rule'
+import type { Node } from '../js/walk'
 import type { RuleModule } from '../types'
+import { NETWORK_CALL_TRIGGERS, networkCall } from '../js/callees'
+import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
 import { visitExfiltration } from './exfil-flow'
 import { EXFIL_PROSE } from './exfil-prose'
+import { secretSources } from './exfil-taint'
 import { ENV_DUMP, SECRET_NAME, secretNames, SENSITIVE_RE, STORES } from './leak-sources'
 import { sendsForeign } from './own-host'
 import { isDataName, urlPlaceholders } from './url-template'
@@ -22,6 +27,20 @@ const namesData = (m: RegExpExecArray): boolean => urlPlaceholders(m[1]!).some(p
 /** The URL templates something into its query string, whatever its name (an image loads without a click). */
 const queryTemplate = (m: RegExpExecArray): boolean => urlPlaceholders(m[1]!).some(p => p.inQuery)
 const foreign = (_m: RegExpExecArray, line: string): boolean => sendsForeign(line, secretNames(line))
+
+/** JS: a network call given the environment, a sensitive file, or a variable filled from either. */
+const ast: AstRule = {
+  triggers: [...NETWORK_CALL_TRIGGERS, String.raw`\bprocess\s*\.\s*env\b(?!\s*\.|\s*\[)`, ...HIDDEN_NAME_TRIGGERS],
+  create: (context) => {
+    const secrets = secretSources(context)
+    const call = (node: Node): void => {
+      const args: Node[] = node.arguments ?? []
+      if (networkCall(node, context.evaluate(node.callee)) && args.length && args.some(secrets.holdsSecret))
+        context.report(node, 'sends environment variables or a sensitive file over the network')
+    }
+    return { CallExpression: call, NewExpression: call }
+  },
+}
 
 /** Data leaving: templated images and links, uploads of keys, files and the environment, prose that asks for it. */
 export const exfiltration: RuleModule = {
@@ -183,5 +202,6 @@ export const exfiltration: RuleModule = {
       accept: foreign,
     },
   ],
+  ast,
   visitSkill: visitExfiltration,
 }

@@ -1,4 +1,39 @@
+import type { AstRule } from '../js/ast-rule'
+import type { Value } from '../js/values'
+import type { Node } from '../js/walk'
 import type { RuleModule } from '../types'
+import { RUNTIME_TRIGGER } from '../js/callees'
+import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
+import { FS_MODULES, FS_WRITE_FNS } from '../js/values'
+
+// Filesystem writes as the text names them (node:fs, fs-extra, Deno).
+const FS_WRITES = (
+  'writeFile writeFileSync appendFile appendFileSync mkdir mkdirSync unlink unlinkSync rm rmSync rmdir '
+  + 'rmdirSync rename renameSync copyFile copyFileSync cp cpSync createWriteStream chmod chmodSync chown '
+  + 'chownSync truncate truncateSync symlink symlinkSync outputFile outputFileSync writeJson '
+  + 'writeJsonSync remove removeSync emptyDir move moveSync writeTextFile write'
+).split(' ')
+
+/** A callee that writes: an fs module's writing function, `Bun.write`, Deno's write, mkdir, remove, rename... */
+function isFsWrite(v: Value | null): boolean {
+  return !!v
+    && v.k === 'mem'
+    && ((FS_MODULES.has(v.of) && FS_WRITE_FNS.has(v.name))
+      || (v.of === 'Bun' && v.name === 'write')
+      || (v.of === 'Deno' && /^(?:write\w*|mkdir\w*|remove\w*|rename\w*|create\w*)$/.test(v.name)))
+}
+
+const ast: AstRule = {
+  triggers: [String.raw`\b(?:${FS_WRITES.join('|')})\b`, RUNTIME_TRIGGER, ...HIDDEN_NAME_TRIGGERS],
+  create: (context) => {
+    const call = (node: Node): void => {
+      const fn = context.evaluate(node.callee)
+      if (isFsWrite(fn))
+        context.report(node, `writes to the filesystem (${(fn as { name: string }).name})`)
+    }
+    return { CallExpression: call, NewExpression: call }
+  },
+}
 
 /** Filesystem writes. Shell redirections are too common to report; JS and Python calls are. */
 export const fsWrite: RuleModule = {
@@ -79,4 +114,5 @@ export const fsWrite: RuleModule = {
       message: 'filesystem write',
     },
   ],
+  ast,
 }

@@ -1,4 +1,10 @@
+import type { AstContext, AstRule } from '../js/ast-rule'
+import type { Node } from '../js/walk'
 import type { RuleModule } from '../types'
+import { NETWORK_CALL_TRIGGERS, networkCall } from '../js/callees'
+import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
+import { loadedModule, MODULE_LOAD_TRIGGERS } from '../js/modules'
+import { NETWORK_MODULES } from '../js/values'
 
 // The command named, not run: a manual page, a lookup, a package being installed.
 const NOT_A_CALL = new RegExp(
@@ -6,6 +12,41 @@ const NOT_A_CALL = new RegExp(
   + String.raw`|\b(?:apt(?:-get)?|brew|dnf|yum|apk|pacman|port|choco|winget|scoop|zypper|snap)\s+`
   + String.raw`(?:install|add|-S\w*|search|info)\b[^|;&]*$)`,
 )
+
+const LOADS = {
+  import: (name: string) => `imports the network module ${name}`,
+  dynamic: (name: string) => `dynamically imports the network module ${name}`,
+  require: (name: string) => `requires the network module ${name}`,
+}
+
+/** Reports an import or `require` of a network module. */
+function checkLoad(context: AstContext, node: Node): void {
+  const mod = loadedModule(context, node)
+  if (mod && NETWORK_MODULES.has(mod.name))
+    context.report(node, LOADS[mod.kind](mod.name))
+}
+
+const ast: AstRule = {
+  triggers: [...NETWORK_CALL_TRIGGERS, ...MODULE_LOAD_TRIGGERS, ...HIDDEN_NAME_TRIGGERS],
+  create: (context) => {
+    const call = (node: Node): void => {
+      const fn = context.evaluate(node.callee)
+      if (fn?.k === 'gv' && fn.name === 'require') {
+        checkLoad(context, node)
+        return
+      }
+      const request = networkCall(node, fn)
+      if (request)
+        context.report(node, request.server ? 'starts a network server' : 'makes a network request')
+    }
+    return {
+      ImportDeclaration: node => checkLoad(context, node),
+      ImportExpression: node => checkLoad(context, node),
+      CallExpression: call,
+      NewExpression: call,
+    }
+  },
+}
 
 /**
  * Outbound network access from code. Prose is never read for this rule ("git fetch" in a sentence is not a request).
@@ -138,4 +179,5 @@ export const networkAccess: RuleModule = {
       message: 'starts a network server',
     },
   ],
+  ast,
 }

@@ -1,4 +1,55 @@
+import type { AstRule } from '../js/ast-rule'
+import type { Node } from '../js/walk'
 import type { RuleModule } from '../types'
+import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
+
+const ESCAPE_CHAIN = /(?:\\x[0-9A-Fa-f]{2}){6,}|(?:\\u00[0-7][0-9A-Fa-f]){6,}/
+
+const ast: AstRule = {
+  triggers: [String.raw`\b(?:atob|fromCharCode|base64)\b`, ...HIDDEN_NAME_TRIGGERS],
+  create: (context) => {
+    const call = (node: Node): void => {
+      const fn = context.evaluate(node.callee)
+      const args: Node[] = node.arguments ?? []
+      if (fn?.k === 'gv' && fn.name === 'atob') {
+        context.report(node, 'decodes base64 at run time (atob)')
+      }
+      else if (fn?.k === 'mem' && fn.of === 'Buffer' && fn.name === 'from') {
+        const enc = args[1] ? context.evaluate(args[1]) : null
+        if (enc?.k === 'str' && (enc.v === 'base64' || enc.v === 'hex'))
+          context.report(node, `decodes a ${enc.v} payload at run time`)
+      }
+      else if (
+        fn?.k === 'mem'
+        && fn.of === 'String'
+        && fn.name === 'fromCharCode'
+        && (args.length >= 4 || args.some(a => a.type === 'SpreadElement'))
+      ) {
+        context.report(node, 'builds a string from character codes')
+      }
+    }
+    return {
+      CallExpression: call,
+      NewExpression: call,
+      // `globalThis[x]()` with a computed, non-constant key hides which global is called.
+      MemberExpression: (node, parent) => {
+        if (node.computed && parent?.type === 'CallExpression' && parent.callee === node) {
+          const obj = context.evaluate(node.object)
+          if (obj?.k === 'global' && !context.evaluate(node.property))
+            context.report(node, 'calls a global looked up by a computed name')
+        }
+      },
+      Literal: (node) => {
+        if (typeof node.value === 'string' && typeof node.raw === 'string' && ESCAPE_CHAIN.test(node.raw))
+          context.report(node, 'string hidden behind escape sequences')
+      },
+      TemplateLiteral: (node) => {
+        if (node.quasis.some((q: Node) => ESCAPE_CHAIN.test(q.value?.raw ?? '')))
+          context.report(node, 'string hidden behind escape sequences')
+      },
+    }
+  },
+}
 
 /** Obfuscated code: encoded payloads decoded at run time, escape chains. */
 export const obfuscation: RuleModule = {
@@ -80,4 +131,5 @@ export const obfuscation: RuleModule = {
       message: 'PowerShell encoded command',
     },
   ],
+  ast,
 }

@@ -1,5 +1,9 @@
 import type { Severity, SkillSource } from '../../core/types'
+import type { AstRule } from '../js/ast-rule'
+import type { Node } from '../js/walk'
 import type { RawFinding, RuleModule } from '../types'
+import { EVAL_CALL_TRIGGERS, isEvalCallee, isNetworkCall } from '../js/callees'
+import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
 import { bySeverity } from './code-blocks'
 import { downloadRisk, hostOf, urlsIn } from './hosts'
 import { downloadThenRun } from './remote-exec-flow'
@@ -76,6 +80,20 @@ function ownInstaller(f: RawFinding, skill: SkillSource): boolean {
     // The registered name, not a subdomain anybody can make: `aspire.evil.example` is not aspire's.
     return words.includes(host.split('.').at(-2) ?? '')
   })
+}
+
+/** JS: eval and its kin given what a network call returns (`eval(await (await fetch(u)).text())`). */
+const ast: AstRule = {
+  triggers: [...EVAL_CALL_TRIGGERS, ...HIDDEN_NAME_TRIGGERS],
+  create: (context) => {
+    const fromNetwork = (n: Node): boolean => isNetworkCall(n, context.evaluate)
+    const call = (node: Node): void => {
+      const args: Node[] = node.arguments ?? []
+      if (isEvalCallee(context.evaluate(node.callee)) && args.some(a => context.subtreeHas(a, fromNetwork)))
+        context.report(node, 'evaluates code downloaded at run time')
+    }
+    return { CallExpression: call, NewExpression: call }
+  },
 }
 
 /** Code fetched from the network and run unverified (curl | sh and its relatives), and instructions to do so. */
@@ -265,6 +283,7 @@ export const remoteExec: RuleModule = {
       message: 'tells the user to paste a command into the Run dialog (ClickFix)',
     },
   ],
+  ast,
   visitSkill: downloadThenRun,
   lowerInSkill: ownInstaller,
 }

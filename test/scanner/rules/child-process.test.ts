@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { childProcess } from '../../../src/scanner/rules/child-process'
-import { hitsOf } from '../helpers'
+import { astHits, hitsOf } from '../helpers'
 
 describe('child_process', () => {
   it('has the registry id, severity and CWE', () => {
@@ -36,5 +36,25 @@ describe('child_process', () => {
         'scripts/d.js': 'function exec(q) { return q }\nexec(\'select 1\')\nconst re = /x/g\nre.exec(\'x\')\n',
       }),
     ).toEqual([])
+  })
+})
+
+describe('child_process: its AST visitor', () => {
+  it('reads imports, `import x = require()`, dynamic imports, native bindings, Deno and Bun', () => {
+    const text = [
+      'import cp = require(\'child_process\')',
+      'Deno.run({ cmd: [\'ls\'] })',
+      'Bun.spawn([\'ls\'])',
+      'import(\'node:\' + \'child_process\')',
+      'process.dlopen(m, f)',
+      'require(\'ht\' + \'tp\')',
+    ].join('\n')
+    expect(astHits('child_process', text, 'ts')).toEqual([
+      'import cp = require(\'child_process\'): imports child_process, which spawns processes',
+      'Deno.run({ cmd: [\'ls\'] }): spawns a process',
+      'Bun.spawn([\'ls\']): spawns a process',
+      'import(\'node:\' + \'child_process\'): dynamically imports child_process',
+      'process.dlopen(m, f): spawns a process',
+    ])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { dynamicEval } from '../../../src/scanner/rules/dynamic-eval'
-import { hitsOf } from '../helpers'
+import { astHits, hitsOf } from '../helpers'
 
 describe('dynamic_eval', () => {
   it('has the registry id, severity and CWE', () => {
@@ -40,5 +40,17 @@ describe('dynamic_eval', () => {
         'SKILL.md': '# x\n\n```js\nnew Function("a", "return a")\n```\n',
       }),
     ).toEqual(['error dynamic_eval SKILL.md:4:1', 'error dynamic_eval scripts/r.py:2:1'])
+  })
+})
+
+describe('dynamic_eval: its AST visitor', () => {
+  it('names what evaluates: Reflect, vm.Script, string timers (not function timers)', () => {
+    const text = 'Reflect.apply(eval, null, [s])\nnew (require(\'vm\').Script)(s)\nsetImmediate(\'tick()\')\n'
+      + 'setTimeout(tick, 5)\nReflect.apply(log, null, [s])\n'
+    expect(astHits('dynamic_eval', text)).toEqual([
+      'Reflect.apply(eval, null, [s]): Reflect.apply invokes eval/Function',
+      'new (require(\'vm\').Script)(s): vm.Script runs a string as code',
+      'setImmediate(\'tick()\'): setImmediate with a string evaluates it as code',
+    ])
   })
 })

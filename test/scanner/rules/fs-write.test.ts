@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fsWrite } from '../../../src/scanner/rules/fs-write'
-import { hitsOf } from '../helpers'
+import { astHits, hitsOf } from '../helpers'
 
 describe('fs_write', () => {
   it('is a capability (an undeclared use is an error in enterprise) with a CWE', () => {
@@ -27,5 +27,17 @@ describe('fs_write', () => {
         'scripts/r.js': 'const fs = require(\'fs\')\nfs.readFileSync(\'a\')\nprocess.stdout.write(\'x\')\n',
       }),
     ).toEqual([])
+  })
+})
+
+describe('fs_write: its AST visitor', () => {
+  it('names the write: Deno, Bun and fs.promises', () => {
+    const text = 'await Deno.writeTextFile(\'a\', \'b\')\nawait Bun.write(\'a\', \'b\')\n'
+      + 'require(\'fs\').promises.mkdir(\'d\')\nrequire(\'fs\').readFileSync(\'a\')\nawait Deno.readTextFile(\'a\')\n'
+    expect(astHits('fs_write', text)).toEqual([
+      'Deno.writeTextFile(\'a\', \'b\'): writes to the filesystem (writeTextFile)',
+      'Bun.write(\'a\', \'b\'): writes to the filesystem (write)',
+      'require(\'fs\').promises.mkdir(\'d\'): writes to the filesystem (mkdir)',
+    ])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { networkAccess } from '../../../src/scanner/rules/network-access'
-import { hitsOf } from '../helpers'
+import { astHits, hitsOf } from '../helpers'
 
 describe('network_access', () => {
   it('has the registry id and severity', () => {
@@ -26,5 +26,25 @@ describe('network_access', () => {
     expect(
       hitsOf('network_access', { 'SKILL.md': '# x\n\nRun git fetch, then fetch the data over a WebSocket.\n' }),
     ).toEqual([])
+  })
+})
+
+describe('network_access: its AST visitor', () => {
+  it('tells a server from a request, and a module\'s own asset from a request', () => {
+    const text = [
+      'fetch(new URL(\'./logo.png\', import.meta.url))',
+      'fetch(new URL(\'./data.json\', import.meta.url).href)',
+      'fetch(new URL(\'https://x.example/a\', import.meta.url))',
+      'require(\'http\').createServer(h)',
+      'navigator.sendBeacon(u, d)',
+      'import(\'ht\' + \'tps\')',
+    ].join('\n')
+    expect(astHits('network_access', text)).toEqual([
+      'fetch(new URL(\'https://x.example/a\', import.meta.url)): makes a network request',
+      'require(\'http\').createServer(h): starts a network server',
+      'require(\'http\'): requires the network module http',
+      'navigator.sendBeacon(u, d): makes a network request',
+      'import(\'ht\' + \'tps\'): dynamically imports the network module https',
+    ])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { obfuscation } from '../../../src/scanner/rules/obfuscation'
-import { hitsOf } from '../helpers'
+import { astHits, hitsOf } from '../helpers'
 
 describe('obfuscation', () => {
   it('is a warning with CWE-506', () => {
@@ -26,5 +26,24 @@ describe('obfuscation', () => {
     expect(
       hitsOf('obfuscation', { 'scripts/c.js': 'Buffer.from(\'x\').toString(\'base64\')\nconst red = \'\\x1b[31m\'\n' }),
     ).toEqual([])
+  })
+})
+
+describe('obfuscation: its AST visitor', () => {
+  it('finds a global called by a computed name, escapes in templates, hex Buffers and spread char codes', () => {
+    const text = [
+      'const k = pick(); globalThis[k](\'x\')',
+      'const t = `\\x63\\x68\\x69\\x6c\\x64\\x5f`',
+      'Buffer.from(s, \'hex\')',
+      'String.fromCharCode(104, 105)',
+      'String.fromCharCode(...codes)',
+      'window[\'al\' + \'ert\'](\'x\')',
+    ].join('\n')
+    expect(astHits('obfuscation', text)).toEqual([
+      'globalThis[k]: calls a global looked up by a computed name',
+      '`\\x63\\x68\\x69\\x6c\\x64\\x5f`: string hidden behind escape sequences',
+      'Buffer.from(s, \'hex\'): decodes a hex payload at run time',
+      'String.fromCharCode(...codes): builds a string from character codes',
+    ])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { remoteExec } from '../../../src/scanner/rules/remote-exec'
-import { hitsOf, scan } from '../helpers'
+import { astHits, hitsOf, scan } from '../helpers'
 
 describe('remote_exec', () => {
   it('is an error with CWE-494', () => {
@@ -174,6 +174,19 @@ describe('remote_exec: archives, Windows system binaries, scripts from a URL', (
       'error remote_exec scripts/d.sh:1:1',
       'error remote_exec scripts/w.bat:1:1',
       'error remote_exec scripts/w.bat:2:1',
+    ])
+  })
+})
+
+describe('remote_exec: its AST visitor', () => {
+  it('finds eval and the Function constructor given what a network call returns, not local code', () => {
+    const text = 'eval(await (await fetch(u)).text())\neval(local)\n'
+      + 'new Function(await fetch(u).then(r => r.text()))()\n'
+      + 'const g = require(\'axios\').get\nconst vm = require(\'vm\')\nvm.runInThisContext((await g(u)).data)\n'
+    expect(astHits('remote_exec', text)).toEqual([
+      'eval(await (await fetch(u)).text()): evaluates code downloaded at run time',
+      'new Function(await fetch(u).then(r => r.text())): evaluates code downloaded at run time',
+      'vm.runInThisContext((await g(u)).data): evaluates code downloaded at run time',
     ])
   })
 })
