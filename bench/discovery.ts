@@ -181,6 +181,10 @@ export const ABLATIONS: Array<{ name: string, tuning?: Partial<DiscoveryTuning>,
   },
   { name: '- stemming', tuning: { stemming: false } },
   {
+    name: 'instructions b 0.75 (before)',
+    tuning: { fieldB: { ...DEFAULT_TUNING.fieldB, instructions: 0.75 } },
+  },
+  {
     name: '- field weighting (all kinds 1)',
     tuning: { fieldWeights: { summary: 1, trigger: 1, instructions: 1, reference: 1, example: 1 } },
   },
