@@ -4,7 +4,7 @@ import { stem } from './stem'
  * The one text analyser shared by the index builder and the query side: any change here changes
  * every stored term, so bump ANALYZER_VERSION with it (the runtime refuses a mismatched index).
  */
-export const ANALYZER_VERSION = 1
+export const ANALYZER_VERSION = 2
 
 // Function words and skill boilerplate that carry no intent ("use this skill when ...").
 const STOPWORDS = new Set(

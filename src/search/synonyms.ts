@@ -3,6 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { stem } from '../runtime/stem'
+import { ANALYZER_VERSION } from '../runtime/text'
 
 /** Bridging vocabulary: stem -> related stems with a weight in (0, 1]. A Map, or anything that looks one up. */
 export interface SynonymTable {
@@ -191,8 +192,17 @@ export function bridgingTable(
 async function readDataFile(name: string): Promise<Record<string, string>> {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     const file = path.join(dir, 'data', name)
-    if (existsSync(file))
-      return (JSON.parse(await fs.readFile(file, 'utf8')) as { words?: Record<string, string> }).words ?? {}
+    if (existsSync(file)) {
+      const data = JSON.parse(await fs.readFile(file, 'utf8')) as { analyzer?: number, words?: Record<string, string> }
+      // Its keys are stems: a table stemmed by another analyzer would bridge stems no index holds, silently.
+      if (data.analyzer !== ANALYZER_VERSION) {
+        throw new Error(
+          `unplugin-skills: data/${name} was stemmed with analyzer ${data.analyzer}, not ${ANALYZER_VERSION} `
+          + '(regenerate it: node --import tsx scripts/build-discovery-data.mjs)',
+        )
+      }
+      return data.words ?? {}
+    }
     if (path.dirname(dir) === dir)
       throw new Error(`unplugin-skills: data/${name} is missing from the package`)
   }

@@ -71,7 +71,7 @@ describe('virtual:skills-manifest inside Vitest', () => {
       expect(await findSkills(query)).toEqual(expected)
     }
     // Frontmatter chunks carry their text; body chunks only their place (bodies are not in the entry module).
-    const [top] = await findSkills('friendly greeting')
+    const [top] = await findSkills('a friendly greeting that asks for their name')
     expect(top.name).toBe('hello-world')
     expect(top.chunks.map(c => [c.kind, c.source, c.text])).toEqual([
       [

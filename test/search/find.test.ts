@@ -19,10 +19,40 @@ beforeAll(async () => {
 afterAll(() => t.cleanup())
 
 describe('analyser', () => {
-  it('stems like Porter and drops stopwords', () => {
+  it('stems like Porter2 and drops stopwords', () => {
     expect(
       ['caresses', 'ponies', 'relational', 'migrations', 'migrating', 'running', 'generalization', 'hopeful'].map(stem),
-    ).toEqual(['caress', 'poni', 'relat', 'migrat', 'migrat', 'run', 'gener', 'hope'])
+    ).toEqual(['caress', 'poni', 'relat', 'migrat', 'migrat', 'run', 'general', 'hope'])
+    // Families the original Porter split: a y after a vowel stays a consonant, `li` endings go, `logi` -> `log`.
+    const families = [
+      ['deploy', 'deploying', 'deployment', 'deployed'],
+      ['quick', 'quickly'],
+      ['month', 'monthly'],
+      ['biology', 'biological'],
+      ['enjoy', 'enjoying'],
+    ]
+    for (const words of families) expect(new Set(words.map(stem)), words.join()).toHaveProperty('size', 1)
+    // Snowball's own vocabulary: irregular words, short words, R1 exceptions.
+    const snowball = {
+      consolingly: 'consol',
+      knightly: 'knight',
+      skies: 'sky',
+      dying: 'die',
+      news: 'news',
+      cries: 'cri',
+      ties: 'tie',
+      gaps: 'gap',
+      gas: 'gas',
+      hoping: 'hope',
+      hopping: 'hop',
+      agreed: 'agre',
+      happy: 'happi',
+      saying: 'say',
+      communication: 'communic',
+      generously: 'generous',
+      succeeding: 'succeed',
+    }
+    expect(Object.fromEntries(Object.keys(snowball).map(w => [w, stem(w)]))).toEqual(snowball)
     expect(analyze('How do I roll back the getUserId migrations?')).toEqual(['roll', 'back', 'user', 'id', 'migrat'])
   })
 })
@@ -112,6 +142,8 @@ describe('findSkills', () => {
     expect(findSkills(manifest, 42 as unknown as string)).toEqual([])
     expect(findSkills({ ...manifest, index: undefined }, 'invoice')).toEqual([])
     expect(findSkills({ ...manifest, index: { ...(manifest.index as object), analyzer: 999 } }, 'invoice')).toEqual([])
+    // An index stemmed by the original Porter stemmer (analyzer 1) is refused, not misread.
+    expect(findSkills({ ...manifest, index: { ...(manifest.index as object), analyzer: 1 } }, 'invoice')).toEqual([])
     const damaged = { ...(manifest.index as object), postings: '!!!not base64', chunks: 'AAAA', vectors: '' }
     expect(() => findSkills(damaged as never, 'invoice pdf', { k: 3 })).not.toThrow()
     expect(warmDiscovery(null as never)).toBe(false)
