@@ -13,8 +13,14 @@ function appWithWarnings(label: string): string {
   return dir
 }
 
-/** A warning's text without the host's own prefix (Rollup's and Vite's `[plugin unplugin-skills] `). */
-const text = (warning: string): string => warning.replace(/^\[plugin unplugin-skills\] /, '')
+/**
+ * A warning's text without the host's colours (Vite colours its logger's lines where `CI` is set, as picocolors
+ * does) and its own prefix (Rollup's and Vite's `[plugin unplugin-skills] `).
+ */
+function text(warning: string): string {
+  // eslint-disable-next-line no-control-regex -- the escape sequences are what it removes
+  return warning.replace(/\x1B\[[0-9;]*m/g, '').replace(/^\[plugin unplugin-skills\] /, '')
+}
 
 describe.each(['vite', 'rollup'] as const)('%s: what a green build prints', (bundler) => {
   const dirs: string[] = []
