@@ -30,7 +30,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - start, value]
 }
 
-export async function realCorpusBench(dirs: readonly string[], scratch: string, cli: string, row: Row): Promise<void> {
+export async function realCorpusBench(
+  dirs: readonly string[],
+  scratch: string,
+  cli: string,
+  row: Row,
+  skillCheck?: string,
+): Promise<void> {
   for (const given of dirs) {
     const dir = path.resolve(given)
     console.log(`\n# Real packs: ${dir}`)
@@ -56,9 +62,12 @@ export async function realCorpusBench(dirs: readonly string[], scratch: string, 
     const floors: number[] = []
     const colds: number[] = []
     const warms: number[] = []
+    const lints: number[] = []
     for (let i = 0; i < 3; i++) {
       floors.push(processWall(['--input-type=module', '-e', FLOOR_SCRIPT, files.list], dir))
       colds.push(processWall([...check, '--no-cache'], dir, [0, 1]))
+      if (skillCheck)
+        lints.push(processWall([skillCheck, 'check', dir, '--no-security-scan', '--format', 'json'], dir, [0, 1]))
     }
     fs.rmSync(files.cache, { recursive: true, force: true })
     const filling = processWall(check, dir, [0, 1])
@@ -70,6 +79,11 @@ export async function realCorpusBench(dirs: readonly string[], scratch: string, 
     const x = (v: number): string => `${(v / floor).toFixed(2)}x the floor as a process`
     row('the floor as a process (node, read + SHA-256 every file, exit)', ms(floor))
     row('`unplugin-skills check --no-cache` as a process', ms(median(colds)), x(median(colds)))
+    if (skillCheck) {
+      const lint = median(lints)
+      row('`skill-check check --no-security-scan` as a process', ms(lint), x(lint))
+      row('  cold check against it (target <= 1x)', `${(median(colds) / lint).toFixed(2)}x`)
+    }
     row('  first run with an empty cache (fills it)', ms(filling), x(filling))
     row('`unplugin-skills check`, warm cache, as a process', ms(median(warms)), `${x(median(warms))} (target <= 2x)`)
     row('  cache size', mb(dirBytes(files.cache)))

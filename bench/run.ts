@@ -22,6 +22,11 @@ const only = (name: string): boolean => ![...args].some(a => a.startsWith('--onl
 /** `--corpus DIR` (repeatable): real packs, benched first (bench/real-corpus.ts). */
 const corpora = process.argv.slice(2).flatMap((a, i, all) =>
   a === '--corpus' ? [all[i + 1]!] : a.startsWith('--corpus=') ? [a.slice('--corpus='.length)] : [])
+/**
+ * `--skill-check FILE`: the `skill-check` linter's bin (`npm i skill-check` somewhere outside the repo), timed on
+ * each corpus beside the cold check (its lint only: `check DIR --no-security-scan`).
+ */
+const skillCheck = process.argv.slice(2).find((a, i, all) => all[i - 1] === '--skill-check')
 
 async function time(fn: () => unknown | Promise<unknown>): Promise<number> {
   const start = performance.now()
@@ -265,7 +270,7 @@ function machineBench(): void {
 }
 
 if (corpora.length && (only('corpus') || args.has('--only=corpus')))
-  await realCorpusBench(corpora, corpusRoot, path.join(here, '../dist/cli.mjs'), row)
+  await realCorpusBench(corpora, corpusRoot, path.join(here, '../dist/cli.mjs'), row, skillCheck)
 if (only('machine'))
   machineBench()
 if (only('engine'))
