@@ -9,7 +9,7 @@ import type { ResolvedOptions } from '../core/options'
 import type { Diagnostic, ManifestSkill, SkillFile } from '../core/types'
 import type { ScenarioDraft } from '../enterprise/scenarios'
 import type { SkillLocation } from './discover'
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
@@ -21,9 +21,13 @@ import { sha256Hex } from '../core/hash'
 const FORMAT = 2
 /**
  * The built chunk that holds the checks is named by a hash of its content: a rebuild with other checks under the
- * same package version (a local build, a patched install) keys its entries apart from the last build's.
+ * same package version (a local build, a patched install) keys its entries apart from the last build's. Run from
+ * its sources (tsx, the tests), this file's name says nothing of the checks' code, which a contributor is editing:
+ * entries then serve the process that wrote them only.
  */
-const BUILD = path.basename(import.meta.url)
+const BUILD = /\.[cm]?ts$/.test(import.meta.url)
+  ? `sources-${process.pid}-${randomUUID()}`
+  : path.basename(import.meta.url)
 const MAGIC = 'unplugin-skills-cache'
 /** What the cache may hold before the oldest entries go; pruning leaves `PRUNE_TO` of it. */
 export const MAX_CACHE_BYTES = 128 * 1024 * 1024
