@@ -7,7 +7,7 @@ import { Buffer } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { audit } from '../../src/audit/engine'
+import { audit, SkillsEngine } from '../../src/audit/engine'
 import { readEntry } from '../../src/audit/read'
 import { makeTree } from '../helpers'
 
@@ -130,5 +130,32 @@ describe('reading text', () => {
     const format = (rel: string): string | undefined =>
       readEntry({ path: rel, absPath: path.join(root, rel), size: -1, mtimeMs: -1 }, 'skills/demo', 'demo', [])!.format
     expect(['bin/tool', 'a.zip', 'logo.png', 'SKILL.md'].map(format)).toEqual(['elf', 'archive', 'media', undefined])
+  })
+})
+
+describe('reading a skill larger than the reads\' buffer', () => {
+  it('hashes and decodes every file as written, cold and cached, while the buffer grows mid-skill', async () => {
+    // Five files of 200 KB each (the buffer starts at 256 KB): later reads grow it while earlier bytes are held.
+    const files: Record<string, string> = {
+      'skills/big/SKILL.md': '---\nname: big\ndescription: A skill larger than one read buffer.\n---\n# Big\n',
+    }
+    for (let i = 0; i < 5; i++) {
+      const line = `reference ${i} ${'x'.repeat(60)} ${WIDE}\n`
+      files[`skills/big/references/part-${i}.md`] = line.repeat(Math.ceil(200_000 / Buffer.byteLength(line)))
+    }
+    const root = makeTree(files)
+    const cacheDir = path.join(root, 'cache')
+    const rel = (p: string): string => p.slice('skills/big/'.length)
+    const hashes = Object.entries(files)
+      .map(([p, text]) => ({ path: rel(p), sha256: sha(text), size: Buffer.byteLength(text) }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1))
+    const texts = Object.entries(files).filter(([p]) => p.includes('/references/')).map(([p, text]) => [rel(p), text])
+    for (const run of ['cold', 'warm']) {
+      const options = { root, ci: false, lock: false as const, cacheDir, profile: 'agentskills' as const }
+      const result = await new SkillsEngine(options, { content: true }).audit()
+      const [skill] = result.manifest.skills
+      expect(skill!.files.map(f => ({ path: f.path, sha256: f.sha256, size: f.size })), run).toEqual(hashes)
+      expect(skill!.tree.references.map(d => [d.path, d.text]), run).toEqual(texts)
+    }
   })
 })
