@@ -4,6 +4,19 @@ import { FS_MODULES, FS_READ_FNS, SENSITIVE_PATH } from '../js/values'
 import { pushChildren, tooLarge } from '../js/walk'
 
 /**
+ * An identifier that names rather than reads: `x.body`'s property, and the key of `{ body: 'hello' }`, a class
+ * field or a method (a shorthand `{ body }` reads `body`).
+ */
+function isName(n: Node, p: Node | null): boolean {
+  if (!p || p.computed)
+    return false
+  if (p.type === 'MemberExpression')
+    return p.property === n
+  return (p.type === 'Property' || p.type === 'PropertyDefinition' || p.type === 'MethodDefinition')
+    && p.key === n && !p.shorthand
+}
+
+/**
  * The exfiltration rule's secret sources in one program: `process.env` and its members, reads of sensitive files
  * (`readFileSync('~/.ssh/id_rsa')`), and variables initialised from either. `holdsSecret(arg)`: whether a subtree
  * reads one.
@@ -13,7 +26,7 @@ export function secretSources(context: AstContext): { holdsSecret: (root: Node) 
   const tainted = new Set<string>()
   const isSecretSource = (n: Node, p: Node | null): boolean => {
     if (n.type === 'Identifier')
-      return tainted.has(n.name) && !(p?.type === 'MemberExpression' && p.property === n && !p.computed)
+      return tainted.has(n.name) && !isName(n, p)
     if (n.type === 'MemberExpression') {
       if (p?.type === 'MemberExpression' && p.object === n)
         return false

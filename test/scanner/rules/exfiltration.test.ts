@@ -260,4 +260,13 @@ describe('exfiltration: its AST visitor', () => {
       + 'fetch(new URL(\'./a.json\', import.meta.url), process.env)\nfetch(u)\n'
     expect(astHits('exfiltration', text)).toEqual([])
   })
+  it('reads a key that names a tainted variable as a name, a shorthand key as the variable', () => {
+    const text = [
+      'const body = JSON.stringify(process.env)',
+      'fetch(u, { method: \'POST\', body: \'hello\' })',
+      'class Client { body = 1; body() {} }',
+      'fetch(u, { body })',
+    ].join('\n')
+    expect(astHits('exfiltration', text)).toEqual([`fetch(u, { body }): ${sends}`])
+  })
 })
