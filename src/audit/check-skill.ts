@@ -157,6 +157,16 @@ export interface ProcessContext {
 
 const pathOf = (r: ReadBytes | SkillFile): string => ('entry' in r ? r.entry.path : r.path)
 
+/** The file of a read: its bytes decoded, or the file itself when it already is one (SKILL.md of a parsed head). */
+function fileOfRead(
+  r: ReadBytes | SkillFile,
+  relDir: string,
+  skill: string | null,
+  diagnostics: Diagnostic[],
+): SkillFile {
+  return 'entry' in r ? decodeBytes(r, relDir, skill, diagnostics) : r
+}
+
 /**
  * Reads the rest of the skill once and runs every check on those bytes, or takes what a check of the same
  * bytes under the same policy stored (`result-cache.ts`).
@@ -194,7 +204,7 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     if (hit)
       return timed('cache', () => fromCache(head, raws, hit, ctx))
     const decoding = startTiming()
-    const files = raws.map(r => ('entry' in r ? decodeBytes(r, relDir, head.name, read) : r))
+    const files = raws.map(r => fileOfRead(r, relDir, head.name, read))
     endTiming('read + hash', decoding)
     head.skillMd = files.find(f => f.path === SKILL_FILE) ?? null
     parseHead(head)
@@ -249,8 +259,8 @@ function fromCache(
   ctx: ProcessContext,
 ): ProcessedSkill {
   const { content } = ctx
-  const { relDir } = head.location
-  const decode = (r: ReadBytes | SkillFile): SkillFile => ('entry' in r ? decodeBytes(r, relDir, null, []) : r)
+  // The stored findings already hold what decoding finds: its diagnostics are not kept.
+  const decode = (r: ReadBytes | SkillFile): SkillFile => fileOfRead(r, head.location.relDir, null, [])
   const files = raws.map(r => (content || !('entry' in r)
     ? decode(r)
     : { path: r.entry.path, absPath: r.entry.absPath, size: r.size, sha256: r.sha256, text: null }))
@@ -260,9 +270,10 @@ function fromCache(
   manifest.body = content ? parseHead(head)?.body ?? '' : ''
   manifest.tree = buildTree(files, content, manifest.files)
   const locked = lockedEntry(ctx.lock, manifest.name)
+  // `files` and `raws` are in the same order; with contents the files are decoded already.
   const fileOf = (p: string): SkillFile | undefined => {
-    const r = raws.find(x => pathOf(x) === p)
-    return r && decode(r)
+    const i = files.findIndex(f => f.path === p)
+    return i === -1 || content ? files[i] : decode(raws[i]!)
   }
   return {
     name: manifest.name,
