@@ -369,7 +369,9 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
       continue
     const visiting = startTiming()
     ctx.raw.push(...module.visitSkill(skill))
-    endTiming(`scan: ${module.meta.id} (whole skill)`, visiting)
+    // The key is built only when timing: this runs for every rule of every skill.
+    if (visiting)
+      endTiming(`scan: ${module.meta.id} (whole skill)`, visiting)
   }
   for (const module of RULE_MODULES) {
     const lower = module.lowerInSkill

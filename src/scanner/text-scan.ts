@@ -325,7 +325,9 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   const start = out.length
   const scanning = startTiming()
   const directive = scanLines(seg, out)
-  endTiming(`scan: line patterns (${seg.lang})`, scanning)
+  // The key is built only when timing: this runs for every segment.
+  if (scanning)
+    endTiming(`scan: line patterns (${seg.lang})`, scanning)
   if (seg.lang === 'prose')
     return directive
   const ext = seg.path.slice(seg.path.lastIndexOf('.') + 1).toLowerCase()
