@@ -19,7 +19,7 @@ import { SKILL_FILE } from './layout'
 import { diffSkill, lockedEntry, serializeLockEntry } from './lockfile'
 import { buildTree, toFinding } from './manifest'
 import { skillPolicy } from './policy'
-import { decodeBytes, joinPosix, listSkill, readBytes, releaseBytes } from './read'
+import { fileOfRead, joinPosix, listSkill, readBytes, readPath, releaseBytes } from './read'
 import { cacheKey } from './result-cache'
 import { normalizeFrontmatter, validateFrontmatter } from './schema'
 
@@ -155,18 +155,6 @@ export interface ProcessContext {
   cache?: ResultCache | null
 }
 
-const pathOf = (r: ReadBytes | SkillFile): string => ('entry' in r ? r.entry.path : r.path)
-
-/** The file of a read: its bytes decoded, or the file itself when it already is one (SKILL.md of a parsed head). */
-function fileOfRead(
-  r: ReadBytes | SkillFile,
-  relDir: string,
-  skill: string | null,
-  diagnostics: Diagnostic[],
-): SkillFile {
-  return 'entry' in r ? decodeBytes(r, relDir, skill, diagnostics) : r
-}
-
 /**
  * Reads the rest of the skill once and runs every check on those bytes, or takes what a check of the same
  * bytes under the same policy stored (`result-cache.ts`).
@@ -191,7 +179,7 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     const key = cache
       ? cacheKey({
           location: head.location,
-          files: raws.map(r => ({ path: pathOf(r), sha256: r.sha256, size: r.size })),
+          files: raws.map(r => ({ path: readPath(r), sha256: r.sha256, size: r.size })),
           diagnostics: read,
           options: ctx.options,
           customSchema: ctx.customSchema,

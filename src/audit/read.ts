@@ -342,6 +342,21 @@ export function decodeBytes(
   return file
 }
 
+/** The path of a read, held bytes or a decoded file. */
+export function readPath(r: ReadBytes | SkillFile): string {
+  return 'entry' in r ? r.entry.path : r.path
+}
+
+/** The file of a read: its held bytes decoded, or the file itself when it already is one. */
+export function fileOfRead(
+  r: ReadBytes | SkillFile,
+  relDir: string,
+  skill: string | null,
+  diagnostics: Diagnostic[],
+): SkillFile {
+  return 'entry' in r ? decodeBytes(r, relDir, skill, diagnostics) : r
+}
+
 /** Gives the reads' buffer back: the bytes held are gone (one huge skill must not keep a huge buffer). */
 export function releaseBytes(): void {
   held = 0
