@@ -210,11 +210,19 @@ function codeRanges(text: string, lang: Lang): Ranges | null {
   return lang === 'rb' ? hashRanges(text, 'py', true) : null
 }
 
+let last: { text: string, lang: Lang, ranges: MaskRanges } | null = null
+
+/** The ranges each masked view blanks in a text (shared: callers only read them). */
 export function maskRanges(text: string, lang: Lang): MaskRanges {
+  // The line scan of a segment and its embedded views (Python's joined lines) ask for the same text's ranges.
+  if (last?.text === text && last.lang === lang)
+    return last.ranges
   const r = codeRanges(text, lang)
-  if (!r)
-    return { noComments: [], code: [] }
-  return { noComments: effective([r.comments]), code: effective([r.comments, r.strings]) }
+  const ranges = r
+    ? { noComments: effective([r.comments]), code: effective([r.comments, r.strings]) }
+    : { noComments: [], code: [] }
+  last = { text, lang, ranges }
+  return ranges
 }
 
 /** `maskViews(text)[view].slice(from, to)` without building the whole masked copy (`iv`: that view's ranges). */

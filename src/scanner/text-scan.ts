@@ -6,7 +6,7 @@ import { SEVERITY_RANK } from '../core/diagnostics'
 import { endTiming, startTiming } from '../core/timings'
 import { embeddedViews } from './embedded'
 import { excerptAt, redact } from './excerpt'
-import { buildFinder, compileGate, lazyFinder, literalGate, requiredClasses, splitAlternatives } from './finder'
+import { buildFinder, compileGate, conditionsOf, lazyFinder, shippedConditions, splitAlternatives } from './finder'
 import { LineIndex } from './lines'
 import { maskedSlice, maskRanges } from './mask'
 import { RULE_MODULES } from './rules/index'
@@ -119,9 +119,9 @@ const WINDOW = 4096
 const OVERLAP = 512
 
 function derive(p: LinePattern, anchor: RegExp): Derived {
-  const parts = [literalGate(p.re), p.lineGate ? literalGate(p.lineGate) : null].filter(g => g !== null)
-  const g = parts.length > 1 ? { all: parts } : (parts[0] ?? null)
-  return { requires: requiredClasses(p.re), gate: g === null ? null : compileGate(g, anchor) }
+  const { requires, gate } = shippedConditions(p.re, p.lineGate) ?? conditionsOf(p.re, p.lineGate)
+  const classes = requires.map(body => new RegExp(`[${body}]`))
+  return { requires: classes, gate: gate === null ? null : compileGate(gate, anchor) }
 }
 
 const order = (tokens: Iterable<string>): string[] => [...new Set(tokens)].sort((a, b) => b.length - a.length)

@@ -1,5 +1,7 @@
+import type { LinePattern } from '../types'
 import type { FinderTables } from './tables'
 import { AST_TRIGGER_TOKENS } from '../js/trigger'
+import { RULE_MODULES } from '../rules/index'
 import { SKILL_HIT_TOKENS } from '../rules/skill-hits'
 import { lineFinderTokens } from '../text-scan'
 import { buildTables } from './tables'
@@ -21,4 +23,9 @@ export function buildBuiltinTables(): Array<{ tokens: readonly string[], ignoreC
       throw new Error(`the analyser cannot take a built-in finder's tokens: ${tokens.join('|').slice(0, 200)}`)
     return { tokens, ignoreCase, tables }
   })
+}
+
+/** Every built-in line pattern (what `scripts/build-scanner-tables.ts` ships the conditions of). */
+export function builtinPatterns(): LinePattern[] {
+  return RULE_MODULES.flatMap(m => m.patterns)
 }

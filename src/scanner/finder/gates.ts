@@ -61,6 +61,11 @@ const MAX_REQUIRED_CHARS = 12
  * Unknown syntax, or conditions too broad to help, give none.
  */
 export function requiredClasses(re: RegExp): RegExp[] {
+  return requiredClassBodies(re).map(body => new RegExp(`[${body}]`))
+}
+
+/** `requiredClasses` as data: the body of each class (what goes between its brackets). */
+function requiredClassBodies(re: RegExp): string[] {
   let ast: Ast
   try {
     ast = parse(re.source, re.flags.includes('i'))
@@ -70,7 +75,7 @@ export function requiredClasses(re: RegExp): RegExp[] {
       return []
     throw error
   }
-  const out = new Map<string, RegExp>()
+  const out = new Set<string>()
   for (const set of requirements(ast)) {
     const chars: number[] = []
     for (let c = 0; c < 128; c++) {
@@ -82,9 +87,9 @@ export function requiredClasses(re: RegExp): RegExp[] {
     const body
       = chars.map(c => `\\x${c.toString(16).padStart(2, '0')}`).join('') + (set[NON_ASCII] ? '\\u0080-\\uFFFF' : '')
     if (body)
-      out.set(body, new RegExp(`[${body}]`))
+      out.add(body)
   }
-  return [...out.values()]
+  return [...out]
 }
 
 /**
@@ -182,6 +187,21 @@ export function literalGate(re: RegExp): Gate | null {
   }
   const g = gateOf(ast)
   return typeof g === 'string' && g.length < 2 ? null : g
+}
+
+/** What the scan of a line pattern tests before its regex, as data (the build ships it: `gate-store.ts`). */
+export interface Conditions {
+  /** The bodies of the classes every match contains a character of (`requiredClasses`). */
+  requires: string[]
+  /** The literals every match contains, of the pattern and of its line gate (`literalGate`). */
+  gate: Gate | null
+}
+
+/** The conditions of a line pattern: its regex and, when it has one, its line gate. */
+export function conditionsOf(re: RegExp, lineGate?: RegExp): Conditions {
+  const parts = [literalGate(re), lineGate ? literalGate(lineGate) : null].filter(g => g !== null)
+  const gate = parts.length > 1 ? { all: parts } : (parts[0] ?? null)
+  return { requires: requiredClassBodies(re), gate }
 }
 
 /**

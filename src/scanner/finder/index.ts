@@ -2,6 +2,7 @@
  * The finder: what the rest of the scanner may use. Its tables, WebAssembly kernel and shipped store are
  * private to this folder (test/architecture.test.ts holds every other module to this entry).
  */
-export { compileGate, literalGate, requiredClasses } from './gates'
+export { shippedConditions } from './gate-store'
+export { compileGate, conditionsOf, literalGate, requiredClasses } from './gates'
 export { buildFinder, lazyFinder, splitAlternatives } from './prefilter'
 export type { Finder } from './prefilter'

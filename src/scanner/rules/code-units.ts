@@ -171,8 +171,17 @@ export function markQuoted(skill: SkillSource, findings: RawFinding[]): RawFindi
   return findings
 }
 
+const PARAGRAPHS = new WeakMap<Unit, Array<{ first: number, lines: string[] }>>()
+
 /** Paragraphs of a prose unit (a list and the lead line ending in `:` belong to one). */
 export function paragraphs(unit: Unit): Array<{ first: number, lines: string[] }> {
+  let list = PARAGRAPHS.get(unit)
+  if (!list)
+    PARAGRAPHS.set(unit, (list = splitParagraphs(unit)))
+  return list
+}
+
+function splitParagraphs(unit: Unit): Array<{ first: number, lines: string[] }> {
   const out: Array<{ first: number, lines: string[] }> = []
   let cur: { first: number, lines: string[] } | null = null
   for (let i = 0; i < unit.lines.length; i++) {
@@ -201,13 +210,15 @@ export function paragraphs(unit: Unit): Array<{ first: number, lines: string[] }
 
 const ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/
 const COMPILED = new WeakMap<LinePattern, { anchor: RegExp, re: RegExp }>()
+// Patterns that share an anchor share its regex: a paragraph is tested once per anchor.
+const ANCHORS = new Map<string, RegExp>()
 function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp } {
   let c = COMPILED.get(p)
   if (!c) {
-    COMPILED.set(p, (c = {
-      anchor: new RegExp(p.anchor, 'i'),
-      re: new RegExp(p.re.source, p.re.flags.replace('g', '')),
-    }))
+    let anchor = ANCHORS.get(p.anchor)
+    if (!anchor)
+      ANCHORS.set(p.anchor, (anchor = new RegExp(p.anchor, 'i')))
+    COMPILED.set(p, (c = { anchor, re: new RegExp(p.re.source, p.re.flags.replace('g', '')) }))
   }
   return c
 }
@@ -226,11 +237,21 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
       if (p.lines.length < 2)
         continue
       const text = p.lines.join(' ')
+      // Answers of the gates and anchors on this paragraph (stateless regexes only: no `g` or `y`).
+      const answers = new Map<RegExp, boolean>()
+      const passes = (re: RegExp): boolean => {
+        if (re.global || re.sticky)
+          return re.test(text)
+        let v = answers.get(re)
+        if (v === undefined)
+          answers.set(re, (v = re.test(text)))
+        return v
+      }
       for (let k = 0; k < patterns.length; k++) {
         const pat = patterns[k]!
         const c = compiled[k]!
         // The anchor and the gate are cheap; most paragraphs stop there.
-        if ((pat.lineGate && !pat.lineGate.test(text)) || !c.anchor.test(text))
+        if ((pat.lineGate && !passes(pat.lineGate)) || !passes(c.anchor))
           continue
         const m = c.re.exec(text)
         if (!m || (pat.accept && !pat.accept(m, text, () => '')))

@@ -1,11 +1,12 @@
 import type { SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
-import type { Statement } from './code-units'
+import type { Statement, Unit } from './code-units'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
 import { EXFIL_PROSE } from './exfil-prose'
 import { ENV_DUMP_RE, hinted, secretNames, SENSITIVE_RE } from './leak-sources'
 import { sendsForeign } from './own-host'
+import { hitLines } from './skill-hits'
 
 /**
  * Data that leaves over several lines or blocks: a variable or temp file filled from a secret in one statement
@@ -155,15 +156,30 @@ function leaks(st: Statement, tainted: Tainted): boolean {
   return t.names.length === 0 || sendsForeign(st.text, t.names)
 }
 
+/** Code units with a line holding a literal of a sink (the one literal pass over each file finds them). */
+function sinkUnits(skill: SkillSource, units: readonly Unit[]): Set<string> {
+  const files = new Map(skill.files.map(f => [f.path, f]))
+  const out = new Set<string>()
+  for (const u of units) {
+    const file = files.get(u.path)
+    if (u.lang === 'prose' || !file)
+      continue
+    const end = u.first + u.lines.length
+    if (hitLines(file, 'sink').some(h => h.line >= u.first && h.line < end))
+      out.add(`${u.path}\0${u.first}`)
+  }
+  return out
+}
+
 export function visitExfiltration(skill: SkillSource): RawFinding[] {
   const units = unitsOf(skill)
   const prose = wrappedMatches(units, EXFIL_PROSE, 'exfiltration')
+  // A unit without a sink's literal has no sink statement, and a skill without a sink leaks nothing in code.
+  const withSink = sinkUnits(skill, units)
+  if (!withSink.size)
+    return markQuoted(skill, prose)
   const statements = codeStatements(units)
-  // A unit without a sink anywhere has no sink statement: one search of its text instead of one per statement.
-  const sinkUnits = new Set(
-    units.filter(u => u.lang !== 'prose' && SINK.test(u.lines.join('\n'))).map(u => `${u.path}\0${u.first}`),
-  )
-  const sinks = statements.map(st => sinkUnits.has(st.unit) && SINK.test(st.text))
+  const sinks = statements.map(st => withSink.has(st.unit) && SINK.test(st.text))
   if (!sinks.includes(true))
     return markQuoted(skill, prose)
   // Tainted variables by language (`sh:KEY`, `py:data`) and tainted files by path (`file:/tmp/x`).

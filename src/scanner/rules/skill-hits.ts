@@ -45,6 +45,52 @@ const GROUPS = {
   ],
   install: ['install', 'add\\s', 'npx\\s', 'bunx\\s', 'pnpx\\s', 'npm\\s', 'pnpm\\s', 'bun\\s'],
   run: ['scripts?/', 'bin/', 'tools/', 'resources/', 'lib/', 'hooks/', 'setup/', 'install/'],
+  // A literal of every alternative of the network sinks of `exfil-flow.ts`: a line without one holds none.
+  // Those the sinks match inside a word are wrapped in a group (a token that starts with a word character
+  // is matched at a word start).
+  sink: [
+    'curl',
+    'wget',
+    'nc',
+    'ncat',
+    'netcat',
+    'socat',
+    'telnet',
+    'scp',
+    'rsync',
+    'sftp',
+    'ftp',
+    'mail',
+    'sendmail',
+    'mutt',
+    'xh',
+    'httpie',
+    'http',
+    '/dev/',
+    '(?:openssl)',
+    '(?:invoke-)',
+    'iwr',
+    'irm',
+    '(?:send-mailmessage)',
+    '(?:net\\.webclient)',
+    '(?:upload(?:string|file))',
+    'requests',
+    'httpx',
+    'urlopen',
+    'request',
+    '(?:https?connection)',
+    '\\.send',
+    '(?:smtplib)',
+    'aiohttp',
+    'session',
+    'fetch',
+    'axios',
+    '(?:xmlhttprequest)',
+    '(?:sendbeacon)',
+    'websocket',
+    'got',
+    '(?:nodemailer)',
+  ],
 } as const
 
 export type HitGroup = keyof typeof GROUPS
@@ -71,7 +117,7 @@ const cache = new WeakMap<SkillFile, Record<HitGroup, HitLine[]>>()
 export function hitLines(file: SkillFile, group: HitGroup): HitLine[] {
   let found = cache.get(file)
   if (!found) {
-    found = { agentConfig: [], install: [], run: [] }
+    found = { agentConfig: [], install: [], run: [], sink: [] }
     const text = file.text ?? ''
     let line = 0
     let pos = 0
