@@ -14,13 +14,13 @@ import { sha256Hex, skillDigest } from '../core/hash'
 import { endTiming, startTiming, timed } from '../core/timings'
 import { checkEnterprise } from '../enterprise'
 import { settleScenarios } from '../enterprise/scenarios'
-import { scanSkill } from '../scanner'
 import { SKILL_FILE } from './layout'
 import { diffSkill, lockedEntry, serializeLockEntry } from './lockfile'
 import { buildTree, toFinding } from './manifest'
 import { skillPolicy } from './policy'
 import { fileOfRead, joinPosix, listSkill, readBytes, readPath, releaseBytes } from './read'
 import { cacheKey } from './result-cache'
+import { scannerLoaded, ScannerNotLoaded, scanSkill } from './scanner-load'
 import { normalizeFrontmatter, validateFrontmatter } from './schema'
 
 /**
@@ -191,6 +191,9 @@ export function processSkill(head: SkillHead, ctx: ProcessContext): ProcessedSki
     endTiming('cache', looking)
     if (hit)
       return timed('cache', () => fromCache(head, raws, hit, ctx))
+    // Before anything is decoded: the caller loads the scanner and checks this skill again.
+    if (ctx.scan && !scannerLoaded())
+      throw new ScannerNotLoaded()
     const decoding = startTiming()
     const files = raws.map(r => fileOfRead(r, relDir, head.name, read))
     endTiming('read + hash', decoding)

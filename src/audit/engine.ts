@@ -22,6 +22,7 @@ import { joinLock, lockDigest, lockedEntry, readLock } from './lockfile'
 import { serializeManifest } from './manifest'
 import { ruleProblems } from './policy'
 import { ResultCache } from './result-cache'
+import { loadScanner, ScannerNotLoaded } from './scanner-load'
 import { inline } from './scheduler'
 import { PoolScheduler } from './scheduler/pool'
 import { loadCustomSchema } from './schema'
@@ -200,8 +201,11 @@ export class SkillsEngine {
   private async checkSkills(locations: readonly SkillLocation[], run: AuditRun): Promise<Checked> {
     const { changed } = run.request
     const dirty = changed ? new Set(changed.map(f => path.resolve(f))) : null
-    const scheduled = await this.scheduler(locations.length, run).run(locations, location =>
-      this.checkOne(location, run, dirty))
+    const scheduler = this.scheduler(locations.length, run)
+    // Worker threads check a cold audit: every skill is scanned (and the threads load the scanner themselves).
+    if (scheduler !== inline)
+      await loadScanner()
+    const scheduled = await scheduler.run(locations, location => this.checkHere(location, run, dirty))
     this.prune(scheduled.elsewhere > 0)
     const previous = this.cache
     this.cache = new Map()
@@ -241,6 +245,22 @@ export class SkillsEngine {
     const lock = run.lockRead?.status === 'ok' ? { text: run.lockRead.text, display: run.lockDisplay } : null
     const settings = { options: portable, customSchema: run.customSchema, lock, content: this.content, scan: this.scan }
     return new PoolScheduler(options.workers, settings)
+  }
+
+  /** One skill, here; the first that has to be scanned waits for the scanner to load, then is checked again. */
+  private checkHere(
+    location: SkillLocation,
+    run: AuditRun,
+    dirty: ReadonlySet<string> | null,
+  ): ProcessedSkill | Promise<ProcessedSkill> {
+    try {
+      return this.checkOne(location, run, dirty)
+    }
+    catch (error) {
+      if (!(error instanceof ScannerNotLoaded))
+        throw error
+      return loadScanner().then(() => this.checkOne(location, run, dirty))
+    }
   }
 
   /** One skill, here: its cached result while its files and locked entry are unchanged, else checked anew. */

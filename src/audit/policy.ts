@@ -9,7 +9,7 @@ import type { SkillReview } from '../scanner'
 import type { SkillLocation } from './discover'
 import { lazy } from '../core/lazy'
 import { didYouMean } from '../core/validate-options'
-import { META_RULES, ruleMeta, RULES } from '../scanner'
+import { META_RULES, ruleMeta, RULES } from '../scanner/catalog'
 
 export interface SkillPolicy {
   /** The options this skill is checked with: its root's profile, `strict` and `deny`. */

@@ -1,7 +1,7 @@
 import type { Diagnostic, Severity } from '../core/types'
 import { codeInfo } from '../core/codes'
 import { compareBytewise, sortDiagnostics } from '../core/diagnostics'
-import { ruleMeta } from '../scanner/index'
+import { ruleMeta } from '../scanner/catalog'
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' }
 

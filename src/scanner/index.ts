@@ -16,20 +16,21 @@ import type { Judged, Policy } from './verdict'
 import { compareBytewise, diagnostic, SEVERITY_RANK, sortDiagnostics } from '../core/diagnostics'
 import { endTiming, startTiming } from '../core/timings'
 import { declaredCapabilities, DETECTABLE, sortCapabilities } from './capabilities'
+import { ruleMeta } from './catalog'
 import { classify } from './classify'
 import { compileCustom, scanCustom } from './custom'
 import { excerptAt } from './excerpt'
 import { scanJs } from './js/scan-js'
 import { LineIndex } from './lines'
 import { findFences, markCautionary } from './markdown'
-import { META_RULES, RULE_MODULES, RULES } from './rules/index'
+import { RULE_MODULES } from './rules/index'
 import { sniffLang } from './sniff'
 import { findDirectives } from './suppress'
 import { DIRECTIVE, scanSegment } from './text-scan'
 import { foldCapabilities, judge, waiverOf } from './verdict'
 
 export { CAPABILITIES, declaredCapabilities } from './capabilities'
-export { META_RULES, RULES } from './rules/index'
+export { META_RULES, ruleMeta, RULES } from './catalog'
 export type { RuleMeta } from './types'
 
 export type ScanOptions = ResolvedOptions['scanner'] & {
@@ -47,12 +48,8 @@ export interface SkillReview {
   waive: Array<Waiver & { reason: string }>
 }
 
-const META_BY_ID = new Map<string, RuleInfo>([...RULES, ...META_RULES].map(r => [r.id, r]))
 /** Oversized files are read in chunks of this many characters (bounded memory, no AST). */
 const CHUNK = 1 << 20
-
-/** Built-in and meta rule metadata by id (custom rules are not included). */
-export const ruleMeta = (id: string): RuleInfo | undefined => META_BY_ID.get(id)
 
 interface Ctx {
   skill: SkillSource
@@ -227,7 +224,7 @@ interface MetaFinding {
 }
 
 function metaDiagnostic(ctx: Ctx, { id, message, file, line = null, column = null }: MetaFinding): Diagnostic {
-  const m = META_BY_ID.get(id)!
+  const m = ruleMeta(id)!
   return diagnostic({
     code: `scan/${id}`,
     severity: m.severity,
@@ -320,7 +317,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     )
   }
 
-  const known = (rule: string): boolean => META_BY_ID.has(rule) || customMeta.has(rule)
+  const known = (rule: string): boolean => ruleMeta(rule) !== undefined || customMeta.has(rule)
   for (const file of skill.files) {
     const text = file.text
     if (text === null)
@@ -393,7 +390,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
   }
   const judged: Judged[] = []
   for (const f of ctx.raw) {
-    const verdict = judge(f, META_BY_ID.get(f.rule) ?? customInfo(customMeta.get(f.rule)), policy)
+    const verdict = judge(f, ruleMeta(f.rule) ?? customInfo(customMeta.get(f.rule)), policy)
     if (verdict)
       judged.push(verdict)
   }
@@ -411,7 +408,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     || compareBytewise(a.rule, b.rule))
 
   const detected = sortCapabilities(findings.flatMap((f) => {
-    const cap = META_BY_ID.get(f.rule)?.capability
+    const cap = ruleMeta(f.rule)?.capability
     return cap && !f.cautionary ? [cap] : []
   }))
   const valid = new Map<string, Directive>()
@@ -446,7 +443,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     return true
   })
   const diagnostics: Diagnostic[] = foldCapabilities(kept).map((f) => {
-    const builtin = META_BY_ID.get(f.rule)
+    const builtin = ruleMeta(f.rule)
     const d = diagnostic({
       code: `scan/${f.rule}`,
       severity: f.severity,

@@ -5,9 +5,10 @@ import type { PortableSettings } from '../../src/audit/scheduler/pool'
  * The schedulers behind one interface: whichever checks the skills, the results are the same, one per
  * location, in the order given; only `elsewhere` tells them apart.
  */
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { processSkill, readHead } from '../../src/audit/check-skill'
 import { discover } from '../../src/audit/discover'
+import { loadScanner } from '../../src/audit/scanner-load'
 import { inline } from '../../src/audit/scheduler'
 import { PoolScheduler } from '../../src/audit/scheduler/pool'
 import { resolveOptions } from '../../src/core/options'
@@ -50,6 +51,9 @@ function text(skills: ProcessedSkill[]): string {
 }
 
 describe('schedulers', () => {
+  // The engine loads the scanner before the first skill it scans; this test calls the per-skill step itself.
+  beforeAll(loadScanner)
+
   it('inline checks every skill here, once each, in the order given', async () => {
     const { locations, settings } = await setup()
     const { calls, checkHere } = checker(settings)

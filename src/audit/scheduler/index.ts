@@ -12,8 +12,11 @@ export interface Scheduled {
   elsewhere: number
 }
 
-/** Checks one skill on this thread (the engine's per-skill step, its cache included). */
-export type CheckHere = (location: SkillLocation) => ProcessedSkill
+/**
+ * Checks one skill on this thread (the engine's per-skill step, its cache included). A promise only when the
+ * skill waits for something loaded once (the scanner, for the first skill that needs it).
+ */
+export type CheckHere = (location: SkillLocation) => ProcessedSkill | Promise<ProcessedSkill>
 
 export interface Scheduler {
   /** Checks every location: `checkHere` on this thread, or elsewhere with the same code. */
@@ -23,6 +26,11 @@ export interface Scheduler {
 /** Every skill on this thread, one after the other: the default. */
 export const inline: Scheduler = {
   async run(locations, checkHere) {
-    return { skills: locations.map(location => checkHere(location)), elsewhere: 0 }
+    const skills: ProcessedSkill[] = []
+    for (const location of locations) {
+      const skill = checkHere(location)
+      skills.push(skill instanceof Promise ? await skill : skill)
+    }
+    return { skills, elsewhere: 0 }
   },
 }

@@ -289,21 +289,29 @@ export class PoolScheduler implements Scheduler {
       return inline.run(locations, checkHere)
     const skills: ProcessedSkill[] = new Array(locations.length)
     let elsewhere = 0
-    const receive = (answers: PoolResult[]): void => {
+    const here = async (i: number): Promise<void> => {
+      const skill = checkHere(locations[i]!)
+      skills[i] = skill instanceof Promise ? await skill : skill
+    }
+    const receive = async (answers: PoolResult[]): Promise<void> => {
       for (const { id, skill } of answers) {
         // A job a worker could not finish is checked here.
-        if (skill)
+        if (skill) {
           elsewhere++
-        skills[id] = skill ?? checkHere(locations[id])
+          skills[id] = skill
+        }
+        else {
+          await here(id)
+        }
       }
     }
     try {
-      locations.forEach((location, i) => {
-        receive(pool.poll())
-        if (!pool.offer(i, location))
-          skills[i] = checkHere(location)
-      })
-      receive(await pool.drain())
+      for (let i = 0; i < locations.length; i++) {
+        await receive(pool.poll())
+        if (!pool.offer(i, locations[i]!))
+          await here(i)
+      }
+      await receive(await pool.drain())
     }
     finally {
       pool.close()

@@ -10,6 +10,7 @@ import { workerData } from 'node:worker_threads'
 import { processSkill, readHead } from '../check-skill'
 import { parseLock } from '../lockfile'
 import { ResultCache } from '../result-cache'
+import { loadScanner } from '../scanner-load'
 import { warmUp } from './warm-up'
 
 const { port } = workerData as { port: MessagePort, settings: PortableSettings }
@@ -41,9 +42,16 @@ function configure(next: PortableSettings): void {
   }
   catch {}
 }
-configure((workerData as { settings: PortableSettings }).settings)
+type Message = { id: number, location: SkillLocation } | { settings: PortableSettings }
 
-port.on('message', (message: { id: number, location: SkillLocation } | { settings: PortableSettings }) => {
+// A worker checks cold audits: it scans, so it loads the scanner first. Messages that arrive meanwhile wait
+// for it, in order.
+const ready = loadScanner().then(() => configure((workerData as { settings: PortableSettings }).settings))
+// Without a scanner (it failed to load), every job goes back to the main thread.
+const unable = (message: Message): void => void ('id' in message && port.postMessage({ id: message.id, skill: null }))
+port.on('message', (message: Message) => void ready.then(() => handle(message), () => unable(message)))
+
+function handle(message: Message): void {
   if ('settings' in message)
     return configure(message.settings)
   const { id, location } = message
@@ -63,4 +71,4 @@ port.on('message', (message: { id: number, location: SkillLocation } | { setting
     // The main thread audits this skill itself, and reports whatever goes wrong there.
     port.postMessage({ id, skill: null })
   }
-})
+}

@@ -1,4 +1,4 @@
-import type { RuleInfo, RuleMeta, RuleModule } from '../types'
+import type { RuleMeta, RuleModule } from '../types'
 import { agentConfig } from './agent-config'
 import { childProcess } from './child-process'
 import { concealment } from './concealment'
@@ -52,60 +52,5 @@ export const RULE_MODULES: readonly RuleModule[] = [
   supplyChain,
 ]
 
-/** Findings about the scan itself rather than the skill's code. */
-export const META_RULES: readonly RuleInfo[] = [
-  {
-    id: 'unknown-capability',
-    severity: 'warning',
-    cwe: 'CWE-1059',
-    description:
-      'A `capabilities` entry is not in the vocabulary (network, fs:write, process, env, secrets, dynamic-code).',
-    hint: 'Use one of: network, fs:write, process, env, secrets, dynamic-code.',
-  },
-  {
-    id: 'unused-capability',
-    severity: 'info',
-    cwe: 'CWE-250',
-    description:
-      'A capability is declared but the scanner found no use of it (over-broad declaration; a Guardian MAY deny it).',
-    hint: 'Remove the capability from the frontmatter if the skill does not need it.',
-  },
-  {
-    id: 'suppression-invalid',
-    severity: 'warning',
-    cwe: 'CWE-1059',
-    description:
-      'A `skills-ignore-next-line` comment has no reason or names an unknown rule, so it suppresses nothing.',
-    hint: 'Write `skills-ignore-next-line <rule> -- <why this is safe>`.',
-  },
-  {
-    id: 'file-too-large',
-    severity: 'warning',
-    cwe: 'CWE-400',
-    description:
-      'A text file is larger than `scanner.maxTextSize`; it was scanned line by line in bounded windows, without '
-      + 'the JS parser.',
-    hint: 'Split the file, or raise `scanner.maxTextSize` after review.',
-  },
-  {
-    id: 'analysis-too-large',
-    severity: 'warning',
-    cwe: 'CWE-400',
-    description:
-      'A JavaScript/TypeScript file needs more than the AST analysis\'s budget (20M steps; real bundles need a few '
-      + 'million at most); it was scanned with token patterns instead, which do not see evasions such as a module '
-      + 'name split in two.',
-    hint: 'Review what makes the file this large to analyse (generated or padded code), and split it.',
-  },
-  {
-    id: 'parse-fallback',
-    severity: 'info',
-    cwe: 'CWE-1059',
-    description:
-      'A JavaScript/TypeScript file could not be parsed (syntax error or nesting too deep); it was scanned with '
-      + 'token patterns instead.',
-    hint: 'Fix the syntax error so the AST rules can read the file.',
-  },
-]
-
-export const RULES: readonly RuleMeta[] = RULE_MODULES.map(m => m.meta)
+/** The built-in rules' metadata, as the modules own it (`catalog.ts` serves a copy without loading them). */
+export const RULE_METAS: readonly RuleMeta[] = RULE_MODULES.map(m => m.meta)
