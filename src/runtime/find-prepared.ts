@@ -177,14 +177,18 @@ export function getPrepared(source: SkillsManifest | DiscoveryIndex): Prepared |
   return prepared
 }
 
+/** BM25's IDF of a term in `df` of `n` skills. */
+export function idf(n: number, df: number): number {
+  const f = Math.min(df, n)
+  return Math.log(1 + (n - f + 0.5) / (f + 0.5))
+}
+
 /** Term t's IDF over the skills (document frequency from termStats), computed once. */
 export function idfOf(p: Prepared, t: number): number {
   const cached = p.idf[t]
   if (cached > 0)
     return cached
-  const n = p.index.skills.length
-  const df = Math.min(p.stats[2 * t] ?? 0, n)
-  return (p.idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5)))
+  return (p.idf[t] = idf(p.index.skills.length, p.stats[2 * t] ?? 0))
 }
 
 /** The postings shard holding term t: the last whose first term is <= t. */

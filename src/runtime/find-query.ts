@@ -2,6 +2,7 @@ import type { SkillsManifest } from '../core/types'
 import type { DiscoveryIndex } from './discovery-index'
 import type { Prepared } from './find-prepared'
 import type { FindSkillsOptions } from './find-types'
+import { BRIDGED_PREFIX } from './discovery-index'
 import { getPrepared, idfOf, shardOf, termId } from './find-prepared'
 import { HASH_EMBEDDING_MODEL, hashEmbed, normalize } from './hash-embed'
 import { analyze } from './text'
@@ -15,8 +16,13 @@ export interface ParsedQuery {
   text: string
   /** Term id -> count, for the query's terms the index knows. */
   terms: Map<number, number>
-  /** The query's terms the index does not know (they still count for the hashing embedding). */
+  /** The query's terms no skill holds itself (they still count for the hashing embedding). */
   unknown: string[]
+  /**
+   * The query's bridged terms (BRIDGED_PREFIX + term, see DiscoveryIndex): their ids, the id of the same
+   * term's direct postings if any, and the query count.
+   */
+  bridged: Array<{ id: number, term: number | undefined, qtf: number }>
 }
 
 /** The query's terms, analysed as the index was (stemmed unless it was built without) and looked up. */
@@ -24,13 +30,20 @@ export function parseQuery(p: Prepared, query: string): ParsedQuery {
   const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query
   const terms = new Map<number, number>()
   const unknown: string[] = []
+  const bridges = new Map<string, { id: number, term: number | undefined, qtf: number }>()
   for (const t of analyze(text, p.index.stemming !== false)) {
     const id = termId(p.terms, t)
     if (id === undefined)
       unknown.push(t)
     else terms.set(id, (terms.get(id) ?? 0) + 1)
+    const known = bridges.get(t)
+    const bridged = known ? known.id : termId(p.terms, BRIDGED_PREFIX + t)
+    if (known)
+      known.qtf++
+    else if (bridged !== undefined)
+      bridges.set(t, { id: bridged, term: id, qtf: 1 })
   }
-  return { text, terms, unknown }
+  return { text, terms, unknown, bridged: [...bridges.values()] }
 }
 
 /** The postings shards a query's own terms fall in that are not loaded yet (loaded before a first pass). */
@@ -39,7 +52,8 @@ export function missingPostingShards(source: SkillsManifest | DiscoveryIndex, qu
   if (!p || typeof query !== 'string')
     return []
   const missing = new Set<number>()
-  for (const id of parseQuery(p, query).terms.keys()) {
+  const parsed = parseQuery(p, query)
+  for (const id of [...parsed.terms.keys(), ...parsed.bridged.map(b => b.id)]) {
     if (typeof p.index.postings[shardOf(p, id)] !== 'string')
       missing.add(shardOf(p, id))
   }

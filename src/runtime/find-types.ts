@@ -10,6 +10,13 @@ export interface FindSkillsOptions {
    * @default 0.25
    */
   semanticWeight?: number
+  /**
+   * Bridging vocabulary (WordNet words related to a skill's own, added at build time) counts for a query only
+   * when its best direct match holds less than this share of the query's IDF: a query whose words the skills
+   * already hold needs none, and bridges then only add noise. 0 never bridges; above 1, always.
+   * @default 0.7
+   */
+  bridging?: number
   /** Query embedding, for an index built with a custom `embed` (same model, same dimension). */
   queryVector?: ArrayLike<number>
   /** Or a synchronous query embedder for such an index. */

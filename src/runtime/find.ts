@@ -1,21 +1,24 @@
 import type { SkillsManifest } from '../core/types'
 import type { DiscoveryIndex } from './discovery-index'
 import type { Prepared } from './find-prepared'
+import type { ParsedQuery } from './find-query'
 import type { FindSkillsOptions, SkillMatch } from './find-types'
 import { matchChunks, signTable } from './find-chunks'
 import { feedback } from './find-feedback'
-import { getPrepared, idfOf, postingsOf, recordBytes } from './find-prepared'
+import { getPrepared, idf, idfOf, postingsOf, recordBytes } from './find-prepared'
 import { parseQuery, queryVector } from './find-query'
 
 export type { ChunkMatch, FindSkillsOptions, SkillMatch } from './find-types'
 
 /*
  * Skill ranking, the entry of discovery: the query's lexical score over every skill (BM25F
- * postings, optionally pseudo-relevance feedback) fused with embedding cosine, the best k kept,
- * then their chunks matched (find-chunks.ts).
+ * postings; bridging vocabulary only when the query's own words match poorly; optionally
+ * pseudo-relevance feedback) fused with embedding cosine, the best k kept, then their chunks
+ * matched (find-chunks.ts).
  */
 
 const DEFAULT_SEMANTIC_WEIGHT = 0.25
+const DEFAULT_BRIDGING = 0.7
 const DEFAULT_FEEDBACK_SKILLS = 0
 const DEFAULT_FEEDBACK_TERMS = 10
 const DEFAULT_FEEDBACK_WEIGHT = 0.5
@@ -61,7 +64,8 @@ function recordCosine(p: Prepared, s: number, qv: Float32Array): number {
 /**
  * JIT semantic discovery over the pre-compiled manifest (zero I/O): the best `k` skills for a
  * natural-language query, best first, each with its matching chunks. Lexical BM25F (field
- * weighted, stemmed, with build-time bridging vocabulary) fused with embedding similarity.
+ * weighted, stemmed, with build-time bridging vocabulary for queries whose own words the skills
+ * hold poorly) fused with embedding similarity.
  * Returns [] when the manifest has no (compatible) discovery index. Never throws on bad input.
  */
 export function findSkills(
@@ -107,6 +111,65 @@ function insertTop(top: number[], scores: number[], k: number, s: number, score:
   scores[i] = score
 }
 
+/**
+ * The query's BM25F score of every skill, in p.lex. With `bridged`, as if each bridged term's skills held the
+ * term: their postings are added, and the term's IDF counts them.
+ */
+function lexical(p: Prepared, query: ParsedQuery, bridged: boolean): Float64Array {
+  const lex = p.lex.fill(0)
+  const n = lex.length
+  const { k1 } = p.index.bm25
+  const add = (t: number, df: number, qtf: number) => {
+    const w = (idf(n, df) * (k1 + 1) * (1 + Math.log(qtf))) / 255
+    const list = postingsOf(p, t)
+    for (let i = 0; i < list.skills.length; i++) lex[list.skills[i]] += w * list.weights[i]
+  }
+  const extra = new Map<number, number>()
+  if (bridged) {
+    for (const b of query.bridged) {
+      const df = p.stats[2 * b.id] ?? 0
+      add(b.id, df + (b.term === undefined ? 0 : p.stats[2 * b.term] ?? 0), b.qtf)
+      if (b.term !== undefined)
+        extra.set(b.term, df)
+    }
+  }
+  for (const [t, qtf] of query.terms) add(t, (p.stats[2 * t] ?? 0) + (extra.get(t) ?? 0), qtf)
+  return lex
+}
+
+/** Whether a posting list (skills ascending) holds skill s. */
+function holds(skills: Uint32Array, s: number): boolean {
+  let lo = 0
+  let hi = skills.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (skills[mid] < s)
+      lo = mid + 1
+    else hi = mid
+  }
+  return skills[lo] === s
+}
+
+/**
+ * The share of the query's IDF that its best direct match holds (the query's words no skill holds count at
+ * the highest IDF): 1 when one skill has every query word, 0 when none has any.
+ */
+function coverage(p: Prepared, query: ParsedQuery, lex: Float64Array): number {
+  let best = -1
+  for (let s = 0; s < lex.length; s++) {
+    if (lex[s] > 0 && (best < 0 || lex[s] > lex[best]))
+      best = s
+  }
+  let total = query.unknown.length * idf(lex.length, 0)
+  let held = 0
+  for (const id of query.terms.keys()) {
+    total += idfOf(p, id)
+    if (best >= 0 && holds(postingsOf(p, id).skills, best))
+      held += idfOf(p, id)
+  }
+  return total > 0 ? held / total : 1
+}
+
 /** Lexical score fused with the cosine (noise-level cosines ignored). */
 const fused = (lex: number, cos: number, semantic: number) => lex + semantic * (cos > MIN_COSINE ? cos : 0)
 
@@ -133,13 +196,9 @@ export function rankSkills(
   const parsed = parseQuery(p, query)
   const { terms } = parsed
 
-  const lex = p.lex.fill(0)
-  const { k1 } = p.index.bm25
-  for (const [id, qtf] of terms) {
-    const w = (idfOf(p, id) * (k1 + 1) * (1 + Math.log(qtf))) / 255
-    const list = postingsOf(p, id)
-    for (let i = 0; i < list.skills.length; i++) lex[list.skills[i]] += w * list.weights[i]
-  }
+  const lex = lexical(p, parsed, false)
+  if (parsed.bridged.length > 0 && coverage(p, parsed, lex) < (options.bridging ?? DEFAULT_BRIDGING))
+    lexical(p, parsed, true)
   const feedbackSkills = Math.max(0, Math.floor(options.feedbackSkills ?? DEFAULT_FEEDBACK_SKILLS))
   if (feedbackSkills > 0 && terms.size > 0) {
     feedback(p, lex, {

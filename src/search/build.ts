@@ -6,11 +6,12 @@ import type { SkillChunk } from './chunk'
 import type { SynonymTable } from './synonyms'
 import { compareBytewise } from '../core/diagnostics'
 import { packSigns, quantizeInt8, toBase64, VarintWriter } from '../runtime/codec'
-import { CHUNK_KINDS, DISCOVERY_FORMAT } from '../runtime/discovery-index'
+import { BRIDGED_PREFIX, CHUNK_KINDS, DISCOVERY_FORMAT } from '../runtime/discovery-index'
 import { addFeatures, features, HASH_EMBEDDING_DIM, HASH_EMBEDDING_MODEL, normalize } from '../runtime/hash-embed'
-import { analyze, ANALYZER_VERSION, isStopword, memoStem, scanAsciiTokens } from '../runtime/text'
+import { analyze, ANALYZER_VERSION, scanAsciiTokens } from '../runtime/text'
 import { chunkSkill, DEFAULT_TEXT_BUDGET } from './chunk'
 import { bridgingTable, DEFAULT_TIER_WEIGHTS } from './synonyms'
+import { Accumulator, TokenTerms, topExpansions, Vocabulary } from './terms'
 
 /**
  * Knobs of the build-time ranking model; the defaults were tuned (coordinate search) on the tuning half of
@@ -51,6 +52,14 @@ export interface DiscoveryTuning {
   leadChars: number
   /** ...weigh this in place of the instructions' weight (chunks that start there). */
   leadWeight: number
+  /**
+   * BM25F weight of the whole document as plain BM25 sees it (name, description and the whole SKILL.md body,
+   * beyond the text budget, as one field): the chunked fields favour a skill by where a word is, this field by
+   * how much of the skill is about it. 0 leaves it out.
+   */
+  documentWeight: number
+  /** Length normalisation of that field (plain BM25's). */
+  documentB: number
 }
 
 export const DEFAULT_TUNING: DiscoveryTuning = {
@@ -72,6 +81,8 @@ export const DEFAULT_TUNING: DiscoveryTuning = {
   textBudget: DEFAULT_TEXT_BUDGET,
   leadChars: 0,
   leadWeight: 1,
+  documentWeight: 0.25,
+  documentB: 0.75,
 }
 
 export interface BuildDiscoveryOptions {
@@ -92,136 +103,21 @@ const POSTING_SHARD_BYTES = 4096
 /** Above any chunk's distinct term count (a 900-character chunk has at most 450 terms). */
 const POSITIONS = 1 << 16
 
-interface PreparedChunk {
-  chunk: SkillChunk
-  /** Provisional term ids (see Vocabulary) and their counts in the chunk. */
+/** A text's provisional term ids (see Vocabulary), their counts, and its length in terms. */
+interface TermCounts {
   ids: Uint32Array
   tfs: Uint32Array
   length: number
 }
 
-/** Term interning: provisional ids in order of first sight; the index's ids are the bytewise order. */
-class Vocabulary {
-  readonly ids = new Map<string, number>()
-  readonly terms: string[] = []
-  id(term: string): number {
-    let id = this.ids.get(term)
-    if (id === undefined) {
-      id = this.terms.length
-      this.ids.set(term, id)
-      this.terms.push(term)
-    }
-    return id
-  }
+interface PreparedChunk extends TermCounts {
+  chunk: SkillChunk
 }
 
-/**
- * Raw ASCII token -> term id (-1 for a stopword), keyed by a hash of its lowercased characters: the
- * text is never cut into per-token strings, and each distinct raw token is analysed once.
- */
-class TokenTerms {
-  private readonly buckets = new Map<number, number[]>()
-  private readonly raw: string[] = []
-  private readonly term: number[] = []
-  constructor(
-    private readonly vocab: Vocabulary,
-    private readonly stemming: boolean,
-  ) {}
-
-  lookup(text: string, start: number, end: number): number {
-    let h = 0x811C9DC5
-    for (let i = start; i < end; i++) {
-      const c = text.charCodeAt(i)
-      h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x01000193)
-    }
-    // 30 bits: a small integer key, no heap number per lookup.
-    h &= 0x3FFFFFFF
-    const bucket = this.buckets.get(h)
-    if (bucket) {
-      for (const e of bucket) {
-        if (this.same(this.raw[e], text, start, end))
-          return this.term[e]
-      }
-    }
-    const word = text.slice(start, end).toLowerCase()
-    const id = isStopword(word) ? -1 : this.vocab.id(this.stemming ? memoStem(word) : word)
-    this.raw.push(word)
-    this.term.push(id)
-    if (bucket)
-      bucket.push(this.raw.length - 1)
-    else this.buckets.set(h, [this.raw.length - 1])
-    return id
-  }
-
-  private same(word: string, text: string, start: number, end: number): boolean {
-    if (word.length !== end - start)
-      return false
-    for (let i = 0; i < word.length; i++) {
-      const c = text.charCodeAt(start + i)
-      if (word.charCodeAt(i) !== (c >= 65 && c <= 90 ? c + 32 : c))
-        return false
-    }
-    return true
-  }
-}
-
-/** Sparse accumulator over term ids: dense values plus the list of touched ids, reset in O(touched). */
-class Accumulator {
-  values = new Float64Array(1024)
-  seen = new Uint8Array(1024)
-  touched: number[] = []
-  add(id: number, value: number): void {
-    if (id >= this.values.length) {
-      const size = Math.max(id + 1, this.values.length * 2)
-      const values = new Float64Array(size)
-      values.set(this.values)
-      const seen = new Uint8Array(size)
-      seen.set(this.seen)
-      this.values = values
-      this.seen = seen
-    }
-    if (!this.seen[id]) {
-      this.seen[id] = 1
-      this.touched.push(id)
-    }
-    this.values[id] += value
-  }
-
-  get(id: number): number {
-    return id < this.values.length ? this.values[id] : 0
-  }
-
-  reset(): void {
-    for (const id of this.touched) {
-      this.values[id] = 0
-      this.seen[id] = 0
-    }
-    this.touched.length = 0
-  }
-}
-
-/**
- * The `limit` strongest expansion candidates, strongest first, ties bytewise by term: a numeric
- * threshold first, so only the survivors are sorted with string comparisons.
- */
-function topExpansions(added: Accumulator, terms: string[], limit: number): Array<[number, number]> {
-  const ids = added.touched
-  if (ids.length === 0 || limit <= 0)
-    return []
-  let threshold = -Infinity
-  if (ids.length > limit) {
-    const weights = Float64Array.from(ids, id => added.values[id]).sort()
-    threshold = weights[weights.length - limit]
-  }
-  const out: Array<[number, number]> = []
-  for (const id of ids) {
-    if (added.values[id] >= threshold)
-      out.push([id, added.values[id]])
-  }
-  out.sort((a, b) => b[1] - a[1] || compareBytewise(terms[a[0]], terms[b[0]]))
-  if (out.length > limit)
-    out.length = limit
-  return out
+/** The text of the whole-document field: what plain BM25 indexes (DiscoveryTuning.documentWeight). */
+function documentText(skill: ManifestSkill): string {
+  const description = typeof skill.description === 'string' ? skill.description : ''
+  return `${String(skill.name ?? '')}\n${description}\n${typeof skill.body === 'string' ? skill.body : ''}`
 }
 
 async function embedAll(embed: NonNullable<Options['embed']>, texts: string[]): Promise<number[][]> {
@@ -267,28 +163,32 @@ export async function buildDiscoveryIndex(
   const vocab = new Vocabulary()
   const counts = new Accumulator()
   const tokenTerms = new TokenTerms(vocab, tuning.stemming)
-  const prepared: PreparedChunk[][] = skills.map(skill =>
-    chunkSkill(skill, tuning.textBudget).map((chunk) => {
-      let length = 0
-      const ascii = scanAsciiTokens(chunk.text, (start, end) => {
-        const id = tokenTerms.lookup(chunk.text, start, end)
-        if (id >= 0) {
-          counts.add(id, 1)
-          length++
-        }
-      })
-      if (!ascii) {
-        const tokens = analyse(chunk.text)
-        for (const t of tokens) counts.add(vocab.id(t), 1)
-        length = tokens.length
+  const termCounts = (text: string): TermCounts => {
+    let length = 0
+    const ascii = scanAsciiTokens(text, (start, end) => {
+      const id = tokenTerms.lookup(text, start, end)
+      if (id >= 0) {
+        counts.add(id, 1)
+        length++
       }
-      const ids = Uint32Array.from(counts.touched)
-      const tfs = new Uint32Array(ids.length)
-      for (let i = 0; i < ids.length; i++) tfs[i] = counts.values[ids[i]]
-      counts.reset()
-      return { chunk, ids, tfs, length }
-    }),
+    })
+    if (!ascii) {
+      const tokens = analyse(text)
+      for (const t of tokens) counts.add(vocab.id(t), 1)
+      length = tokens.length
+    }
+    const ids = Uint32Array.from(counts.touched)
+    const tfs = Uint32Array.from(ids, id => counts.values[id])
+    counts.reset()
+    return { ids, tfs, length }
+  }
+  const prepared: PreparedChunk[][] = skills.map(skill =>
+    chunkSkill(skill, tuning.textBudget).map(chunk => ({ chunk, ...termCounts(chunk.text) })),
   )
+  const documents = skills.map(skill =>
+    tuning.documentWeight > 0 ? termCounts(documentText(skill)) : termCounts(''),
+  )
+  const avgDocument = documents.reduce((a, d) => a + d.length, 0) / (documents.length || 1) || 1
 
   // 2. Per-skill, per-kind lengths, and their averages over the skills that have the kind.
   const kinds = Object.keys(tuning.fieldWeights) as ChunkKind[]
@@ -334,6 +234,9 @@ export async function buildDiscoveryIndex(
           sourceOf.add(c.ids[j], source - sourceOf.get(c.ids[j]))
       }
     }
+    const doc = documents[i]
+    const docWeight = tuning.documentWeight / (1 - tuning.documentB + tuning.documentB * (doc.length / avgDocument))
+    for (let j = 0; j < doc.ids.length; j++) acc.add(doc.ids[j], docWeight * doc.tfs[j])
     // Terms with weight 0 (a kind weighted 0) still count as present, as they did with maps.
     const ids = Uint32Array.from(acc.touched)
     const weights = Float64Array.from(ids, t => acc.values[t])
@@ -347,7 +250,8 @@ export async function buildDiscoveryIndex(
     for (const t of ids) directDf[t]++
   }
   const maxIdf = Math.log(1 + (skills.length + 0.5) / 0.5)
-  const skillTerms: Array<{ ids: Uint32Array, weights: Float64Array }> = direct.map(
+  // `direct`: how many of `ids` the skill holds itself; the rest are bridged.
+  const skillTerms: Array<{ ids: Uint32Array, weights: Float64Array, direct: number }> = direct.map(
     ({ ids: directIds, weights: directWeights, sources }) => {
       const present = new Set(directIds)
       const ranked: Array<[number, number]> = []
@@ -382,14 +286,24 @@ export async function buildDiscoveryIndex(
         ids[directIds.length + j] = t
         weights[directIds.length + j] = tuning.expansionWeight * Math.min(w, tuning.expansionCap)
       })
-      return { ids, weights }
+      return { ids, weights, direct: directIds.length }
     },
   )
+  // Bridged terms are posted apart, as BRIDGED_PREFIX + stem: a query adds them only where its own words
+  // match poorly (FindSkillsOptions.bridging).
+  const bridgedIds = new Map<number, number>()
+  const bridgedId = (t: number) => {
+    let b = bridgedIds.get(t)
+    if (b === undefined)
+      bridgedIds.set(t, (b = vocab.id(BRIDGED_PREFIX + vocab.terms[t])))
+    return b
+  }
+  const posted = skillTerms.map(({ ids, direct }) => Uint32Array.from(ids, (t, j) => (j < direct ? t : bridgedId(t))))
 
   // 4. Index ids are the bytewise order of terms; document frequencies over skills.
   const nVocab = vocab.terms.length
   const df = new Uint32Array(nVocab)
-  for (const { ids } of skillTerms) {
+  for (const ids of posted) {
     for (const t of ids) df[t]++
   }
   const used: number[] = []
@@ -405,7 +319,11 @@ export async function buildDiscoveryIndex(
   const terms = used.map(t => vocab.terms[t])
   const n = skills.length
   const idf = new Float64Array(nVocab)
-  for (let t = 0; t < nVocab; t++) idf[t] = Math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+  // The embedding's IDF counts a stem's skills, bridged or not.
+  for (let t = 0; t < nVocab; t++) {
+    const f = df[t] + (bridgedIds.has(t) ? df[bridgedIds.get(t)!] : 0)
+    idf[t] = Math.log(1 + (n - f + 0.5) / (f + 0.5))
+  }
 
   // 5. Embeddings: built-in hashing from the term bags, or the user's model on the chunk texts.
   let dim = HASH_EMBEDDING_DIM
@@ -456,14 +374,15 @@ export async function buildDiscoveryIndex(
 
   // 6. Encode: base64 strings (see DiscoveryIndex). Postings in CSR form, skills ascending.
   const start = new Uint32Array(terms.length + 1)
-  for (const { ids } of skillTerms) {
+  for (const ids of posted) {
     for (const t of ids) start[rank[t] + 1]++
   }
   for (let i = 0; i < terms.length; i++) start[i + 1] += start[i]
   const fill = start.slice(0, terms.length)
   const postSkill = new Uint32Array(start[terms.length])
   const postWeight = new Uint8Array(start[terms.length])
-  skillTerms.forEach(({ ids, weights }, s) => {
+  skillTerms.forEach(({ weights }, s) => {
+    const ids = posted[s]
     for (let j = 0; j < ids.length; j++) {
       const at = fill[rank[ids[j]]]++
       postSkill[at] = s

@@ -6,7 +6,7 @@ import { stem } from '../../src/runtime/stem'
 import { analyze } from '../../src/runtime/text'
 import { buildDiscoveryIndex } from '../../src/search'
 import { stemSynonyms } from '../../src/search/synonyms'
-import { indexedManifest, sampleSkills, tempDir } from './helpers'
+import { indexedManifest, sampleSkills, skillMd, tempDir, writeSkill } from './helpers'
 
 let skills: ManifestSkill[]
 let manifest: SkillsManifest
@@ -116,6 +116,34 @@ describe('findSkills', () => {
     expect(findSkills(manifest, 'bill', { k: 1 }).map(h => h.name)).toEqual(['pdf-invoice-extraction'])
   })
 
+  it('bridges only queries whose own words the skills hold poorly', async () => {
+    // Bridged skills are posted apart from the skills that hold the word.
+    const terms = (manifest.index as { terms: string }).terms.split('\n')
+    expect(terms).toContain('~bill')
+    expect(terms).not.toContain('bill')
+    expect(findSkills(manifest, 'bill', { k: 1, bridging: 0 })).toEqual([])
+    const root = tempDir()
+    try {
+      const billing = await writeSkill(root.dir, 'billing-disputes', {
+        'SKILL.md': skillMd(
+          { name: 'billing-disputes', description: 'Answer a customer who disputes a bill.' },
+          '# Steps\n',
+        ),
+      })
+      const index = await buildDiscoveryIndex([...skills, billing])
+      // One skill holds the query's only word: the bridge to the invoice skill is left out...
+      expect(findSkills(index, 'bill', { k: 3 }).map(h => h.name)).toEqual(['billing-disputes'])
+      // ...unless bridging is asked for whatever the coverage.
+      expect(findSkills(index, 'bill', { k: 3, bridging: Infinity }).map(h => h.name)).toEqual([
+        'billing-disputes',
+        'pdf-invoice-extraction',
+      ])
+    }
+    finally {
+      root.cleanup()
+    }
+  })
+
   it('orders the lexical best k by the skill vectors at the end of their chunk records', () => {
     // The hashing embedding's skill vectors are not in the head (a first query decodes k of them, not every skill's).
     expect((manifest.index as { vectors: string }).vectors).toBe('')
@@ -144,6 +172,10 @@ describe('findSkills', () => {
     expect(findSkills({ ...manifest, index: { ...(manifest.index as object), analyzer: 999 } }, 'invoice')).toEqual([])
     // An index stemmed by the original Porter stemmer (analyzer 1) is refused, not misread.
     expect(findSkills({ ...manifest, index: { ...(manifest.index as object), analyzer: 1 } }, 'invoice')).toEqual([])
+    // An index of the format before bridged terms were posted apart (discovery@4) is refused too.
+    const v4 = { ...(manifest.index as object), format: 'unplugin-skills/discovery@4' }
+    expect(isDiscoveryIndex(v4)).toBe(false)
+    expect(findSkills({ ...manifest, index: v4 }, 'invoice')).toEqual([])
     const damaged = { ...(manifest.index as object), postings: '!!!not base64', chunks: 'AAAA', vectors: '' }
     expect(() => findSkills(damaged as never, 'invoice pdf', { k: 3 })).not.toThrow()
     expect(warmDiscovery(null as never)).toBe(false)
