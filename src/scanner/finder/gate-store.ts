@@ -6,9 +6,8 @@ import type { Conditions, Gate } from './gates'
  * the finder tables (`store.ts`), sources run from `src/` never read the file, and a pattern the file does
  * not hold (a custom rule's, or one changed since the build) is derived as before.
  */
-import fs from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { conditionsOf } from './gates'
+import { shippedFile } from './store'
 
 const MAGIC = 'unplugin-skills/scanner-gates/1'
 export const GATE_FILE = 'scanner-gates.json'
@@ -65,13 +64,8 @@ let store: Map<string, Conditions> | null | undefined
 /** The conditions the build shipped for a pattern, if any (read on first use, only beside the built scanner). */
 export function shippedConditions(re: RegExp, lineGate?: RegExp): Conditions | undefined {
   if (store === undefined) {
-    store = null
-    if (import.meta.url.endsWith('.mjs')) {
-      try {
-        store = decodeGateStore(fs.readFileSync(fileURLToPath(new URL(`./${GATE_FILE}`, import.meta.url)), 'utf8'))
-      }
-      catch {}
-    }
+    const bytes = shippedFile(GATE_FILE)
+    store = bytes && decodeGateStore(bytes.toString('utf8'))
   }
   return store?.get(conditionsKey(re, lineGate))
 }

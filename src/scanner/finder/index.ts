@@ -3,6 +3,6 @@
  * private to this folder (test/architecture.test.ts holds every other module to this entry).
  */
 export { shippedConditions } from './gate-store'
-export { compileGate, conditionsOf, literalGate, requiredClasses } from './gates'
+export { compileGate, conditionsOf } from './gates'
 export { buildFinder, lazyFinder, splitAlternatives } from './prefilter'
 export type { Finder } from './prefilter'

@@ -26,7 +26,7 @@ import { hasWide, patchWide, WIDE_BYTE } from './wide'
  * text's latin1 bytes (the JS loop, without WebAssembly, checks per group and runs the group's regex).
  * The regex analyser is regex-subset.ts, the tables are built by finder-tables.ts (on a finder's
  * first use when it comes from `lazyFinder`: importing the scanner builds nothing).
- * The module also derives literal gates of line patterns (`literalGate`), used by text-scan.ts.
+ * gates.ts derives the line patterns' conditions from the same analyser (`conditionsOf`), used by text-scan.ts.
  */
 
 /** Top-level alternatives of a regex source (groups and classes respected). */

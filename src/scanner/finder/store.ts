@@ -171,22 +171,33 @@ export function decodeTableStore(bytes: Uint8Array): TableStore | null {
   }
 }
 
+/**
+ * The bytes of a file the build ships beside the built scanner (dist/); null when running from the sources
+ * (which never read a shipped file, so a stale one cannot change what tests see) or when it is missing or
+ * unreadable.
+ */
+export function shippedFile(name: string): Buffer | null {
+  const here = import.meta.url
+  if (!here.endsWith('.mjs'))
+    return null
+  try {
+    return fs.readFileSync(fileURLToPath(new URL(`./${name}`, here)))
+  }
+  catch {
+    return null
+  }
+}
+
 let store: TableStore | null | undefined
 
 /**
- * The store shipped beside the built scanner (dist/), read on first use; null when running from the
- * sources or when the file is missing or unreadable (then every table is built, as before).
+ * The store shipped beside the built scanner, read on first use; null when running from the sources or when
+ * the file is missing, unreadable or not a store (then every table is built, as before).
  */
 export function shippedStore(): TableStore | null {
-  if (store !== undefined)
-    return store
-  store = null
-  const here = import.meta.url
-  if (!here.endsWith('.mjs'))
-    return store
-  try {
-    store = decodeTableStore(fs.readFileSync(fileURLToPath(new URL(`./${STORE_FILE}`, here))))
+  if (store === undefined) {
+    const bytes = shippedFile(STORE_FILE)
+    store = bytes && decodeTableStore(bytes)
   }
-  catch {}
   return store
 }

@@ -20,7 +20,7 @@ interface Taint {
 }
 
 /** Network sinks by language (a statement with one of these sends something somewhere). */
-const SINK = new RegExp(
+export const SINK = new RegExp(
   [
     String.raw`\b(?:curl|wget|nc|ncat|netcat|socat|telnet|scp|rsync|sftp|ftp|mailx?|sendmail|mutt|xh|httpie)\b`,
     String.raw`|\bhttps?\s+(?:post|put|get|patch)\b|\/dev\/(?:tcp|udp)\/|openssl\s+s_client`,
