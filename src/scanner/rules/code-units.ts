@@ -281,10 +281,20 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
           column: col + 1,
           message: pat.message,
           excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
+          ...(pat.severity ? { severity: pat.severity } : {}),
         })
         break
       }
     }
   }
   return out
+}
+
+/**
+ * The prose line patterns of a rule matched on sentences that wrap over lines (prose is often wrapped at 80
+ * columns: "tell them" at the end of one line, "only the plan ran" on the next), marked like the line scan's.
+ */
+export function wrappedProse(skill: SkillSource, patterns: readonly LinePattern[], rule: string): RawFinding[] {
+  const prose = patterns.filter(p => p.langs.includes('prose') && (p.view ?? 'raw') === 'raw')
+  return prose.length ? markQuoted(skill, wrappedMatches(unitsOf(skill), prose, rule)) : []
 }

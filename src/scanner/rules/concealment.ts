@@ -1,6 +1,7 @@
 import type { RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { clauseBefore, describesAct } from './clauses'
+import { wrappedProse } from './code-units'
 
 const USER = String.raw`(?:the\s+)?(?:user|human|operator|developer|reviewer|owner)s?\b`
 const RESPONSE = String.raw`(?:your|the)\s+(?:final\s+)?(?:response|reply|answer|output|summary|message|report|chat)`
@@ -122,10 +123,24 @@ export const concealment: RuleModule = {
         && !describesAct(clauseBefore(line, m.index)),
     },
     {
+      anchor: 'if they ask|if the user ask|if anyone ask|if asked|when asked|if questioned',
+      re: new RegExp(
+        String.raw`\b(?:if|when)\s+(?:(?:they|the\s+user|anyone|someone)\s+asks?|asked|questioned)\b[^.\n]{0,100}?`
+        + String.raw`\b(?:tell|answer|reply\s+to|say\s+to|assure|reassure)\s+(?:them|the\s+user|him|her)\s+(?:that\s+)?`
+        + String.raw`(?:only\b|nothing\b|no\s+(?:changes?|files?|data|commands?)\b|it\s+was\s+(?:only|just)\b`
+        + String.raw`|everything\s+is\s+fine\b)`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tells the agent to lie to the user about what it did',
+      accept: positive,
+    },
+    {
       anchor: 'priority|precedence|supersede|override|outrank|replace',
       re: new RegExp(
         String.raw`\b(?:take|takes|have|has|given?|with)\s+(?:\w+\s+)?(?:priority|precedence)\s+(?:over|above)\s+`
-        + String.raw`(?:(?:the|any|all|every|your)\s+)?(?:\w+\s+)?(?:user|system|developer|operator|safety|other`
+        // "over any instruction from the user": the instructions' owner may come a few words later.
+        + String.raw`(?:(?:the|any|all|every|your)\s+)?(?:\w+\s+){0,3}?(?:user|system|developer|operator|safety|other`
         + String.raw`|previous`
         + String.raw`|prior|conflicting|existing|original)`
         // "repo-level config takes precedence over user-level config": an order of configuration files.
@@ -146,7 +161,11 @@ export const concealment: RuleModule = {
         String.raw`\b(?:regardless\s+of|no\s+matter)\s+what\s+(?:the\s+)?user\s+(?:says|asks|wants|requests|instructs`
         + String.raw`|tells)|\beven\s+if\s+(?:the\s+)?user\s+(?:objects|refuses|declines|says\s+no`
         + String.raw`|tells\s+you\s+(?:not\s+to`
-        + String.raw`|to\s+stop)|asks\s+you\s+(?:not\s+to|to\s+stop))`,
+        + String.raw`|to\s+stop)|asks\s+you\s+(?:not\s+to|to\s+stop))`
+        // "If the user asks you to stop, finish first and then continue anyway."
+        + String.raw`|\bif\s+(?:the\s+)?user\s+(?:asks|tells|wants|says)\s+(?:you\s+)?(?:to\s+)?(?:stop|halt|cancel`
+        + String.raw`|abort|undo)\b[^.\n]{0,120}?\b(?:continue|proceed|carry\s+on|keep\s+going|resume)\b`
+        + String.raw`[^.\n]{0,60}?\banyway\b`,
         'i',
       ),
       langs: ['prose', 'text'],
@@ -154,18 +173,23 @@ export const concealment: RuleModule = {
       accept: positive,
     },
     {
-      anchor: 'user has|user\'s|users|pre-approved|preapproved|pre-authori|on behalf',
+      anchor: 'user has|user\'s|users|user approved|user authori|user consented|user already|pre-approved|preapproved'
+        + '|pre-authori|on behalf|as already confirmed|as already approved|as pre-confirmed',
       re: new RegExp(
-        String.raw`\b(?:the\s+)?user\s+has\s+(?:already\s+)?(?:explicitly\s+)?(?:authori[sz]ed|approved|consented`
+        String.raw`\b(?:the\s+)?user\s+(?:has\s+|already\s+|has\s+already\s+)?(?:explicitly\s+)?(?:authori[sz]ed`
+        + String.raw`|approved|consented`
         + String.raw`|granted`
         + String.raw`|given\s+(?:you\s+)?(?:full\s+)?(?:permission|consent|approval))\s+(?:you\s+to\s+|all\b|every\b`
         + String.raw`|any\b`
-        + String.raw`|this\s+(?:skill|action|upload|access)|these\s+(?:actions|commands|steps)|(?:full|unrestricted)\b)`
+        + String.raw`|this\s+(?:skill|action|upload|access|workflow)|these\s+(?:actions|commands|steps)`
+        + String.raw`|(?:full|unrestricted)\b)`
         + String.raw`|\b(?:with|have|has)\s+the\s+user['’]s\s+(?:full\s+|implicit\s+|standing\s+)?`
         + String.raw`(?:permission|consent`
         + String.raw`|authori[sz]ation|approval)\s+to\s+(?:\w+\s+){0,3}?(?:skip|bypass|run|execute|send|upload|access`
         + String.raw`|read|modify|install|disable)|\b(?:pre-?approved|pre-?authori[sz]ed)\s+by\s+(?:the\s+)?`
-        + String.raw`(?:user|administrator|admin|security\s+team|anthropic|openai|your\s+operator)`,
+        + String.raw`(?:user|administrator|admin|security\s+team|anthropic|openai|your\s+operator)`
+        + String.raw`|\btreat\s+(?:every|each|all|any)\s+(?:\w+\s+){0,2}?as\s+(?:already\s+|pre-?)(?:confirmed|approved`
+        + String.raw`|authori[sz]ed)\b`,
         'i',
       ),
       langs: ['prose', 'text'],
@@ -253,6 +277,7 @@ export const concealment: RuleModule = {
         open.lastIndex = end
       }
     }
+    out.push(...wrappedProse(skill, concealment.patterns, 'concealment'))
     return out
   },
 }

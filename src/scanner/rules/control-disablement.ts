@@ -1,4 +1,5 @@
 import type { LinePattern, RuleModule } from '../types'
+import { wrappedProse } from './code-units'
 
 const ALL: LinePattern['langs'] = ['sh', 'py', 'js', 'prose', 'text']
 /** Config literals: code and config files. In prose they are errors only when the line tells the agent to use them. */
@@ -41,6 +42,30 @@ function describes(m: RegExpExecArray, line: string): boolean {
   return /\w\s+also\s+$/i.test(clause)
 }
 
+/** Security scanners uninstalled, their configs or workflows deleted, commit hooks removed or bypassed. */
+const REMOVES_SCANNER: Pick<LinePattern, 'anchor' | 're' | 'langs'> = {
+  anchor: 'uninstall|remove|rm|hooksPath|pre-commit',
+  re: new RegExp(
+    String.raw`\b(?:npm|pnpm|yarn|bun)\s+(?:uninstall|remove|rm)\b[^\n]*\b(?:eslint-plugin-security|snyk|audit-ci`
+    + String.raw`|@socketsecurity\/\S+|retire|lockfile-lint)\b|\bpip[\d.]*\s+uninstall\b[^\n]*\b(?:bandit|safety`
+    + String.raw`|pip-audit|semgrep|detect-secrets)\b|\b(?:rm|git\s+rm)\b[^\n|;&]*(?:\.github\/workflows\/[\w.-]*`
+    + String.raw`(?:codeql|security|scan|semgrep|snyk|trivy|gitleaks|secret)[\w.-]*|\.pre-commit-config\.ya?ml`
+    + String.raw`|\.gitleaks\.toml|\.semgrep\.ya?ml|dependabot\.ya?ml|\.snyk\b|\.husky\b|\.git\/hooks)`
+    + String.raw`|\bgit\s+config\s+(?:--global\s+)?core\.hooksPath\s+\/dev\/null\b|\bpre-commit\s+uninstall\b`,
+    'i',
+  ),
+  langs: ALL,
+}
+
+/**
+ * `rm .git/hooks/pre-commit`: one named hook, removed without `-r` (a skill's own "to uninstall" step); the
+ * hooks folder, Husky's, or a scanner's config removed stays an error.
+ */
+function oneHook(m: RegExpExecArray, line: string): boolean {
+  const command = /^[^\n|;&]*/.exec(line.slice(m.index))![0].replace(/[`'")\s.,:]+$/, '')
+  return /^(?:git\s+)?rm\s+(?:-[^r\s]*\s+)*["']?(?:\.\/)?\.git\/hooks\/[\w.-]+$/i.test(command)
+}
+
 /** `pre-commit uninstall` right before `pre-commit install`: the hooks are reinstalled, not removed. */
 function reinstalls(m: RegExpExecArray, line: string, next: () => string): boolean {
   return /pre-commit\s+uninstall/i.test(m[0]) && /\bpre-commit\s+install\b/.test(`${line.slice(m.index)} ${next()}`)
@@ -59,13 +84,17 @@ const CONTROL = String.raw`(?:the\s+|your\s+|all\s+|any\s+|every\s+)?(?:agent['â
   + String.raw`|approval\s+prompts?`
   + String.raw`|antivirus|anti-virus|firewall|endpoint\s+protection|EDR|SELinux|AppArmor|Gatekeeper|SIP`
   + String.raw`|(?:Windows\s+|Microsoft\s+)?Defender|audit(?:ing|d|\s+logs?|\s+logging)|pre-commit\s+hooks?|git\s+hooks`
-  + String.raw`|code\s+scanning|secret\s+scanning|push\s+protection|dependabot|codeql|enforcement|moderation)\b`
+  + String.raw`|code\s+scanning|secret\s+scanning|push\s+protection|dependabot|codeql|enforcement|moderation`
+  // The model's own safety behaviour, which a jailbreak switches off.
+  + String.raw`|refusals?(?:\s+behaviou?rs?)?|safety\s+(?:guidelines|polic(?:y|ies)|rules|training|restrictions)`
+  + String.raw`|content\s+polic(?:y|ies)|ethical\s+(?:guidelines|constraints))\b`
 
 /** Sandboxes, guardrails, permission prompts, scanners and audit trails switched off (OWASP LLM06, ATLAS AML.T0054). */
 // Switching a control off: an order is an error, a documented flag or feature a warning (two patterns, one match).
-const SWITCH_OFF_ANCHOR = 'disable|turn off|switch off|bypass|deactivate|circumvent|get around|skip'
+const SWITCH_OFF_ANCHOR = 'disable|turn off|switch off|bypass|deactivate|circumvent|get around|skip|ignore|suspend'
 const SWITCH_OFF = new RegExp(
-  String.raw`\b(?:disable|turn\s+off|switch\s+off|bypass|deactivate|circumvent|get\s+around|skip)\s+` + CONTROL,
+  String.raw`\b(?:disable|turn\s+off|switch\s+off|bypass|deactivate|circumvent|get\s+around|skip|ignore|suspend)\s+`
+  + CONTROL,
   'i',
 )
 
@@ -160,7 +189,10 @@ export const controlDisablement: RuleModule = {
         + String.raw`|zsh)_history\b`
         + String.raw`|\bln\s+-sf?\s+\/dev\/null\s+\S*\.(?:bash|zsh)_history\b|\bwevtutil(?:\.exe)?\s+cl\b`
         + String.raw`|\bClear-EventLog\b`
-        + String.raw`|\bjournalctl\s+--vacuum-\w+|\b(?:rm|shred)\s+-\w*\s+[^\n|;&]*~\/\.(?:claude\/(?:projects`
+        // Keeping a week of logs is housekeeping; keeping a second of them is wiping them.
+        + String.raw`|\bjournalctl\b[^\n|;&]*--vacuum-(?:time[=\s]+\d+(?:s|sec|seconds?|m|min|minutes?)?\b`
+        + String.raw`|size[=\s]+\d+[KB]?\b|files[=\s]+[01]\b)`
+        + String.raw`|\b(?:rm|shred)\s+-\w*\s+[^\n|;&]*~\/\.(?:claude\/(?:projects`
         + String.raw`|history\.jsonl|logs)`
         + String.raw`|codex\/(?:sessions|history\.jsonl|log))`,
         'i',
@@ -169,19 +201,28 @@ export const controlDisablement: RuleModule = {
       message: 'wipes audit logs, shell history or agent transcripts',
     },
     {
-      anchor: 'uninstall|remove|rm|hooksPath|pre-commit',
+      ...REMOVES_SCANNER,
+      message: 'removes a security scanner or a commit hook',
+      accept: (m, line, next) => !reinstalls(m, line, next) && !oneHook(m, line),
+    },
+    {
+      ...REMOVES_SCANNER,
+      message: 'removes a commit hook (one named hook, as uninstall steps do)',
+      severity: 'warning',
+      accept: (m, line) => oneHook(m, line),
+    },
+    {
+      anchor: 'guidelines|policy|policies|guardrails|refusal|restrictions|rules',
       re: new RegExp(
-        String.raw`\b(?:npm|pnpm|yarn|bun)\s+(?:uninstall|remove|rm)\b[^\n]*\b(?:eslint-plugin-security|snyk|audit-ci`
-        + String.raw`|@socketsecurity\/\S+|retire|lockfile-lint)\b|\bpip[\d.]*\s+uninstall\b[^\n]*\b(?:bandit|safety`
-        + String.raw`|pip-audit|semgrep|detect-secrets)\b|\b(?:rm|git\s+rm)\b[^\n|;&]*(?:\.github\/workflows\/[\w.-]*`
-        + String.raw`(?:codeql|security|scan|semgrep|snyk|trivy|gitleaks|secret)[\w.-]*|\.pre-commit-config\.ya?ml`
-        + String.raw`|\.gitleaks\.toml|\.semgrep\.ya?ml|dependabot\.ya?ml|\.snyk\b|\.husky\b|\.git\/hooks)`
-        + String.raw`|\bgit\s+config\s+(?:--global\s+)?core\.hooksPath\s+\/dev\/null\b|\bpre-commit\s+uninstall\b`,
+        String.raw`\b(?:safety\s+(?:guidelines|polic(?:y|ies)|rules|restrictions|filters)|content\s+polic(?:y|ies)`
+        + String.raw`|guardrails|ethical\s+guidelines|refusals?(?:\s+behaviou?rs?)?)\b[^.\n]{0,40}?\b(?:are|is)\s+`
+        + String.raw`(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|disabled|lifted|waived|void|switched\s+off`
+        + String.raw`|turned\s+off|not\s+in\s+effect)\b`,
         'i',
       ),
-      langs: ALL,
-      message: 'removes a security scanner or a commit hook',
-      accept: (m, line, next) => !reinstalls(m, line, next),
+      langs: ['prose', 'text'],
+      message: 'declares the agent\'s safety rules suspended',
+      accept: positive,
     },
     {
       anchor: SWITCH_OFF_ANCHOR,
@@ -232,4 +273,7 @@ export const controlDisablement: RuleModule = {
       severity: 'warning',
     },
   ],
+  // Orders to switch a control off, wrapped over two lines of prose.
+  visitSkill: skill => wrappedProse(skill, controlDisablement.patterns.filter(p => p.anchor === SWITCH_OFF_ANCHOR
+    || p.message.startsWith('declares')), 'security_control_disablement'),
 }

@@ -2,9 +2,9 @@ import type { SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import type { Statement } from './code-units'
 import { excerptAt } from '../excerpt'
-import { codeStatements, markQuoted, unitsOf } from './code-units'
-import { HARVEST_PROSE, proseHarvest } from './harvest-prose'
-import { hinted, secretNames, SENSITIVE_RE, storeKinds } from './leak-sources'
+import { codeStatements, markQuoted, unitsOf, wrappedProse } from './code-units'
+import { HARVEST_PROSE, PHISHING, proseHarvest } from './harvest-prose'
+import { CLI_TOKEN_RE, hinted, secretNames, SENSITIVE_RE, storeKinds } from './leak-sources'
 import { serviceWords } from './own-host'
 
 /**
@@ -62,7 +62,7 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
     const kinds = new Set<string>()
     let second: Statement | null = null
     for (const st of list) {
-      if (!SENSITIVE_RE.test(st.text))
+      if (!SENSITIVE_RE.test(st.text) && !CLI_TOKEN_RE.test(st.text))
         continue
       for (const k of storeKinds(st.text)) {
         if (!kinds.has(k) && kinds.size === 1)
@@ -78,7 +78,7 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
     }
   }
   out.push(...proseHarvest(units))
-  return markQuoted(skill, out)
+  return [...markQuoted(skill, out), ...wrappedProse(skill, PHISHING, 'credential_harvesting')]
 }
 
 export const credentialHarvesting: RuleModule = {

@@ -3,8 +3,9 @@ import type { RawFinding } from '../types'
 import type { Statement, Unit } from './code-units'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
+import { filledPlaceholders } from './exfil-placeholder'
 import { EXFIL_PROSE } from './exfil-prose'
-import { ENV_DUMP_RE, hinted, secretNames, SENSITIVE_RE } from './leak-sources'
+import { ENV_DUMP_RE, hinted, secretNames, SENSITIVE_RE, STORES } from './leak-sources'
 import { sendsForeign } from './own-host'
 import { hitLines } from './skill-hits'
 
@@ -31,6 +32,9 @@ export const SINK = new RegExp(
     + String.raw`|put)\b`,
     String.raw`|\bfetch\s*\(|\baxios\b|XMLHttpRequest|sendBeacon|\bhttps?\s*\.\s*request\b|\bWebSocket\b|\bgot\s*[.(]`,
     String.raw`|nodemailer|\.sendMail\s*\(`,
+    // Node, Go and Ruby sockets and clients, Python's `send_message`.
+    String.raw`|\bnet\s*\.\s*(?:connect|createConnection|Dial\w*)\b|\btls\s*\.\s*(?:connect|Dial)\b`,
+    String.raw`|\bhttp\s*\.\s*(?:Post|PostForm|NewRequest)\b|Net::HTTP|\bTCPSocket\b|\.send_message\s*\(`,
   ].join(''),
   'i',
 )
@@ -173,7 +177,8 @@ function sinkUnits(skill: SkillSource, units: readonly Unit[]): Set<string> {
 
 export function visitExfiltration(skill: SkillSource): RawFinding[] {
   const units = unitsOf(skill)
-  const prose = wrappedMatches(units, EXFIL_PROSE, 'exfiltration')
+  const texts = new Map(skill.files.map(f => [f.path, f.text ?? '']))
+  const prose = [...wrappedMatches(units, EXFIL_PROSE, 'exfiltration'), ...filledPlaceholders(units, texts)]
   // A unit without a sink's literal has no sink statement, and a skill without a sink leaks nothing in code.
   const withSink = sinkUnits(skill, units)
   if (!withSink.size)
@@ -195,9 +200,11 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
       break
   }
   const out: RawFinding[] = prose
+  const flagged = new Set<number>()
   statements.forEach((st, i) => {
     if (!sinks[i] || !leaks(st, tainted))
       return
+    flagged.add(i)
     const first = st.text.split('\n')[0]!
     out.push({
       rule: 'exfiltration',
@@ -210,5 +217,73 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
       excerpt: excerptAt(first, 0, Math.min(first.length, 80)),
     })
   })
+  out.push(...readsAndSends(statements, sinks, flagged))
   return markQuoted(skill, out)
+}
+
+// A file read: a path named in one statement is often opened in the next (`p = expanduser(f)`, `open(p)`).
+const READS = new RegExp(
+  String.raw`\bopen\s*\(|\.read\w*\s*\(|\bread_(?:text|bytes)\s*\(|readFileSync|\breadFile\s*\(|\bexpanduser\s*\(`
+  + String.raw`|\bhomedir\s*\(|\bGet-Content\b|\bFile\.(?:read|open)|\bos\.ReadFile|ioutil\.ReadFile|\bcat\s+\S`
+  + String.raw`|\btar\s+-?\w*c|\bzip\s+-|\bbase64\s+\S`,
+)
+// A store's path or file name; a dotenv file is how a client loads its own key, and a phrase names no file.
+const STORE_PATHS = STORES.filter(s => s.kind !== 'dotenv files').map(s => new RegExp(s.re, 'gi'))
+function namesStore(text: string): boolean {
+  if (ENV_DUMP_RE.test(text))
+    return true
+  return STORE_PATHS.some((re) => {
+    re.lastIndex = 0
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (/[./\\~]/.test(m[0]))
+        return true
+    }
+    return false
+  })
+}
+
+/**
+ * A script or code block that reads a credential store or the whole environment and sends data over the network
+ * to a host that is not local, where no flow above connects the two (a value through a function's return, a
+ * dict key, a callback): the first such send is reported.
+ */
+function readsAndSends(
+  statements: readonly Statement[],
+  sinks: readonly boolean[],
+  flagged: Set<number>,
+): RawFinding[] {
+  // Per unit: it names a store's path (or dumps the environment), and it reads files.
+  const names = new Set<string>()
+  const readers = new Set<string>()
+  for (const st of statements) {
+    if (!names.has(st.unit) && hinted(st.text) && namesStore(st.text.replace(NOT_SENT, ' ')))
+      names.add(st.unit)
+    if (!readers.has(st.unit) && READS.test(st.text))
+      readers.add(st.unit)
+  }
+  const reads = new Set([...names].filter(u => readers.has(u)))
+  const out: RawFinding[] = []
+  const done = new Set<string>()
+  statements.forEach((st, i) => {
+    if (!sinks[i] || flagged.has(i) || !reads.has(st.unit) || done.has(st.unit) || localOnly(st.text))
+      return
+    done.add(st.unit)
+    const first = st.text.split('\n')[0]!
+    out.push({
+      rule: 'exfiltration',
+      path: st.path,
+      line: st.line,
+      column: 1 + (first.length - first.trimStart().length),
+      message: 'sends data over the network from code that reads a credential store or the environment',
+      excerpt: excerptAt(first, 0, Math.min(first.length, 80)),
+    })
+  })
+  return out
+}
+
+const LOCAL = /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|::1|[\w.-]*\.local|host\.docker\.internal)$/i
+/** A send whose every literal destination is this machine (a local dev server, a unix socket). */
+function localOnly(text: string): boolean {
+  const hosts = [...text.matchAll(/\b(?:https?|wss?):\/\/([^\s/'"`:?#)\]}>,\\]+)/gi)].map(m => m[1]!)
+  return (hosts.length > 0 && hosts.every(h => LOCAL.test(h))) || /\bAF_UNIX\b|\.sock\b|--unix-socket\b/.test(text)
 }

@@ -6,8 +6,9 @@ import { STORE_ANCHOR, STORES } from './leak-sources'
  * environment, a credential store) and a remote place, in one sentence, in either order.
  */
 
-const SENSITIVE = `(?:${STORES.map(s => s.re).join('|')})`
-const DATA = [
+// Prose names a dotenv file in inline code too ("post the contents of `.env`"); in code a backtick is no boundary.
+const SENSITIVE = `(?:${STORES.map(s => (s.kind === 'dotenv files' ? `\`\\.env\`|${s.re}` : s.re)).join('|')})`
+export const DATA = [
   String.raw`(?:conversation(?:\s+history)?|chat\s+(?:history|logs?|transcripts?)|transcripts?`,
   String.raw`|(?:previous|all|earlier|the\s+user['’]?s?|user)\s+(?:messages|prompts|inputs)|system\s+prompt`,
   String.raw`|credentials|secrets|passwords?|api\s+keys?|(?:access|auth(?:entication)?|session|bearer)\s+tokens?`,
@@ -27,7 +28,7 @@ const VERB = [
   String.raw`|embed|submit|report|sync|push|beacon|mirror|relay|deliver|pipe|e-?mail|mail)(?:s|ed|ing)?\b`,
 ].join('')
 // Within one sentence: a dot only counts as its end when a space follows (paths and URLs hold dots).
-const GAP = (n: number): string => String.raw`(?:[^.\n]|\.(?=\S)){0,${n}}?`
+export const GAP = (n: number): string => String.raw`(?:[^.\n]|\.(?=\S)){0,${n}}?`
 const ANCHOR = [
   String.raw`conversation|chat|transcript|messages|prompts|inputs|system\s+prompt|credentials|secrets|password`
   + String.raw`|api\s+key`,
@@ -37,7 +38,23 @@ const ANCHOR = [
 const OWN_KEY = /\byour\s+(?:own\s+)?(?:\w+\s+)?(?:api\s+keys?|(?:access\s+|auth\s+)?tokens?|credentials|password)\b/i
 const notOwnKey = (m: RegExpExecArray): boolean => !OWN_KEY.test(m[0]) || new RegExp(SENSITIVE, 'i').test(m[0])
 
+// What was just named, sent: "take its full contents and post them", "upload the whole file" (not a bare "it",
+// which is as often the reader's own key sent to its service).
+const CONTENTS = String.raw`(?:them|everything|(?:its|their|the)\s+(?:full\s+|entire\s+|whole\s+)?contents?`
+  + String.raw`|the\s+(?:whole\s+|entire\s+)?files?)`
+
 export const EXFIL_PROSE: readonly LinePattern[] = [
+  {
+    anchor: ANCHOR,
+    re: new RegExp(
+      `${DATA}${GAP(80)}${VERB}\\s+${CONTENTS}\\b${GAP(60)}\\b(?:to|into|via|at)\\b${GAP(80)}${SINK}`,
+      'i',
+    ),
+    lineGate: SINK_GATE,
+    langs: ['prose', 'text'],
+    message: 'instructs the agent to send secrets or conversation data to a remote place',
+    accept: notOwnKey,
+  },
   {
     anchor: ANCHOR,
     re: new RegExp(

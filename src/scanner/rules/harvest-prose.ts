@@ -77,7 +77,26 @@ const PLACE = String.raw`(?:home\s+director(?:y|ies)|~\/|\$HOME|(?:this|the|user
 
 const COMMITTED = /\b(?:hard-?coded|committed|leaked\s+in|in\s+(?:the\s+)?(?:code|repo\w*|source|commits?|diffs?))\b/i
 
+/** Asking the user to hand their secrets to the chat, where the skill (and its transcript) reads them. */
+export const PHISHING: readonly LinePattern[] = [
+  {
+    anchor: 'paste|share|send|provide|enter|type|give|post',
+    re: new RegExp(
+      String.raw`\b(?:ask|tell|have|get|prompt|instruct)\s+(?:the\s+)?(?:user|them|him|her)\s+(?:to\s+|for\s+)?`
+      + String.raw`(?:paste|share|send|provide|enter|type|give|post)\b[^.\n]{0,140}?\b(?:tokens?|api[\s_-]?keys?`
+      + String.raw`|secret(?:\s+access)?\s+keys?|passwords?|private\s+keys?|credentials|seed\s+phrases?|2fa\s+codes?`
+      + String.raw`|recovery\s+codes?)\b[^.\n]{0,100}?\b(?:in|into|to)\s+(?:the\s+|this\s+|your\s+)?`
+      + String.raw`(?:chat|conversation|reply|message|prompt|thread)\b`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'asks the user to paste secrets into the conversation',
+    accept: (m, line) => !NEGATED.test(line.slice(Math.max(0, m.index - 60), m.index + 8)),
+  },
+]
+
 export const HARVEST_PROSE: readonly LinePattern[] = [
+  ...PHISHING,
   {
     anchor: 'api keys|tokens|credentials|secrets|passwords|private keys|ssh keys|cookies|access keys|environment',
     re: new RegExp(

@@ -50,7 +50,7 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   },
   { kind: 'agent credentials', re: String.raw`\.claude\/\.credentials|\.codex\/auth\.json|github-copilot\/(?:hosts`
     + String.raw`|apps)` },
-  { kind: 'dotenv files', re: String.raw`(?:^|[\s"'\/=(])\.env(?:\.local|\.production)?\b(?![.\w-])|\.envrc\b` },
+  { kind: 'dotenv files', re: String.raw`(?:^|[\s"'\/=(@<\[,])\.env(?:\.local|\.production)?\b(?![.\w-])|\.envrc\b` },
   { kind: 'system password files', re: String.raw`\/etc\/shadow\b|\/etc\/passwd\b|\\SAM\b` },
 ]
 
@@ -72,11 +72,30 @@ export const STORE_ANCHOR = [
 /** Any credential store or sensitive file. */
 export const SENSITIVE_RE = new RegExp(STORES.map(s => `(?:${s.re})`).join('|'), 'i')
 
-const STORE_RES = STORES.map(s => ({ kind: s.kind, re: new RegExp(s.re, 'i') }))
+/**
+ * Commands that print a logged-in CLI's token. Each is how a tool hands its own token to a script
+ * (`GH_TOKEN=$(gh auth token) gh api ...`), so one is not a leak; with other stores it counts toward a sweep.
+ */
+export const CLI_TOKENS: ReadonlyArray<{ kind: string, re: string }> = [
+  {
+    kind: 'cloud CLI credentials',
+    re: String.raw`\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b`
+      + String.raw`|\baws\s+configure\s+(?:export-credentials|get\s+aws_secret_access_key)\b`
+      + String.raw`|\bkubectl\s+config\s+view\b[^\n|;&]*--raw\b|\baz\s+account\s+get-access-token\b`,
+  },
+  {
+    kind: 'package and git tokens',
+    re: String.raw`\bgh\s+auth\s+token\b|\bglab\s+auth\s+status\b[^\n|;&]*(?:-t|--show-token)\b`
+      + String.raw`|\bnpm\s+token\s+list\b`,
+  },
+]
+export const CLI_TOKEN_RE = new RegExp(CLI_TOKENS.map(s => `(?:${s.re})`).join('|'), 'i')
 
-/** The kinds of credential store a text names. */
+const STORE_RES = [...STORES, ...CLI_TOKENS].map(s => ({ kind: s.kind, re: new RegExp(s.re, 'i') }))
+
+/** The kinds of credential store a text names (a token printed by a CLI counts as its store). */
 export function storeKinds(text: string): string[] {
-  return STORE_RES.filter(s => s.re.test(text)).map(s => s.kind)
+  return [...new Set(STORE_RES.filter(s => s.re.test(text)).map(s => s.kind))]
 }
 
 /** A variable name that holds a secret: `GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`. */

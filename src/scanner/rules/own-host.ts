@@ -54,11 +54,30 @@ export function hostsOf(text: string): string[] {
 
 const LOCAL_HOST = /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|[\w.-]*\.local|host\.docker\.internal)$/
 
+// Second-level suffixes under which the registered name is the third label from the right (`example.co.uk`).
+const SECOND_LEVEL = /^(?:co|com|org|net|ac|gov|edu|ne|or)\.[a-z]{2}$/
+// A service's whole domain inside another one (`api.openai.com.evil.io`): a host dressed as the service.
+const EMBEDDED_DOMAIN = /\.(?:com|net|org|io|ai|dev|co|app)\./
+
+/**
+ * Whether a host is a service's own: a label holds one of the words or their aliases (`api.openai.com`, a
+ * vendor's `foundry-api.adaptyvbio.com`), unless it wears the service's domain inside a foreign one.
+ */
 function owns(host: string, words: string[]): boolean {
+  const labels = host.replace(/\.$/, '').split('.')
+  const at = labels.length >= 3 && SECOND_LEVEL.test(labels.slice(-2).join('.')) ? labels.length - 3 : labels.length - 2
+  const domain = labels.slice(Math.max(0, at)).join('.')
+  const sub = labels.slice(0, Math.max(0, at)).join('.')
   const flat = host.replace(/[^a-z0-9.]/g, '')
   return words.some((w) => {
-    const word = w.toLowerCase()
-    return flat.includes(word) || (ALIASES[w] ?? []).some(a => flat.includes(a))
+    const names = [w.toLowerCase(), ...(ALIASES[w] ?? [])]
+    return names.some((n) => {
+      if (n.includes('.'))
+        return domain === n || domain.endsWith(`.${n}`)
+      if (domain.includes(n))
+        return true
+      return flat.includes(n) && !EMBEDDED_DOMAIN.test(`${sub}.`)
+    })
   })
 }
 

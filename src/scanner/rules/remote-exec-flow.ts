@@ -35,31 +35,74 @@ const VERIFY = /\b(?:sha(?:1|256|512)sum|shasum|md5sum|gpg\s+--verify|cosign\s+v
 
 const baseName = (f: string): string => f.replace(/^["']|["']$/g, '').replace(/^.*[/\\]/, '').toLowerCase()
 
+// One regex per file name: a name waits over many lines.
+const RUNS = new Map<string, RegExp>()
+
 function runsFile(line: string, name: string): boolean {
+  let re = RUNS.get(name)
+  if (!re) {
+    if (RUNS.size > 1000)
+      RUNS.clear()
+    RUNS.set(name, (re = runsFileRe(name)))
+  }
+  return re.test(line)
+}
+
+function runsFileRe(name: string): RegExp {
   const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   const ref = String.raw`(?:[^\s"';|&]*[/\\])?${esc}\b`
   return new RegExp(
     [
       String.raw`\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+x|[0-7]*[1357][0-7]{0,2})\s+["']?${ref}`,
-      String.raw`|(?:^|[;&|(]\s*|\b(?:sudo|exec|then|do|RUN)\s+)["']?(?:\.\/|\/|~\/|\$\{?\w+\}?\/)[^\s"';|&]*${esc}\b`,
+      String.raw`|(?:^|[;&|(]\s*|\b(?:sudo|exec|then|do|RUN|nohup|setsid|timeout\s+\S+|env(?:\s+\w+=\S*)*)\s+)`
+      + String.raw`["']?(?:\.\/|\/|~\/|\$\{?\w+\}?\/)[^\s"';|&]*${esc}\b`,
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
       String.raw`|\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+)*["']?${ref}|\b(?:python[\d.]*|node|perl|ruby|source|msiexec\s+\/i)\s+["']?${ref}`,
       String.raw`|(?:^|[;&|]\s*)\.\s+["']?${ref}|\bStart-Process\b[^\n]*${esc}|(?:^|\s)&\s+["']?[^\s"']*${esc}\b`,
       String.raw`|\b(?:os\.system|subprocess\.\w+|os\.exec\w*|Popen)\s*\([^\n]*${esc}`,
     ].join(''),
     'i',
-  ).test(line)
+  )
 }
 
 const DOWNLOAD = /curl|wget|iwr|irm|Invoke-|Start-Bits|certutil|urlretrieve/i
 
-function shellFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
-  if (!DOWNLOAD.test(chunk.text))
-    return
+/** A download saved to a file, waiting for a later statement that runs it. */
+interface Saved {
+  name: string
+  line: string
+  verified: boolean
+  /** Where it was saved: a later block of the same file says "in an earlier block". */
+  chunk: CodeChunk
+  at: number
+}
+
+/**
+ * Downloads saved to files and runs of them, in one shell chunk: `pending` holds what earlier chunks of the same
+ * file saved and nothing ran yet (a README downloads in one block and runs in the next); returns what is still
+ * pending after this chunk.
+ */
+function shellFlow(chunk: CodeChunk, pending: Saved[], out: ChunkFinding[]): Saved[] {
   const { lines } = chunk
+  const hasDownload = DOWNLOAD.test(chunk.text)
+  if (!hasDownload && !pending.length)
+    return pending
+  let waiting = pending
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
-    if (line.length > MAX_LINE || !DOWNLOAD.test(line))
+    if (line.length > MAX_LINE)
+      continue
+    if (waiting.length) {
+      if (VERIFY.test(line))
+        waiting = waiting.map(w => ({ ...w, verified: true }))
+      const ran = waiting.find(w => (w.chunk !== chunk || w.at < i) && (w.chunk !== chunk || i - w.at < SPAN)
+        && runsFile(line, w.name))
+      if (ran) {
+        report(ran, chunk, i, out)
+        waiting = waiting.filter(w => w !== ran)
+      }
+    }
+    if (!hasDownload || !DOWNLOAD.test(line))
       continue
     let name: string | null = null
     for (const re of SAVE) {
@@ -71,29 +114,26 @@ function shellFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
     }
     if (!name || name.length < 2 || name === '-' || name === '/dev/null' || name === 'null')
       continue
-    let verified = false
-    for (let j = i + 1; j < Math.min(lines.length, i + SPAN); j++) {
-      const later = lines[j]!
-      if (later.length > MAX_LINE)
-        continue
-      if (VERIFY.test(later))
-        verified = true
-      if (!runsFile(later, name))
-        continue
-      const risk = downloadRisk(line)
-      const severity: Severity = verified || risk === 'official' || risk === 'doc' ? 'warning' : 'error'
-      const above = `${j - i} line${j - i > 1 ? 's' : ''} above`
-      out.push({
-        chunk,
-        line: j,
-        column: later.length - later.trimStart().length,
-        message: `runs ${name}, downloaded ${above}${verified ? ' (checksum seen)' : ''}`,
-        excerpt: later,
-        severity,
-      })
-      break
-    }
+    waiting = [...waiting.filter(w => w.name !== name), { name, line, verified: false, chunk, at: i }]
   }
+  return waiting
+}
+
+function report(saved: Saved, chunk: CodeChunk, j: number, out: ChunkFinding[]): void {
+  const later = chunk.lines[j]!
+  const risk = downloadRisk(saved.line)
+  const severity: Severity = saved.verified || risk === 'official' || risk === 'doc' ? 'warning' : 'error'
+  const where = saved.chunk === chunk
+    ? `${j - saved.at} line${j - saved.at > 1 ? 's' : ''} above`
+    : 'in an earlier block'
+  out.push({
+    chunk,
+    line: j,
+    column: later.length - later.trimStart().length,
+    message: `runs ${saved.name}, downloaded ${where}${saved.verified ? ' (checksum seen)' : ''}`,
+    excerpt: later,
+    severity,
+  })
 }
 
 interface Flow {
@@ -116,6 +156,78 @@ const JS: Flow = {
   assign: /^\s*(?:(?:const|let|var)\s+(\w+)|(\w+))\s*=(?!=)/,
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
   sink: /(?<![.\w$])(?:eval|Function|runInThisContext|runInNewContext|execSync)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
+}
+
+const RB: Flow = {
+  // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+  source: /\b(?:Net::HTTP\.get(?:_response)?|URI\.open|URI\.parse\([^)]*\)\.read|open\(\s*["']https?:|HTTParty\.get|RestClient\.get|Faraday\.get)\b/,
+  assign: /^\s*(?:@)?(\w+)()\s*=(?!=)/,
+  sink: /\b(?:eval|instance_eval|class_eval|system|exec|spawn)\b\s*\(?([^\n]*)/,
+}
+
+/** A network read, in the languages whose code flows are followed (for a downloaded file written, then run). */
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const FETCH = /\bhttp\.(?:Get|Post)\s*\(|\bhttp\.DefaultClient\b|\b(?:requests|httpx)\.get\s*\(|\burlopen\s*\(|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|Net::HTTP|URI\.open|\bcurl\b|\bwget\b/
+// A file written at a literal path: `os.WriteFile("/tmp/x", ...)`, `open("/tmp/x", "wb")`, `fs.writeFileSync('x')`.
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const WRITE_PATH = /\b(?:os\.WriteFile|ioutil\.WriteFile|os\.Create|os\.OpenFile|File\.(?:write|open|binwrite)|IO\.copy_stream|open|writeFileSync|createWriteStream|writeFile)\s*\(\s*["']([^"'\s]{2,200})["']/g
+
+/**
+ * Code that downloads, writes a file at a literal path, and runs that path (Go `exec.Command("/tmp/x")`,
+ * Python `subprocess.run(["/tmp/x"])`, Node `execFileSync('/tmp/x')`, Ruby `system("/tmp/x")`).
+ */
+function fileFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
+  if (!FETCH.test(chunk.text) || !/\bexec|\bsystem\b|\bspawn|\bsubprocess\b|\bPopen\b/.test(chunk.text))
+    return
+  const { lines } = chunk
+  if (lines.length > MAX_CHUNK_LINES)
+    return
+  const written: Array<{ path: string, at: number }> = []
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line.length > MAX_LINE)
+      continue
+    WRITE_PATH.lastIndex = 0
+    for (let m = WRITE_PATH.exec(line); m; m = WRITE_PATH.exec(line)) {
+      if (/[/\\]|^\.?\w[\w-]*$/.test(m[1]!))
+        written.push({ path: m[1]!, at: i })
+    }
+    const run = written.find(w => w.at < i && runsPath(line, w.path))
+    if (run) {
+      out.push({
+        chunk,
+        line: i,
+        column: line.length - line.trimStart().length,
+        message: `runs ${baseName(run.path)}, a file it downloaded and wrote ${i - run.at} line(s) above`,
+        excerpt: line,
+        severity: 'error',
+      })
+      return
+    }
+  }
+}
+
+function runsPath(line: string, path: string): boolean {
+  const esc = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(
+    String.raw`\b(?:exec\.Command(?:Context)?|subprocess\.\w+|os\.system|os\.exec\w*|Popen|spawn\w*|execFile\w*`
+    + String.raw`|execSync|system|exec|Process\.spawn)\s*\(?\s*(?:ctx\s*,\s*)?\[?\s*["']${esc}["']`,
+  ).test(line)
+}
+
+/** The arguments of a call from just after its `(` (or the rest of a paren-less Ruby call) to their `)`. */
+function callArgs(rest: string): string {
+  let depth = 0
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest.charCodeAt(i)
+    if (c === 40)
+      depth++
+    else if (c === 41 && --depth < 0)
+      return rest.slice(0, i)
+    else if (c === 59 && depth === 0)
+      return rest.slice(0, i)
+  }
+  return rest
 }
 
 /** A value downloaded in one statement reaches exec/eval/a shell in another, through assignments. */
@@ -141,9 +253,11 @@ function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
       names = null
     }
     const sink = flow.sink.exec(line)
-    if (!sink || !tainted.size)
+    if (!sink)
       continue
-    if (mentions(sink[1] ?? sink[2] ?? '')) {
+    // `eval(Net::HTTP.get(uri))`: the download is the argument itself (not a call later on the line).
+    const args = sink[1] ?? sink[2] ?? ''
+    if (flow.source.test(callArgs(args)) || mentions(args)) {
       out.push({
         chunk,
         line: i,
@@ -158,13 +272,23 @@ function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
 
 export function downloadThenRun(skill: SkillSource): RawFinding[] {
   const found: ChunkFinding[] = []
+  let pending: Saved[] = []
+  let file: CodeChunk['file'] | null = null
   for (const chunk of codeChunks(skill)) {
+    if (chunk.file !== file) {
+      file = chunk.file
+      pending = []
+    }
     if (chunk.lang === 'py')
       valueFlow(chunk, PY, found)
     else if (chunk.lang === 'js')
       valueFlow(chunk, JS, found)
+    else if (chunk.lang === 'rb')
+      valueFlow(chunk, RB, found)
+    if (chunk.lang === 'py' || chunk.lang === 'js' || chunk.lang === 'rb' || chunk.lang === 'go')
+      fileFlow(chunk, found)
     else if (chunk.lang === 'sh' || chunk.lang === 'text')
-      shellFlow(chunk, found)
+      pending = shellFlow(chunk, pending, found)
   }
   return toRaw('remote_exec', found)
 }

@@ -126,16 +126,19 @@ export const reverseShell: RuleModule = {
 }
 
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCPClient\b|\bnet\.(?:connect|createConnection|Socket)\b|\bnew\s+net\.Socket\b|\bTCPSocket\.(?:open|new)\b/i
+const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCPClient\b|\bnet\.(?:connect|createConnection|Socket|Dial\w*)\b|\bnew\s+net\.Socket\b|\bTCPSocket\.(?:open|new)\b/i
 const HANDOFF = [
   /\bpty\.spawn\s*\(/,
   /\bdup2\s*\(/,
   /\bsubprocess\.\w+\s*\([^)]*\b(?:sh|bash|cmd(?:\.exe)?|powershell)\b[^)]*std(?:in|out)\s*=/,
   /\.std(?:out|err)\.pipe\s*\(|\.pipe\s*\(\s*\w+\.stdin\s*\)/,
   /\b(?:iex|Invoke-Expression)\b/i,
+  // Go: the command's standard streams set to the connection; Ruby and Perl: a shell's fds redirected to it.
+  /\.Std(?:in|out|err)\s*(?:,\s*\w+\.Std(?:in|out|err)\s*)*=(?!=)/,
+  /["'`]\/bin\/(?:ba|z)?sh\b[^"'`\n]*<&\s*(?:%d|\d+|#\{)/,
 ]
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const SPAWN_SHELL = /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]|["'`]cmd(?:\.exe)?["'`]|["'`]powershell(?:\.exe)?["'`]|\bpty\.spawn\b|\b(?:iex|Invoke-Expression)\b/i
+const SPAWN_SHELL = /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]|["'`]\/bin\/(?:ba|z)?sh\b|["'`]cmd(?:\.exe)?["'`]|["'`]powershell(?:\.exe)?["'`]|\bpty\.spawn\b|\b(?:iex|Invoke-Expression)\b/i
 
 /**
  * The multi-line forms: a socket opened in one statement, and a shell handed the socket in another (Python

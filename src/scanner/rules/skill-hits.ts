@@ -90,6 +90,10 @@ const GROUPS = {
     'websocket',
     'got',
     '(?:nodemailer)',
+    'net',
+    'tls',
+    '(?:net::http)',
+    'tcpsocket',
   ],
 } as const
 

@@ -22,8 +22,22 @@ export function oneEdit(a: string, b: string): boolean {
   return long.slice(i + 1) === short.slice(i)
 }
 
-// Short names sit one edit from many honest ones (`docs` and `docx`): only names of 5 characters and more count.
+// Short names sit one edit from many honest ones (`docs` and `docx`): only names of 5 characters and more count
+// any edit; a shorter one counts only a slip of the fingers no honest name makes (`docxx`, `xslx`).
 const MIN_LENGTH = 5
+
+/** `name` is `known` with one letter doubled, or two neighbours swapped. */
+function slip(name: string, known: string): boolean {
+  if (name.length === known.length + 1) {
+    for (let i = 0; i < name.length - 1; i++) {
+      if (name[i] === name[i + 1] && name.slice(0, i) + name.slice(i + 1) === known)
+        return true
+    }
+    return false
+  }
+  return name.length === known.length && name !== known && oneEdit(name, known)
+    && [...name].sort().join('') === [...known].sort().join('')
+}
 
 const SKILLS = new Set(known.skills)
 const NPM = new Set(known.npm)
@@ -32,10 +46,10 @@ const PYPI = new Set(known.pypi)
 /** The well-known name that `name` imitates, if any. */
 function imitated(name: string, list: Set<string>): string | undefined {
   const n = name.toLowerCase()
-  if (n.length < MIN_LENGTH - 1 || list.has(n))
+  if (n.length < 3 || list.has(n))
     return undefined
   for (const k of list) {
-    if (k.length >= MIN_LENGTH && oneEdit(n, k))
+    if (k.length >= MIN_LENGTH ? oneEdit(n, k) : k.length >= 3 && slip(n, k))
       return k
   }
   return undefined

@@ -40,6 +40,12 @@ const SAMPLES: string[][] = [
   ['got(u)'],
   ['xnodemailer'],
   ['x.sendMail(m)'],
+  ['net.connect(7443, h)', 'net.createConnection(o)', 'net.Dial("tcp", a)', 'net.DialTimeout("tcp", a, t)'],
+  ['tls.connect(o)', 'tls.Dial("tcp", a, c)'],
+  ['http.Post(u, t, b)', 'http.PostForm(u, v)', 'http.NewRequest("PUT", u, b)'],
+  ['xNet::HTTP.post_form(u, d)'],
+  ['TCPSocket.new(h, p)'],
+  ['x.send_message(msg)'],
 ]
 
 describe('skill hits', () => {
