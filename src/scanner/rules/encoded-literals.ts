@@ -169,6 +169,9 @@ function asciiQuads(text: string, start: number, end: number): boolean {
 /** Adjacent quoted pieces joined by `+` on one line (`"aGVs" + "bG8="`), as the runtime would join them. */
 const QUICK_PIECES = /["']\s*\+\s*["']/
 const PIECES = /(?:["'][\w+/=-]{2,}["']\s*\+\s*){1,}["'][\w+/=-]{2,}["']/g
+/** Three or more quoted pieces of any text joined by `+` (`'cu' + 'rl -s ht' + 'tps://x' + ' | s' + 'h'`). */
+const TEXT_PIECES = /(?:(["'])(?:(?!\1)[^\\\n]){1,80}\1\s*\+\s*){2,}(["'])(?:(?!\2)[^\\\n]){1,80}\2/g
+const PIECE = /(["'])((?:(?!\1)[^\\\n]){1,80})\1/g
 
 function firstThreat(text: string): Threat | null {
   for (const t of THREATS) {
@@ -262,6 +265,14 @@ export function decodedLiterals(skill: SkillSource): RawFinding[] {
       const hit = reveal(joined, BASE64, budget)
       if (hit)
         report(m.index, m[0].length, 'base64', hit)
+    }
+    // Pieces of a command split so that no piece names it: joined, they must not spell a threat.
+    TEXT_PIECES.lastIndex = 0
+    for (let m = QUICK_PIECES.test(text) ? TEXT_PIECES.exec(text) : null; m; m = TEXT_PIECES.exec(text)) {
+      const joined = [...m[0].matchAll(PIECE)].map(x => x[2]).join('')
+      const threat = joined.length <= MAX_LITERAL ? firstThreat(joined) : null
+      if (threat?.severity === 'error' && !firstThreat(m[0].replace(/["']\s*\+\s*["']/g, '\0')))
+        report(m.index, m[0].length, 'split string', { text: joined, threat })
     }
     if (found.length && /\.(?:md|mdx|markdown)$/i.test(file.path))
       markCautionary(found, index ?? new LineIndex(text), findFences(file), file.path)

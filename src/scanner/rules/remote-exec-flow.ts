@@ -140,6 +140,8 @@ interface Flow {
   source: RegExp
   assign: RegExp
   sink: RegExp
+  /** A variable a response's chunks are appended to, once a download is seen (group 1). */
+  append?: RegExp
 }
 
 const PY: Flow = {
@@ -156,6 +158,8 @@ const JS: Flow = {
   assign: /^\s*(?:(?:const|let|var)\s+(\w+)|(\w+))\s*=(?!=)/,
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
   sink: /(?<![.\w$])(?:eval|Function|runInThisContext|runInNewContext|execSync)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
+  // `res.on('data', c => body += c)`: the body of a response read by events.
+  append: /\.on\(\s*["']data["']\s*,\s*(?:async\s+)?\(?\s*\w+\s*\)?\s*=>\s*[{(]?\s*(\w+)\s*\+=/,
 }
 
 const RB: Flow = {
@@ -239,6 +243,7 @@ function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
   if (lines.length > MAX_CHUNK_LINES)
     return
   let names: RegExp | null = null
+  let downloaded = false
   const mentions = (text: string): boolean =>
     tainted.size > 0 && (names ??= new RegExp(String.raw`\b(?:${[...tainted].join('|')})\b`)).test(text)
   for (let i = 0; i < lines.length; i++) {
@@ -252,6 +257,12 @@ function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
       tainted.add(name)
       names = null
     }
+    const appended = downloaded ? flow.append?.exec(line) : null
+    if (appended && !tainted.has(appended[1]!)) {
+      tainted.add(appended[1]!)
+      names = null
+    }
+    downloaded ||= flow.source.test(line)
     const sink = flow.sink.exec(line)
     if (!sink)
       continue
