@@ -64,7 +64,9 @@ ${COMMON_USAGE}
     options: { ...COMMON, force: { type: 'boolean' } },
     usage: `Usage: unplugin-skills lock [options]
 
-Create or update .manifest.lock from the skills as they are, and print what changed.
+Create or update .manifest.lock from the skills as they are, and print what changed. The lock is written even
+when skills have errors (it records what is there), but the exit code says so.
+Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 
 Options:
 ${COMMON_USAGE}
@@ -77,6 +79,7 @@ ${COMMON_USAGE}
 
 Audit the skills and write the pre-compiled skills_manifest.json (nothing is written on error). A missing
 .manifest.lock is created when the audit passes (never in CI).
+Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 
 Options:
 ${COMMON_USAGE}
@@ -261,10 +264,12 @@ async function lock({ options, source }: Run, force: boolean, color: boolean, io
     const fresh = status === 'created' || Boolean(result.lock.upgraded)
     io.stdout.write(`\n${capabilityReview(result.manifest.skills, drift, fresh)}`)
   }
+  // The lock records the tree as it is, errors and all; the exit code still fails a CI step on them (README).
   const errors = result.diagnostics.filter(d => d.severity === 'error').length
-  if (errors)
-    io.stdout.write(`${PREFIX} note: ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)
-  return 0
+  if (!errors)
+    return 0
+  io.stderr.write(`${PREFIX} ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)
+  return 1
 }
 
 async function build({ options, source }: Run, out: string | undefined, color: boolean, io: IO): Promise<number> {
