@@ -2,7 +2,7 @@ import type { ParseArgsConfig } from 'node:util'
 import type { AuditResult } from './audit/engine'
 import type { SkillLine } from './core/format'
 import type { Options } from './core/options'
-import type { Profile } from './core/types'
+import type { Diagnostic, Profile } from './core/types'
 import path from 'node:path'
 import process from 'node:process'
 import { parseArgs } from 'node:util'
@@ -12,7 +12,7 @@ import { describeDrift } from './audit/lockfile'
 import { capabilityReview, policyListing } from './audit/review'
 import { toSarif } from './audit/sarif'
 import { ConfigError, loadConfig } from './core/config'
-import { formatReport, PREFIX } from './core/format'
+import { formatDiagnostic, formatReport, PREFIX } from './core/format'
 import { writeIfChanged } from './core/fs'
 import { endTiming, formatTimings, startTiming, startTimings, stopTimings } from './core/timings'
 import { OptionsError } from './core/validate-options'
@@ -31,7 +31,7 @@ const COMMON = {
 
 const COMMON_USAGE = `  -r, --root DIR        skills root (repeatable; path, file:// or pkg://). Default: skills
       --cwd DIR         project root. Default: the current directory
-  -c, --config FILE     options file. Default: skills.config.{ts,mts,mjs,js,json} in the project root
+  -c, --config FILE     options file. Default: skills.config.{ts,mts,cts,mjs,js,cjs,json} in the project root
       --profile NAME    enterprise (default) or agentskills
       --lock-file FILE  lock path. Default: .manifest.lock
       --no-cache        check every skill anew (no results kept from earlier runs)`
@@ -129,7 +129,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       return 0
     }
     const cwd = path.resolve(String(values.cwd ?? process.cwd()))
-    const { options: fileOptions, file } = await loadConfig(cwd, values.config as string | undefined)
+    const { options: fileOptions, file, diagnostics } = await loadConfig(cwd, values.config as string | undefined)
     const source = file ? path.basename(file) : 'options'
     const options: Options = { ...fileOptions, root: fileOptions.root ? path.resolve(cwd, fileOptions.root) : cwd }
     if (values.root)
@@ -145,10 +145,10 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       options.cache = false
     const color = values['no-color'] ? false : values.color ? true : Boolean(io.stdout.isTTY) && !process.env.NO_COLOR
     if (command === 'check')
-      return await check({ options, source }, values, color, io)
+      return await check({ options, source, diagnostics }, values, color, io)
     if (command === 'lock')
-      return await lock({ options, source }, Boolean(values.force), color, io)
-    return await build({ options, source }, values.out as string | undefined, color, io)
+      return await lock({ options, source, diagnostics }, Boolean(values.force), color, io)
+    return await build({ options, source, diagnostics }, values.out as string | undefined, color, io)
   }
   catch (error) {
     if (error instanceof UsageError) {
@@ -175,14 +175,20 @@ function skillLines(result: AuditResult): SkillLine[] {
   return result.manifest.skills.map(s => ({ name: s.name, capabilities: s.capabilities.detected }))
 }
 
-/** The options a command runs with, and where they came from (for an invalid option's message). */
+/** The options a command runs with, where they came from (for an invalid option's message), what loading saw. */
 interface Run {
   options: Options
   source: string
+  /** Problems found loading the config (another config file left unread), reported with the audit's. */
+  diagnostics: Diagnostic[]
+}
+
+/** The engine of a command: `content` for what writes the manifest (see SkillsEngine). */
+function engineOf({ options, source, diagnostics }: Run, content: boolean, lock?: Options['lock']): SkillsEngine {
+  return new SkillsEngine(lock ? { ...options, lock } : options, { content, source, diagnostics })
 }
 
 async function check(run: Run, values: Record<string, unknown>, color: boolean, io: IO): Promise<number> {
-  const { options, source } = run
   const format = String(values.format ?? 'text')
   if (!['text', 'json', 'sarif'].includes(format))
     throw new UsageError(`--format must be text, json or sarif, not ${format}`)
@@ -190,7 +196,8 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   if (timings)
     startTimings()
   const started = performance.now()
-  const result = await new SkillsEngine(options, { content: false, source }).audit({ verifyLock: true })
+  const engine = engineOf(run, false)
+  const result = await engine.audit({ verifyLock: true })
   const reported = startTiming()
   let output: string
   if (format === 'json') {
@@ -239,11 +246,11 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   return result.ok ? 0 : 1
 }
 
-async function lock({ options, source }: Run, force: boolean, color: boolean, io: IO): Promise<number> {
-  const result = await new SkillsEngine({ ...options, lock: 'verify' }, { content: false, source }).audit({
-    updateLock: force ? 'force' : true,
-  })
+async function lock(run: Run, force: boolean, color: boolean, io: IO): Promise<number> {
+  const result = await engineOf(run, false, 'verify').audit({ updateLock: force ? 'force' : true })
   const { status, file, drift } = result.lock
+  for (const d of result.diagnostics.filter(d => d.code.startsWith('config/')))
+    io.stderr.write(`${formatDiagnostic(d, { color })}\n\n`)
   const problems = result.diagnostics.filter(d => d.code.startsWith('lock/') && d.severity === 'error')
   if (problems.length) {
     io.stderr.write(formatReport(problems, result.stats.skills, { sources: result.sources, color }))
@@ -272,8 +279,8 @@ async function lock({ options, source }: Run, force: boolean, color: boolean, io
   return 1
 }
 
-async function build({ options, source }: Run, out: string | undefined, color: boolean, io: IO): Promise<number> {
-  const engine = new SkillsEngine(options, { content: true, source })
+async function build(run: Run, out: string | undefined, color: boolean, io: IO): Promise<number> {
+  const engine = engineOf(run, true)
   const result: AuditResult = await engine.audit()
   const shown = result.diagnostics.filter(d => d.severity !== 'info' || d.code.startsWith('lock/'))
   if (!result.ok) {
