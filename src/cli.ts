@@ -36,6 +36,10 @@ const COMMON_USAGE = `  -r, --root DIR        skills root (repeatable; path, fil
       --lock-file FILE  lock path. Default: .manifest.lock
       --no-cache        check every skill anew (no results kept from earlier runs)`
 
+/** Closes each command's help: `--cwd` decides where relative paths go, not the shell's current directory. */
+const PATHS_USAGE = `Relative paths (-r, -c, --lock-file, -o, --out) resolve against the project root (--cwd),
+not the current directory, as the same paths in skills.config.* do.`
+
 const COMMANDS = {
   check: {
     options: {
@@ -54,11 +58,13 @@ Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 Options:
 ${COMMON_USAGE}
   -f, --format FORMAT   text (default), json or sarif
-  -o, --output FILE     write the report to FILE instead of stdout
+  -o, --output FILE     write the report to FILE (text: its errors and summary line are still printed)
   -v, --verbose         every warning with its code frame and hint, no repeat folded
       --timings         print to stderr where the check spent its time, by phase and rule
       --no-color        plain text
-  -h, --help            this help`,
+  -h, --help            this help
+
+${PATHS_USAGE}`,
   },
   lock: {
     options: { ...COMMON, force: { type: 'boolean' } },
@@ -71,7 +77,9 @@ Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 Options:
 ${COMMON_USAGE}
       --force           replace a lock that is unreadable or hand-broken
-  -h, --help            this help`,
+  -h, --help            this help
+
+${PATHS_USAGE}`,
   },
   build: {
     options: { ...COMMON, out: { type: 'string' } },
@@ -84,7 +92,9 @@ Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 Options:
 ${COMMON_USAGE}
       --out FILE        output file. Default: skills_manifest.json in the project root
-  -h, --help            this help`,
+  -h, --help            this help
+
+${PATHS_USAGE}`,
   },
 } as const
 
@@ -188,6 +198,16 @@ function engineOf({ options, source, diagnostics }: Run, content: boolean, lock?
   return new SkillsEngine(lock ? { ...options, lock } : options, { content, source, diagnostics })
 }
 
+/** Where a user-given output path goes: the project root, as for `--lock-file` and the config's paths. */
+function outputPath(engine: SkillsEngine, file: string): string {
+  return path.resolve(engine.options.root, file)
+}
+
+/** A written file as the user reads it: relative to the current directory (absolute when it is that). */
+function userPath(file: string): string {
+  return path.relative(process.cwd(), file) || file
+}
+
 async function check(run: Run, values: Record<string, unknown>, color: boolean, io: IO): Promise<number> {
   const format = String(values.format ?? 'text')
   if (!['text', 'json', 'sarif'].includes(format))
@@ -223,19 +243,15 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
     })
   }
   if (values.output) {
-    writeIfChanged(path.resolve(String(values.output)), output)
-    if (format !== 'text') {
-      io.stderr.write(`${PREFIX} ${result.ok ? 'ok' : 'failed'}: report written to ${values.output}\n`)
+    const target = outputPath(engine, String(values.output))
+    writeIfChanged(target, output)
+    // The errors, and the summary line of the report written: it counts every diagnostic, as the file's does.
+    if (format === 'text') {
+      const errors = result.diagnostics.filter(d => d.severity === 'error')
+      const counted = result.diagnostics
+      io.stdout.write(formatReport(errors, result.stats.skills, { sources: result.sources, color, counted }))
     }
-    else {
-      io.stdout.write(
-        formatReport(
-          result.diagnostics.filter(d => d.severity === 'error'),
-          result.stats.skills,
-          { sources: result.sources, color },
-        ),
-      )
-    }
+    io.stderr.write(`${PREFIX} ${result.ok ? 'ok' : 'failed'}: report written to ${userPath(target)}\n`)
   }
   else {
     io.stdout.write(output)
@@ -290,7 +306,7 @@ async function build(run: Run, out: string | undefined, color: boolean, io: IO):
   }
   if (shown.length)
     io.stderr.write(formatReport(shown, result.stats.skills, { sources: result.sources, color }))
-  const target = path.resolve(engine.options.root, out ?? (engine.options.manifest || 'skills_manifest.json'))
+  const target = outputPath(engine, out ?? (engine.options.manifest || 'skills_manifest.json'))
   let json: string
   try {
     ;({ json } = await result.complete())
@@ -302,9 +318,7 @@ async function build(run: Run, out: string | undefined, color: boolean, io: IO):
     return 1
   }
   const changed = writeIfChanged(target, json)
-  const where = path.relative(process.cwd(), target) || target
-  io.stdout.write(
-    `${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${where} (${result.stats.skills} skill(s), ${json.length} bytes)\n`,
-  )
+  const size = `${result.stats.skills} skill(s), ${json.length} bytes`
+  io.stdout.write(`${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${userPath(target)} (${size})\n`)
   return 0
 }
