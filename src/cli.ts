@@ -2,7 +2,7 @@ import type { ParseArgsConfig } from 'node:util'
 import type { AuditResult } from './audit/engine'
 import type { SkillLine } from './core/format'
 import type { Options } from './core/options'
-import type { Profile } from './core/types'
+import type { Diagnostic, Profile } from './core/types'
 import path from 'node:path'
 import process from 'node:process'
 import { parseArgs } from 'node:util'
@@ -12,7 +12,7 @@ import { describeDrift } from './audit/lockfile'
 import { capabilityReview, policyListing } from './audit/review'
 import { toSarif } from './audit/sarif'
 import { ConfigError, loadConfig } from './core/config'
-import { formatReport, PREFIX } from './core/format'
+import { formatDiagnostic, formatReport, PREFIX } from './core/format'
 import { writeIfChanged } from './core/fs'
 import { endTiming, formatTimings, startTiming, startTimings, stopTimings } from './core/timings'
 import { OptionsError } from './core/validate-options'
@@ -31,10 +31,14 @@ const COMMON = {
 
 const COMMON_USAGE = `  -r, --root DIR        skills root (repeatable; path, file:// or pkg://). Default: skills
       --cwd DIR         project root. Default: the current directory
-  -c, --config FILE     options file. Default: skills.config.{ts,mts,mjs,js,json} in the project root
+  -c, --config FILE     options file. Default: skills.config.{ts,mts,cts,mjs,js,cjs,json} in the project root
       --profile NAME    enterprise (default) or agentskills
       --lock-file FILE  lock path. Default: .manifest.lock
       --no-cache        check every skill anew (no results kept from earlier runs)`
+
+/** Closes each command's help: `--cwd` decides where relative paths go, not the shell's current directory. */
+const PATHS_USAGE = `Relative paths (-r, -c, --lock-file, -o, --out) resolve against the project root (--cwd),
+not the current directory, as the same paths in skills.config.* do.`
 
 const COMMANDS = {
   check: {
@@ -54,22 +58,28 @@ Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 Options:
 ${COMMON_USAGE}
   -f, --format FORMAT   text (default), json or sarif
-  -o, --output FILE     write the report to FILE instead of stdout
+  -o, --output FILE     write the report to FILE (text: its errors and summary line are still printed)
   -v, --verbose         every warning with its code frame and hint, no repeat folded
       --timings         print to stderr where the check spent its time, by phase and rule
       --no-color        plain text
-  -h, --help            this help`,
+  -h, --help            this help
+
+${PATHS_USAGE}`,
   },
   lock: {
     options: { ...COMMON, force: { type: 'boolean' } },
     usage: `Usage: unplugin-skills lock [options]
 
-Create or update .manifest.lock from the skills as they are, and print what changed.
+Create or update .manifest.lock from the skills as they are, and print what changed. The lock is written even
+when skills have errors (it records what is there), but the exit code says so.
+Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 
 Options:
 ${COMMON_USAGE}
       --force           replace a lock that is unreadable or hand-broken
-  -h, --help            this help`,
+  -h, --help            this help
+
+${PATHS_USAGE}`,
   },
   build: {
     options: { ...COMMON, out: { type: 'string' } },
@@ -77,11 +87,14 @@ ${COMMON_USAGE}
 
 Audit the skills and write the pre-compiled skills_manifest.json (nothing is written on error). A missing
 .manifest.lock is created when the audit passes (never in CI).
+Exit code: 0 when there is no error, 1 when there is any, 2 on bad usage.
 
 Options:
 ${COMMON_USAGE}
       --out FILE        output file. Default: skills_manifest.json in the project root
-  -h, --help            this help`,
+  -h, --help            this help
+
+${PATHS_USAGE}`,
   },
 } as const
 
@@ -126,7 +139,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       return 0
     }
     const cwd = path.resolve(String(values.cwd ?? process.cwd()))
-    const { options: fileOptions, file } = await loadConfig(cwd, values.config as string | undefined)
+    const { options: fileOptions, file, diagnostics } = await loadConfig(cwd, values.config as string | undefined)
     const source = file ? path.basename(file) : 'options'
     const options: Options = { ...fileOptions, root: fileOptions.root ? path.resolve(cwd, fileOptions.root) : cwd }
     if (values.root)
@@ -142,10 +155,10 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       options.cache = false
     const color = values['no-color'] ? false : values.color ? true : Boolean(io.stdout.isTTY) && !process.env.NO_COLOR
     if (command === 'check')
-      return await check({ options, source }, values, color, io)
+      return await check({ options, source, diagnostics }, values, color, io)
     if (command === 'lock')
-      return await lock({ options, source }, Boolean(values.force), color, io)
-    return await build({ options, source }, values.out as string | undefined, color, io)
+      return await lock({ options, source, diagnostics }, Boolean(values.force), color, io)
+    return await build({ options, source, diagnostics }, values.out as string | undefined, color, io)
   }
   catch (error) {
     if (error instanceof UsageError) {
@@ -172,14 +185,30 @@ function skillLines(result: AuditResult): SkillLine[] {
   return result.manifest.skills.map(s => ({ name: s.name, capabilities: s.capabilities.detected }))
 }
 
-/** The options a command runs with, and where they came from (for an invalid option's message). */
+/** The options a command runs with, where they came from (for an invalid option's message), what loading saw. */
 interface Run {
   options: Options
   source: string
+  /** Problems found loading the config (another config file left unread), reported with the audit's. */
+  diagnostics: Diagnostic[]
+}
+
+/** The engine of a command: `content` for what writes the manifest (see SkillsEngine). */
+function engineOf({ options, source, diagnostics }: Run, content: boolean, lock?: Options['lock']): SkillsEngine {
+  return new SkillsEngine(lock ? { ...options, lock } : options, { content, source, diagnostics })
+}
+
+/** Where a user-given output path goes: the project root, as for `--lock-file` and the config's paths. */
+function outputPath(engine: SkillsEngine, file: string): string {
+  return path.resolve(engine.options.root, file)
+}
+
+/** A written file as the user reads it: relative to the current directory (absolute when it is that). */
+function userPath(file: string): string {
+  return path.relative(process.cwd(), file) || file
 }
 
 async function check(run: Run, values: Record<string, unknown>, color: boolean, io: IO): Promise<number> {
-  const { options, source } = run
   const format = String(values.format ?? 'text')
   if (!['text', 'json', 'sarif'].includes(format))
     throw new UsageError(`--format must be text, json or sarif, not ${format}`)
@@ -187,7 +216,8 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   if (timings)
     startTimings()
   const started = performance.now()
-  const result = await new SkillsEngine(options, { content: false, source }).audit({ verifyLock: true })
+  const engine = engineOf(run, false)
+  const result = await engine.audit({ verifyLock: true })
   const reported = startTiming()
   let output: string
   if (format === 'json') {
@@ -213,19 +243,15 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
     })
   }
   if (values.output) {
-    writeIfChanged(path.resolve(String(values.output)), output)
-    if (format !== 'text') {
-      io.stderr.write(`${PREFIX} ${result.ok ? 'ok' : 'failed'}: report written to ${values.output}\n`)
+    const target = outputPath(engine, String(values.output))
+    writeIfChanged(target, output)
+    // The errors, and the summary line of the report written: it counts every diagnostic, as the file's does.
+    if (format === 'text') {
+      const errors = result.diagnostics.filter(d => d.severity === 'error')
+      const counted = result.diagnostics
+      io.stdout.write(formatReport(errors, result.stats.skills, { sources: result.sources, color, counted }))
     }
-    else {
-      io.stdout.write(
-        formatReport(
-          result.diagnostics.filter(d => d.severity === 'error'),
-          result.stats.skills,
-          { sources: result.sources, color },
-        ),
-      )
-    }
+    io.stderr.write(`${PREFIX} ${result.ok ? 'ok' : 'failed'}: report written to ${userPath(target)}\n`)
   }
   else {
     io.stdout.write(output)
@@ -236,11 +262,11 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   return result.ok ? 0 : 1
 }
 
-async function lock({ options, source }: Run, force: boolean, color: boolean, io: IO): Promise<number> {
-  const result = await new SkillsEngine({ ...options, lock: 'verify' }, { content: false, source }).audit({
-    updateLock: force ? 'force' : true,
-  })
+async function lock(run: Run, force: boolean, color: boolean, io: IO): Promise<number> {
+  const result = await engineOf(run, false, 'verify').audit({ updateLock: force ? 'force' : true })
   const { status, file, drift } = result.lock
+  for (const d of result.diagnostics.filter(d => d.code.startsWith('config/')))
+    io.stderr.write(`${formatDiagnostic(d, { color })}\n\n`)
   const problems = result.diagnostics.filter(d => d.code.startsWith('lock/') && d.severity === 'error')
   if (problems.length) {
     io.stderr.write(formatReport(problems, result.stats.skills, { sources: result.sources, color }))
@@ -261,14 +287,16 @@ async function lock({ options, source }: Run, force: boolean, color: boolean, io
     const fresh = status === 'created' || Boolean(result.lock.upgraded)
     io.stdout.write(`\n${capabilityReview(result.manifest.skills, drift, fresh)}`)
   }
+  // The lock records the tree as it is, errors and all; the exit code still fails a CI step on them (README).
   const errors = result.diagnostics.filter(d => d.severity === 'error').length
-  if (errors)
-    io.stdout.write(`${PREFIX} note: ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)
-  return 0
+  if (!errors)
+    return 0
+  io.stderr.write(`${PREFIX} ${errors} error(s) remain in the skills; run \`unplugin-skills check\`\n`)
+  return 1
 }
 
-async function build({ options, source }: Run, out: string | undefined, color: boolean, io: IO): Promise<number> {
-  const engine = new SkillsEngine(options, { content: true, source })
+async function build(run: Run, out: string | undefined, color: boolean, io: IO): Promise<number> {
+  const engine = engineOf(run, true)
   const result: AuditResult = await engine.audit()
   const shown = result.diagnostics.filter(d => d.severity !== 'info' || d.code.startsWith('lock/'))
   if (!result.ok) {
@@ -278,7 +306,7 @@ async function build({ options, source }: Run, out: string | undefined, color: b
   }
   if (shown.length)
     io.stderr.write(formatReport(shown, result.stats.skills, { sources: result.sources, color }))
-  const target = path.resolve(engine.options.root, out ?? (engine.options.manifest || 'skills_manifest.json'))
+  const target = outputPath(engine, out ?? (engine.options.manifest || 'skills_manifest.json'))
   let json: string
   try {
     ;({ json } = await result.complete())
@@ -290,9 +318,7 @@ async function build({ options, source }: Run, out: string | undefined, color: b
     return 1
   }
   const changed = writeIfChanged(target, json)
-  const where = path.relative(process.cwd(), target) || target
-  io.stdout.write(
-    `${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${where} (${result.stats.skills} skill(s), ${json.length} bytes)\n`,
-  )
+  const size = `${result.stats.skills} skill(s), ${json.length} bytes`
+  io.stdout.write(`${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${userPath(target)} (${size})\n`)
   return 0
 }

@@ -105,6 +105,15 @@ interface Checked {
   parallel: number
 }
 
+/** What a caller needs of the engine (see the constructor). */
+export interface EngineSettings {
+  content?: boolean
+  scan?: boolean
+  parallelFrom?: number
+  source?: string
+  diagnostics?: readonly Diagnostic[]
+}
+
 /**
  * The engine: one instance per plugin instance or CLI run. `audit()` may be called again and again
  * (watch rebuilds, dev edits): skills whose files are unchanged (path, size, mtime) are not read again.
@@ -122,6 +131,8 @@ export class SkillsEngine {
   /** The persistent cache, shared with other processes (null: `cache: false`). */
   private readonly results: ResultCache | null
   private pruned = false
+  /** `settings.diagnostics`: part of every audit's project-level diagnostics. */
+  private readonly before: readonly Diagnostic[]
 
   /**
    * @param options the plugin's options.
@@ -130,11 +141,10 @@ export class SkillsEngine {
    * @param settings.scan run the security scanner (benchmarks switch it off to measure its share).
    * @param settings.parallelFrom fewest skills for a cold audit to share them with worker threads (tests lower it).
    * @param settings.source where the options came from, for an `OptionsError` (`skills.config.json`).
+   * @param settings.diagnostics project-level problems found before the engine (a config file left unread):
+   * every audit reports them, so `check`, builds and the dev server all say it.
    */
-  constructor(
-    options: Options = {},
-    settings: { content?: boolean, scan?: boolean, parallelFrom?: number, source?: string } = {},
-  ) {
+  constructor(options: Options = {}, settings: EngineSettings = {}) {
     this.options = resolveOptions(options, process.env, settings.source)
     const problems = ruleProblems(this.options)
     if (problems.length)
@@ -143,6 +153,7 @@ export class SkillsEngine {
     this.scan = settings.scan ?? true
     this.parallelFrom = settings.parallelFrom ?? PARALLEL_FROM
     this.results = this.options.cache ? new ResultCache(this.options.cacheDir) : null
+    this.before = settings.diagnostics ?? []
   }
 
   /** Whether a path can affect the audit (inside a skills root, or the lock). */
@@ -182,7 +193,7 @@ export class SkillsEngine {
     const { options } = this
     const lockDisplay = relativePosix(options.root, options.lockFile)
     const lockRead = options.lock === false ? null : this.readLockCached(lockDisplay)
-    const global = [...discovery.diagnostics]
+    const global = [...this.before, ...discovery.diagnostics]
     const customSchema = loadCustomSchema(options.schema, options.root, global)
     return { request, lockRead, lockDisplay, customSchema, global }
   }

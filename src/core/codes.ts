@@ -14,6 +14,13 @@ const c = (short: string, full: string): CodeInfo => ({ short, full })
 
 /** The codes, by area. `schema/<keyword>` and `scenario/<field>` are listed by each keyword and field they take. */
 export const CODES: Readonly<Record<string, CodeInfo>> = {
+  // skills.config.*, the file the plugins and the CLI share.
+  'config/ignored': c(
+    'A second config file is ignored.',
+    'Two skills.config.* files are in the project root: only the first in lookup order (ts, mts, cts, mjs, js, '
+    + 'cjs, json) is read, so nothing the other sets takes effect.',
+  ),
+
   // SKILL.md frontmatter, parsed as bounded YAML that never runs code.
   'frontmatter/missing': c(
     'SKILL.md has no frontmatter block.',

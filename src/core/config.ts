@@ -1,6 +1,9 @@
 import type { Options } from './options'
+import type { Diagnostic } from './types'
 import fs from 'node:fs'
 import path from 'node:path'
+import { diagnostic } from './diagnostics'
+import { relativePosix } from './fs'
 import { lazy } from './lazy'
 
 /** Looked up in this order in the project root; the plugin and the CLI read the same file. */
@@ -32,18 +35,27 @@ function load(file: string): unknown {
   return loader(file)
 }
 
+/** What a config lookup found: the options, the file they came from, and the project-level problems it saw. */
+export interface LoadedConfig {
+  options: Options
+  file: string | null
+  /** `config/ignored` warnings: each other config file found beside the one read (and never read itself). */
+  diagnostics: Diagnostic[]
+}
+
 /**
  * Loads the first of `CONFIG_FILES` in `dir`, or the given file (relative to `dir`). Synchronous, so that a
  * plugin has its options before the bundler asks for them. A relative `root` in the file is resolved against
  * the file's folder.
  */
-export function loadConfigSync(dir: string, file?: string): { options: Options, file: string | null } {
+export function loadConfigSync(dir: string, file?: string): LoadedConfig {
   const candidates = file ? [path.resolve(dir, file)] : CONFIG_FILES.map(name => path.join(dir, name))
-  const found = candidates.find(f => fs.existsSync(f))
+  const present = candidates.filter(f => fs.existsSync(f))
+  const found = present[0]
   if (!found) {
     if (file)
       throw new ConfigError(`config file ${file} not found`)
-    return { options: {}, file: null }
+    return { options: {}, file: null, diagnostics: [] }
   }
   let loaded: unknown
   try {
@@ -58,11 +70,27 @@ export function loadConfigSync(dir: string, file?: string): { options: Options, 
     throw new ConfigError(`config file ${path.basename(found)} must export an options object`)
   const options = loaded as Options
   const root = options.root ? path.resolve(path.dirname(found), options.root) : undefined
-  return { options: root ? { ...options, root } : options, file: found }
+  const diagnostics = present.slice(1).map(other => ignoredConfig(found, other, root ?? dir))
+  return { options: root ? { ...options, root } : options, file: found, diagnostics }
+}
+
+/**
+ * Two config files in one folder: the first of `CONFIG_FILES` is read and the other never is, so an edit to it
+ * would change nothing. A warning names both, at the ignored file (project-relative, as diagnostics are).
+ */
+function ignoredConfig(used: string, ignored: string, root: string): Diagnostic {
+  const [usedName, ignoredName] = [path.basename(used), path.basename(ignored)]
+  return diagnostic({
+    code: 'config/ignored',
+    severity: 'warning',
+    message: `found ${usedName} and ${ignoredName}: using ${usedName}, ${ignoredName} is ignored`,
+    file: relativePosix(root, ignored),
+    hint: `Keep one config file: move what ${ignoredName} sets into ${usedName}, then delete ${ignoredName}.`,
+  })
 }
 
 /** `loadConfigSync`, for callers that await. */
-export async function loadConfig(dir: string, file?: string): Promise<{ options: Options, file: string | null }> {
+export async function loadConfig(dir: string, file?: string): Promise<LoadedConfig> {
   return loadConfigSync(dir, file)
 }
 

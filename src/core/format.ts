@@ -106,6 +106,11 @@ export interface ReportOptions extends FormatOptions {
   skills?: readonly SkillLine[]
   /** One-line warnings and notes shown per skill and rule before the rest fold into a line. @default 3 */
   repeats?: number
+  /**
+   * What the summary line counts, when the report lists only some of it (the console's digest of a report
+   * written to a file counts what the file holds, so the two agree). @default the diagnostics listed
+   */
+  counted?: readonly Diagnostic[]
 }
 
 const SEVERITIES = ['error', 'warning', 'info'] as const
@@ -115,7 +120,7 @@ const SHOWN_REPEATS = 3
 /**
  * A report a person reads: errors first (with code frames), then warnings and notes (one line each unless
  * `verbose`); repeats of one code in one file folded after the first few; a table of the skills with findings;
- * the summary line last, counting every diagnostic.
+ * the summary line last, counting every diagnostic (or `counted`).
  */
 export function formatReport(
   diagnostics: readonly Diagnostic[],
@@ -147,7 +152,7 @@ export function formatReport(
   const table = skillTable(diagnostics, options.skills)
   if (table)
     blocks.push({ text: table, line: false })
-  blocks.push({ text: formatSummary(diagnostics, skills, options.color), line: false })
+  blocks.push({ text: formatSummary(options.counted ?? diagnostics, skills, options.color), line: false })
   let out = ''
   blocks.forEach((b, i) => {
     out += i === 0 ? b.text : `${b.line && blocks[i - 1]!.line ? '\n' : '\n\n'}${b.text}`

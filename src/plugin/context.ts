@@ -66,11 +66,12 @@ function buildError(audit: AuditResult): SkillsAuditError | null {
 function createEngine(inline: Options, projectRoot: string): { engine: SkillsEngine, dts: DtsTarget | null } {
   try {
     const dir = inline.root ?? projectRoot
-    const { options: fileOptions, file } = loadConfigSync(dir)
+    const { options: fileOptions, file, diagnostics } = loadConfigSync(dir)
     const source = file ? `${path.basename(file)} and plugin options` : 'plugin options'
     const engine = new SkillsEngine({ ...fileOptions, ...inline, root: inline.root ?? fileOptions.root ?? dir }, {
       content: true,
       source,
+      diagnostics,
     })
     // `dts: true` goes where the tsconfig looks; a path is the user's choice.
     const { dts } = engine.options

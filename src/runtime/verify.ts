@@ -39,20 +39,63 @@ function normalisePath(p: string): string {
     .join('/')
 }
 
-function entries(files: FetchedFiles): Array<[string, Uint8Array | string]> {
+type Entry = [path: unknown, bytes: unknown]
+
+/** The supplied files as entries; anything that is not a container (null, a number, a string) supplies none. */
+function entries(files: unknown): Entry[] {
   if (Array.isArray(files))
-    return (files as ReadonlyArray<{ path: string, bytes: Uint8Array | string }>).map(f => [f.path, f.bytes])
+    return files.map((f: { path?: unknown, bytes?: unknown } | null | undefined): Entry => [f?.path, f?.bytes])
   if (files instanceof Map)
     return [...files.entries()]
-  return Object.entries(files as Record<string, Uint8Array | string>)
+  return files !== null && typeof files === 'object' ? Object.entries(files) : []
+}
+
+/** What verification reads of a manifest entry. `wellFormed` is false when any of it is missing or malformed. */
+interface Expected {
+  name: string
+  digest: string
+  files: Array<{ path: string, sha256: string }>
+  wellFormed: boolean
+}
+
+function expectedOf(skill: unknown): Expected {
+  const s = (skill !== null && typeof skill === 'object' ? skill : {}) as Record<string, unknown>
+  const listed: unknown[] | null = Array.isArray(s.files) ? s.files : null
+  const files = (listed ?? []).filter((f): f is { path: string, sha256: string } => {
+    const entry = f as { path?: unknown, sha256?: unknown } | null | undefined
+    return typeof entry?.path === 'string' && typeof entry.sha256 === 'string'
+  })
+  const digest = typeof s.digest === 'string' ? s.digest : ''
+  const wellFormed = listed !== null && files.length === listed.length && digest !== ''
+  return { name: typeof s.name === 'string' ? s.name : '', digest, files, wellFormed }
 }
 
 /**
  * Recomputes the SHA-256 of files fetched at runtime (from a CDN, a cache, ...) and compares them,
- * and the whole-artifact digest, with the pre-compiled manifest. Never throws on bad input: an
- * unreadable entry counts as modified.
+ * and the whole-artifact digest, with the pre-compiled manifest. Never throws on bad input, since it
+ * guards what an app loads: an unreadable entry counts as modified, files that are no container
+ * (`null`) as none supplied, and a skill that is no manifest entry (`null`, no `files`) fails with
+ * `manifestConsistent: false`. Whatever else goes wrong (a throwing getter) fails verification too.
  */
 export function verifySkill(skill: ManifestSkill, files: FetchedFiles, options: VerifyOptions = {}): SkillVerification {
+  try {
+    return verify(expectedOf(skill), files, options?.partial === true)
+  }
+  catch {
+    return {
+      skill: '',
+      ok: false,
+      modified: [],
+      missing: [],
+      unexpected: [],
+      expectedDigest: '',
+      actualDigest: null,
+      manifestConsistent: false,
+    }
+  }
+}
+
+function verify(skill: Expected, files: unknown, partial: boolean): SkillVerification {
   const expected = new Map(skill.files.map(f => [f.path, f.sha256]))
   const actual = new Map<string, string>()
   const modified: string[] = []
@@ -61,7 +104,7 @@ export function verifySkill(skill: ManifestSkill, files: FetchedFiles, options: 
     const path = normalisePath(String(rawPath))
     let hash: string
     try {
-      hash = sha256Hex(bytes)
+      hash = sha256Hex(bytes as Uint8Array | string)
     }
     catch {
       hash = ''
@@ -73,11 +116,9 @@ export function verifySkill(skill: ManifestSkill, files: FetchedFiles, options: 
     else if (want !== hash)
       modified.push(path)
   }
-  const missing = options.partial ? [] : [...expected.keys()].filter(p => !actual.has(p))
-  const actualDigest = options.partial
-    ? null
-    : computeSkillDigest([...actual].map(([path, sha256]) => ({ path, sha256 })))
-  const manifestConsistent = computeSkillDigest(skill.files) === skill.digest
+  const missing = partial ? [] : [...expected.keys()].filter(p => !actual.has(p))
+  const actualDigest = partial ? null : computeSkillDigest([...actual].map(([path, sha256]) => ({ path, sha256 })))
+  const manifestConsistent = skill.wellFormed && computeSkillDigest(skill.files) === skill.digest
   const sort = (list: string[]) => list.sort(compareUtf8)
   return {
     skill: skill.name,

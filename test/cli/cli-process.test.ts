@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -25,6 +25,27 @@ function run(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
+/**
+ * Runs the built CLI with its stdout or stderr closed by the reader before the CLI writes a byte, as a pipe into
+ * `head -1` is once head has its line. Resolves with the exit status and what the other stream got.
+ */
+function runClosed(
+  args: string[],
+  closed: 'stdout' | 'stderr',
+): Promise<{ status: number | null, signal: NodeJS.Signals | null, other: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: '', NO_COLOR: '1', DEBUG: '' },
+    })
+    child[closed].destroy()
+    let other = ''
+    child[closed === 'stdout' ? 'stderr' : 'stdout'].setEncoding('utf8').on('data', (chunk: string) => (other += chunk))
+    child.on('error', reject)
+    child.on('close', (status, signal) => resolve({ status, signal, other }))
+  })
+}
+
 describe('the built CLI, as a real process', () => {
   it('is the package bin and prints its version', () => {
     expect(fs.existsSync(CLI)).toBe(true)
@@ -40,6 +61,18 @@ describe('the built CLI, as a real process', () => {
     expect(JSON.parse(missing.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('lock/missing')
     expect(run(['lock', '--cwd', root]).status).toBe(0)
     expect(run(['check', '--cwd', root]).status).toBe(0)
+  })
+
+  it('a reader that closes the pipe early (`| head -1`) costs the rest of the output, not the exit code', async () => {
+    const root = makeTree({ ...skill('alpha') })
+    // The lock is written, and `lock` exits as it would have: 0, no EPIPE stack trace on stderr.
+    expect(await runClosed(['lock', '--cwd', root], 'stdout')).toEqual({ status: 0, signal: null, other: '' })
+    expect(fs.existsSync(path.join(root, '.manifest.lock'))).toBe(true)
+    // A failing command keeps its 1, a usage error its 2.
+    fs.appendFileSync(path.join(root, 'skills/alpha/references/guide.md'), 'drift\n')
+    expect(await runClosed(['check', '--cwd', root], 'stdout')).toEqual({ status: 1, signal: null, other: '' })
+    expect(await runClosed(['frobnicate'], 'stderr')).toEqual({ status: 2, signal: null, other: '' })
+    expect(await runClosed(['build', '--cwd', root], 'stderr')).toEqual({ status: 1, signal: null, other: '' })
   })
 
   it('reports an unreadable file as a diagnostic, not a crash', () => {

@@ -123,6 +123,29 @@ describe('unplugin-skills CLI', () => {
     )
   })
 
+  it('lock: writes the lock while skills have errors, and then exits 1 (any error does)', async () => {
+    const broken = skill('broken', { frontmatter: 'name: broken\ndescription: Use when: it rains' })
+    const root = project({ ...skill('alpha'), ...broken })
+    const remain = /^\[unplugin-skills\] [1-9]\d* error\(s\) remain in the skills; run `unplugin-skills check`\n$/
+    const locked = await cli(['lock', '--cwd', root, '--no-color'])
+    expect(locked.code).toBe(1)
+    expect(locked.stdout).toMatch(/^\[unplugin-skills\] created \.manifest\.lock with 2 skill\(s\)/)
+    expect(locked.stderr).toMatch(remain)
+    expect(JSON.parse(read(root, '.manifest.lock')).skills.map((s: { name: string }) => s.name)).toEqual([
+      'alpha',
+      'broken',
+    ])
+    const again = await cli(['lock', '--cwd', root])
+    expect(again.code).toBe(1)
+    expect(again.stdout).toBe('[unplugin-skills] .manifest.lock is up to date (2 skill(s))\n')
+    expect(again.stderr).toMatch(remain)
+
+    const fixedSkill = read(root, 'skills/alpha/SKILL.md').replace(/alpha/g, 'broken')
+    fs.writeFileSync(path.join(root, 'skills/broken/SKILL.md'), fixedSkill)
+    const fixed = await cli(['lock', '--cwd', root])
+    expect([fixed.code, fixed.stderr]).toEqual([0, ''])
+  })
+
   it('check never writes the lock; lock creates it; build creates it only when its audit passes', async () => {
     const root = project({ ...skill('alpha'), ...skill('broken', { frontmatter: 'name: broken' }) })
     const checked = await cli(['check', '--cwd', root, '--no-color'])

@@ -63,3 +63,27 @@ describe('invalid options in a config file', () => {
     expect(JSON.parse(stdout).skills).toEqual(['a'])
   })
 })
+
+describe('two config files', () => {
+  it('check, build and lock warn that one is ignored, and still pass', async () => {
+    const root = makeTree({
+      'skills.config.ts': 'export default { ci: false }\n',
+      'skills.config.json': '{ "profile": "bogus" }',
+      ...skill('a'),
+    })
+    const warning = 'warning config/ignored skills.config.json found skills.config.ts and skills.config.json: '
+      + 'using skills.config.ts, skills.config.json is ignored'
+    const locked = await cli(['lock', '--cwd', root, '--no-color'])
+    expect(locked.code).toBe(0)
+    expect(locked.stderr).toContain(`${warning.replace(' found', '\n  found')}\n`)
+    const checked = await cli(['check', '--cwd', root, '--no-color'])
+    expect(checked.code).toBe(0)
+    expect(checked.stdout).toContain(warning)
+    expect(checked.stdout.trimEnd().split('\n').at(-1)).toBe('⚠ 0 errors, 1 warning, 0 notes in 1 skill')
+    const built = await cli(['build', '--cwd', root, '--no-color'])
+    expect(built.code).toBe(0)
+    expect(built.stderr).toContain(warning)
+    // Named explicitly, the file is the only one read: nothing to warn about (and its bad profile fails).
+    expect((await cli(['check', '--cwd', root, '-c', 'skills.config.json'])).code).toBe(2)
+  })
+})

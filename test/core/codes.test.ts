@@ -6,7 +6,7 @@ import { CODES } from '../../src/core/codes'
 import { META_RULES, RULES } from '../../src/scanner'
 
 const SRC = path.resolve(__dirname, '../../src')
-const AREAS = 'frontmatter|schema|structure|fs|skill|root|lock|quality|link|scenario|hitl|uri|scan'
+const AREAS = 'config|frontmatter|schema|structure|fs|skill|root|lock|quality|link|scenario|hitl|uri|scan'
 /** Not diagnostic codes, though they look like one. */
 const NOT_CODES = new Set(['fs/promises'])
 

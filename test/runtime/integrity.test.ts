@@ -122,4 +122,47 @@ describe('verifySkill', () => {
     const result = verifySkill(skill, { 'SKILL.md': 42 as unknown as string })
     expect(result.modified).toEqual(['SKILL.md'])
   })
+
+  it('never throws on a missing skill, file set or options: it returns a failed verification', async () => {
+    const { skill, fetched } = await setup()
+    const paths = skill.files.map(f => f.path)
+    for (const files of [null, undefined, 42, 'SKILL.md']) {
+      expect(verifySkill(skill, files as never), String(files)).toMatchObject({
+        skill: 'demo',
+        ok: false,
+        modified: [],
+        missing: paths,
+        unexpected: [],
+      })
+    }
+    expect(verifySkill(skill, [null, { path: 'SKILL.md' }] as never)).toMatchObject({
+      ok: false,
+      modified: ['SKILL.md'],
+      unexpected: ['undefined'],
+    })
+    // Not a manifest entry: nothing is expected, everything supplied is unexpected, and the entry is inconsistent.
+    expect(verifySkill(null as never, fetched)).toEqual({
+      skill: '',
+      ok: false,
+      modified: [],
+      missing: [],
+      unexpected: paths,
+      expectedDigest: '',
+      actualDigest: skill.digest,
+      manifestConsistent: false,
+    })
+    const broken = [undefined, 42, {}, { ...skill, files: null }, { ...skill, files: [null] }, { ...skill, digest: 7 }]
+    for (const entry of broken) {
+      const result = verifySkill(entry as never, fetched)
+      expect([result.ok, result.manifestConsistent], JSON.stringify(entry)).toEqual([false, false])
+    }
+    const hostile = Object.defineProperty({ ...skill }, 'files', {
+      get: () => {
+        throw new Error('hostile getter')
+      },
+    })
+    expect(verifySkill(hostile, fetched)).toMatchObject({ ok: false, manifestConsistent: false })
+    expect(verifySkill(skill, null as never, null as never)).toMatchObject({ ok: false, missing: paths })
+    expect(verifySkill(skill, fetched, null as never).ok).toBe(true)
+  })
 })
