@@ -128,6 +128,11 @@ function describe(at: string, errors: ErrorObject[], data: unknown): string {
     const near = didYouMean(key, known)
     return `${name}: unknown option${near ? `; did you mean "${near}"?` : ''} (known: ${known.join(', ')})`
   }
+  if (first.keyword === 'required') {
+    const key = (first.params as { missingProperty: string }).missingProperty
+    const why = at.startsWith('overrides') && key === 'reason' ? ' (every override says why it is needed)' : ''
+    return `${name}: missing required key "${key}"${why}`
+  }
   const allowed = errors.flatMap((e) => {
     if (e.keyword === 'enum')
       return (e.params as { allowedValues: unknown[] }).allowedValues.map(v => show(v))

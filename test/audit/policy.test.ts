@@ -68,7 +68,7 @@ describe('overrides', () => {
       'overrides.0.reason: " " must match pattern "\\S"',
     )
     await expect(run([{ skills: 'a', capabilities: ['process'] }])).rejects.toThrow(
-      'overrides.0: {"skills":"a","capabilities":["process"]} must have required property \'reason\'',
+      'overrides.0: missing required key "reason" (every override says why it is needed)',
     )
     await expect(run([{ skills: 'a', capabilities: ['netwrok'], reason: 'x' }])).rejects.toThrow(
       '(did you mean "network"?)',
