@@ -37,11 +37,17 @@ function toResolved(id: string): string {
   return at === -1 ? id : id.slice(at)
 }
 
+/** The main module's exports, for a build that has already failed. */
+const FAILED_MODULE = 'export default null\nexport const skills = []\nexport function getSkill() {}\n'
+  + 'export async function loadManifest() {}\nexport async function findSkills() { return [] }\n'
+
 export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = {}, meta) => {
   const ctx = createSkillsContext(options)
   let viteCommand: 'serve' | 'build' | undefined
   let esbuildOutdir: string | undefined
   let started = false
+  /** What esbuild's onStart reported this build: its onLoad runs anyway and must not report it again. */
+  let startError: string | null = null
 
   /**
    * esbuild's onStart has no this.warn or this.error, but takes both from the callback's result. A thrown error
@@ -49,12 +55,14 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
    */
   async function esbuildStart(): Promise<{ errors: EsbuildMessage[], warnings: EsbuildMessage[] }> {
     const warnings: EsbuildMessage[] = []
+    startError = null
     try {
       ctx.report(await ctx.audit(), { warn: text => warnings.push({ text }) })
     }
     catch (error) {
       if (!(error instanceof SkillsAuditError))
         throw error
+      startError = error.message
       return { errors: [{ text: error.message }], warnings }
     }
     const { manifest } = ctx.options
@@ -169,8 +177,11 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
 
     async buildEnd() {
       const audit = ctx.last
+      // No audit (invalid options, a crash): buildStart reported it; reading the options would throw it again.
+      if (!audit?.ok)
+        return
       const { manifest } = ctx.options
-      if (!audit?.ok || manifest === false || viteCommand === 'serve')
+      if (manifest === false || viteCommand === 'serve')
         return
       if (meta.framework === 'esbuild' && !esbuildOutdir)
         return
@@ -240,7 +251,17 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         // and without them esbuild's watch mode misses new skill folders.
         build.onLoad({ filter: LOAD_FILTER, namespace: PLUGIN_NAME }, async (args) => {
           const id = toResolved(args.path)
-          const audit = await ctx.audit()
+          let audit
+          try {
+            audit = await ctx.audit()
+          }
+          catch (error) {
+            // The failed build already says why; a module with the same exports keeps esbuild from adding
+            // "no matching export" errors to it.
+            if (error instanceof SkillsAuditError && error.message === startError)
+              return { contents: FAILED_MODULE, loader: 'js' }
+            throw error
+          }
           const contents = await ctx.moduleCode(id, audit)
           if (contents === null)
             return undefined

@@ -25,52 +25,54 @@ const bin = (name: string): string => path.join(REPO, 'node_modules/.bin', name)
  * How a user runs each bundler: its own CLI where the repo has one, else the documented API pattern
  * (webpack and Rspack print `err` or the stats; esbuild prints its own messages).
  */
-const PROJECTS: Record<Bundler, { files: Record<string, string>, command: string[] }> = {
-  vite: {
-    files: {
-      'vite.config.mjs': `import skills from ${plugin('vite')}
+function projects(OPTIONS: string): Record<Bundler, { files: Record<string, string>, command: string[] }> {
+  return {
+    vite: {
+      files: {
+        'vite.config.mjs': `import skills from ${plugin('vite')}
 export default { plugins: [skills(${OPTIONS})], build: { ssr: 'main.js', outDir: 'out' } }
 `,
+      },
+      command: [bin('vite'), 'build'],
     },
-    command: [bin('vite'), 'build'],
-  },
-  rollup: {
-    files: {
-      'rollup.config.mjs': `import skills from ${plugin('rollup')}
+    rollup: {
+      files: {
+        'rollup.config.mjs': `import skills from ${plugin('rollup')}
 export default { input: 'main.js', plugins: [skills({ ...${OPTIONS}, root: process.cwd() })], output: { dir: 'out' } }
 `,
+      },
+      command: [bin('rollup'), '-c'],
     },
-    command: [bin('rollup'), '-c'],
-  },
-  rolldown: {
-    files: {
-      'rolldown.config.mjs': `import skills from ${plugin('rolldown')}
+    rolldown: {
+      files: {
+        'rolldown.config.mjs': `import skills from ${plugin('rolldown')}
 export default { input: 'main.js', plugins: [skills(${OPTIONS})], output: { dir: 'out' } }
 `,
+      },
+      command: [bin('rolldown'), '-c', 'rolldown.config.mjs'],
     },
-    command: [bin('rolldown'), '-c', 'rolldown.config.mjs'],
-  },
-  esbuild: {
-    files: {
-      'build.mjs': `import * as esbuild from 'esbuild'
+    esbuild: {
+      files: {
+        'build.mjs': `import * as esbuild from 'esbuild'
 import skills from ${plugin('esbuild')}
 const options = { entryPoints: ['main.js'], bundle: true, format: 'esm', outdir: 'out' }
 await esbuild.build({ ...options, plugins: [skills(${OPTIONS})] }).catch(() => process.exit(1))
 `,
+      },
+      command: [process.execPath, 'build.mjs'],
     },
-    command: [process.execPath, 'build.mjs'],
-  },
-  webpack: {
-    files: { 'build.mjs': statsScript(`import webpack from 'webpack'\nconst bundler = webpack`, 'webpack') },
-    command: [process.execPath, 'build.mjs'],
-  },
-  rspack: {
-    files: { 'build.mjs': statsScript(`import { rspack as bundler } from '@rspack/core'`, 'rspack') },
-    command: [process.execPath, 'build.mjs'],
-  },
+    webpack: {
+      files: { 'build.mjs': statsScript(`import webpack from 'webpack'\nconst bundler = webpack`, 'webpack', OPTIONS) },
+      command: [process.execPath, 'build.mjs'],
+    },
+    rspack: {
+      files: { 'build.mjs': statsScript(`import { rspack as bundler } from '@rspack/core'`, 'rspack', OPTIONS) },
+      command: [process.execPath, 'build.mjs'],
+    },
+  }
 }
 
-function statsScript(importLine: string, name: string): string {
+function statsScript(importLine: string, name: string, OPTIONS: string): string {
   return `${importLine}
 import skills from ${plugin(name)}
 const options = { mode: 'production', entry: './main.js', context: process.cwd() }
@@ -92,28 +94,40 @@ function linkModules(dir: string): void {
 
 const count = (text: string, part: string): number => text.split(part).length - 1
 
-describe('a failing build prints the report once, with no stack', () => {
+/** Builds the app in every bundler, as a user runs each: exit code and output, colours stripped. */
+async function buildAll(
+  name: string,
+  options: string,
+  prepare: (dir: string) => void,
+  dirs: string[],
+): Promise<Map<Bundler, { code: number, text: string }>> {
   const outputs = new Map<Bundler, { code: number, text: string }>()
+  for (const bundler of BUNDLERS) {
+    const dir = makeApp(`${bundler}-${name}`)
+    dirs.push(dir)
+    prepare(dir)
+    linkModules(dir)
+    const project = projects(options)[bundler]
+    for (const [file, text] of Object.entries(project.files)) fs.writeFileSync(path.join(dir, file), text)
+    const [command, ...args] = project.command
+    const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' }
+    const result = await run(command!, args, { cwd: dir, env }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number, stdout: string, stderr: string }) => error,
+    )
+    // eslint-disable-next-line no-control-regex -- colours some CLIs print anyway
+    const text = `${result.stdout}\n${result.stderr}`.replace(/\x1B\[[\d;]*m/g, '')
+    outputs.set(bundler, { code: result.code, text })
+  }
+  return outputs
+}
+
+describe('a failing build prints the report once, with no stack', () => {
+  let outputs = new Map<Bundler, { code: number, text: string }>()
   const dirs: string[] = []
 
   beforeAll(async () => {
-    for (const bundler of BUNDLERS) {
-      const dir = makeApp(`${bundler}-output`)
-      dirs.push(dir)
-      breakApp(dir)
-      linkModules(dir)
-      const project = PROJECTS[bundler]
-      for (const [file, text] of Object.entries(project.files)) fs.writeFileSync(path.join(dir, file), text)
-      const [command, ...args] = project.command
-      const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' }
-      const result = await run(command!, args, { cwd: dir, env }).then(
-        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-        (error: { code: number, stdout: string, stderr: string }) => error,
-      )
-      // eslint-disable-next-line no-control-regex -- colours some CLIs print anyway
-      const text = `${result.stdout}\n${result.stderr}`.replace(/\x1B\[[\d;]*m/g, '')
-      outputs.set(bundler, { code: result.code, text })
-    }
+    outputs = await buildAll('output', OPTIONS, breakApp, dirs)
   }, 180_000)
   afterAll(() => dirs.forEach(removeDir))
 
@@ -125,5 +139,22 @@ describe('a failing build prints the report once, with no stack', () => {
     expect(text).toContain('> 2 | name: brokn')
     expect(text).not.toMatch(FRAME)
     expect(text).not.toContain('[Getter/Setter]')
+  })
+})
+
+describe('invalid options are printed once', () => {
+  let outputs = new Map<Bundler, { code: number, text: string }>()
+  const dirs: string[] = []
+  const TYPO = 'profle: unknown option; did you mean "profile"?'
+
+  beforeAll(async () => {
+    outputs = await buildAll('typo', JSON.stringify({ profle: 'agentskills', lock: false }), () => {}, dirs)
+  }, 180_000)
+  afterAll(() => dirs.forEach(removeDir))
+
+  it.each(BUNDLERS)('%s', (bundler) => {
+    const { code, text } = outputs.get(bundler)!
+    expect(code, text).not.toBe(0)
+    expect(count(text, TYPO), text).toBe(1)
   })
 })
