@@ -209,6 +209,24 @@ function splitParagraphs(unit: Unit): Array<{ first: number, lines: string[] }> 
 }
 
 const ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/
+
+// Several rules read the paragraphs as lines joined by spaces: joined once.
+const JOINED = new WeakMap<{ lines: string[] }, string>()
+function joined(p: { lines: string[] }): string {
+  let text = JOINED.get(p)
+  if (text === undefined)
+    JOINED.set(p, (text = p.lines.join(' ')))
+  return text
+}
+
+// The anchors of a rule's patterns as one alternation.
+const ANY_ANCHOR = new WeakMap<readonly LinePattern[], RegExp>()
+function anyAnchor(patterns: readonly LinePattern[]): RegExp {
+  let re = ANY_ANCHOR.get(patterns)
+  if (!re)
+    ANY_ANCHOR.set(patterns, (re = new RegExp([...new Set(patterns.map(p => `(?:${p.anchor})`))].join('|'), 'i')))
+  return re
+}
 const COMPILED = new WeakMap<LinePattern, { anchor: RegExp, re: RegExp }>()
 // Patterns that share an anchor share its regex: a paragraph is tested once per anchor.
 const ANCHORS = new Map<string, RegExp>()
@@ -230,13 +248,17 @@ function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp } {
 export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePattern[], rule: string): RawFinding[] {
   const out: RawFinding[] = []
   const compiled = patterns.map(compiledOf)
+  const any = anyAnchor(patterns)
   for (const unit of units) {
     if (unit.lang !== 'prose')
       continue
     for (const p of paragraphs(unit)) {
       if (p.lines.length < 2)
         continue
-      const text = p.lines.join(' ')
+      const text = joined(p)
+      // Every pattern needs its anchor: one test of them all first, then each pattern where one is there.
+      if (!any.test(text))
+        continue
       // Answers of the gates and anchors on this paragraph (stateless regexes only: no `g` or `y`).
       const answers = new Map<RegExp, boolean>()
       const passes = (re: RegExp): boolean => {
@@ -290,11 +312,16 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
   return out
 }
 
+// A rule's prose patterns, found once per list.
+const PROSE = new WeakMap<readonly LinePattern[], readonly LinePattern[]>()
+
 /**
  * The prose line patterns of a rule matched on sentences that wrap over lines (prose is often wrapped at 80
  * columns: "tell them" at the end of one line, "only the plan ran" on the next), marked like the line scan's.
  */
 export function wrappedProse(skill: SkillSource, patterns: readonly LinePattern[], rule: string): RawFinding[] {
-  const prose = patterns.filter(p => p.langs.includes('prose') && (p.view ?? 'raw') === 'raw')
+  let prose = PROSE.get(patterns)
+  if (!prose)
+    PROSE.set(patterns, (prose = patterns.filter(p => p.langs.includes('prose') && (p.view ?? 'raw') === 'raw')))
   return prose.length ? markQuoted(skill, wrappedMatches(unitsOf(skill), prose, rule)) : []
 }

@@ -1,4 +1,4 @@
-import type { RawFinding, RuleModule } from '../types'
+import type { LinePattern, RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { clauseBefore, describesAct } from './clauses'
 import { wrappedProse } from './code-units'
@@ -277,7 +277,17 @@ export const concealment: RuleModule = {
         open.lastIndex = end
       }
     }
-    out.push(...wrappedProse(skill, concealment.patterns, 'concealment'))
+    out.push(...wrappedProse(skill, wrapped(), 'concealment'))
     return out
   },
+}
+
+/**
+ * The orders read again over wrapped lines: those whose anchors are rare in honest prose (a paragraph check
+ * costs a pass of each pattern over the whole paragraph; "user" is in most of them).
+ */
+const WRAPPED = /^tells the agent to (?:lie|act against|act covertly|act without)|^claims precedence/
+let orders: readonly LinePattern[] | null = null
+function wrapped(): readonly LinePattern[] {
+  return (orders ??= concealment.patterns.filter(p => WRAPPED.test(p.message)))
 }

@@ -274,6 +274,11 @@ export const controlDisablement: RuleModule = {
     },
   ],
   // Orders to switch a control off, wrapped over two lines of prose.
-  visitSkill: skill => wrappedProse(skill, controlDisablement.patterns.filter(p => p.anchor === SWITCH_OFF_ANCHOR
-    || p.message.startsWith('declares')), 'security_control_disablement'),
+  visitSkill: skill => wrappedProse(skill, wrapped(), 'security_control_disablement'),
+}
+
+let orders: readonly LinePattern[] | null = null
+function wrapped(): readonly LinePattern[] {
+  return (orders ??= controlDisablement.patterns.filter(p => p.anchor === SWITCH_OFF_ANCHOR
+    || p.message.startsWith('declares')))
 }
