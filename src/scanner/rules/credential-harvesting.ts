@@ -114,6 +114,29 @@ export const credentialHarvesting: RuleModule = {
       view: 'noComments',
       message: 'collects the environment\'s secrets by name pattern',
     },
+    {
+      anchor: 'find|fd|locate|grep|rg|findstr|Select-String|trufflehog|gitleaks|Get-ChildItem|gci',
+      re: new RegExp(
+        [
+          // Key and credential files looked for across the home directory or the whole disk.
+          String.raw`\b(?:find|fd|locate|Get-ChildItem|gci)\s+(?:[^\n|;&]*\s)?["']?`,
+          String.raw`(?:~|\$HOME|\$env:USERPROFILE|\/|\/home|\/Users|C:\\Users)(?:[\/\\]?["']?\s)[^\n|;&]{0,120}?`,
+          String.raw`(?:id_rsa|id_ed25519|id_ecdsa|\.pem\b|\.key\b|\.env\b|credentials|\.npmrc|\.pypirc|\.netrc`,
+          String.raw`|wallet\.dat|\.kdbx|\.p12\b|\.pfx\b|\.keystore)`,
+          // Secret patterns searched for recursively in the home directory or the whole disk.
+          String.raw`|\b(?:grep|egrep|rg|ag|findstr|Select-String)\b[^\n|;&]{0,160}?`,
+          String.raw`(?:AKIA|sk-|ghp_|xox[bp]|api[_-]?key|secret|passw|token|PRIVATE\s+KEY)[^\n|;&]{0,80}?`,
+          String.raw`\s["']?(?:~|\$HOME|\/home|\/Users|\/)["']?(?:\/?\s|\/?$)`,
+          // Secret scanners pointed at the machine instead of a repository.
+          String.raw`|\b(?:trufflehog\s+filesystem|gitleaks\s+(?:detect|dir)\b[^\n|;&]*--source)\s+`,
+          String.raw`["']?(?:~|\$HOME|\/|\/home|\/Users)["']?(?:\/?\s|\/?$)`,
+        ].join(''),
+        'i',
+      ),
+      langs: ['sh', 'py', 'js', 'text', 'prose'],
+      view: 'noComments',
+      message: 'searches the home directory or the whole disk for keys and credentials',
+    },
     ...HARVEST_PROSE,
   ],
   visitSkill: visitHarvest,

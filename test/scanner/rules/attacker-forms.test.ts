@@ -167,6 +167,17 @@ describe('attacker forms', () => {
     })).toEqual(['error credential_harvesting references/inventory.md:3:1'])
   })
 
+  it('finds sweeps of the home directory or the disk for keys and secrets, not of a repository', () => {
+    const sh = (line: string): string[] => hitsOf('credential_harvesting', { 'scripts/a.sh': `${line}\n` })
+    expect(sh('find ~ -name "id_rsa*" -o -name "*.pem" 2>/dev/null'))
+      .toEqual(['error credential_harvesting scripts/a.sh:1:1'])
+    expect(sh('grep -rE "AKIA[0-9A-Z]{16}" ~ 2>/dev/null')).toEqual(['error credential_harvesting scripts/a.sh:1:1'])
+    expect(sh('trufflehog filesystem ~ --json')).toEqual(['error credential_harvesting scripts/a.sh:1:1'])
+    expect(sh('find . -name "*.pem"')).toEqual([])
+    expect(sh('grep -rn "api_key" src/')).toEqual([])
+    expect(sh('gitleaks detect --source . -v')).toEqual([])
+  })
+
   it('keeps short typosquats to slips no honest name makes', () => {
     const named = (name: string): string[] =>
       scanSkill(makeSkill({ 'SKILL.md': `---\nname: ${name}\n---\n# x\n` }, { name }, name), DEFAULT_SCANNER)
