@@ -107,8 +107,9 @@ export interface ReportOptions extends FormatOptions {
   /** One-line warnings and notes shown per skill and rule before the rest fold into a line. @default 3 */
   repeats?: number
   /**
-   * What the summary line counts, when the report lists only some of it (the console's digest of a report
-   * written to a file counts what the file holds, so the two agree). @default the diagnostics listed
+   * Everything the audit found, when only some of it is listed: the summary and the table count these, so
+   * they tell the whole state, not the part shown (the console's digest of a report written to a file counts
+   * what the file holds). @default the diagnostics listed
    */
   counted?: readonly Diagnostic[]
 }
@@ -149,10 +150,11 @@ export function formatReport(
         blocks.push({ text: c.dim(`  ... ${rest.length} more ${group[0]!.code}: ${foldedPlaces(rest)}`), line: true })
     }
   }
-  const table = skillTable(diagnostics, options.skills)
+  const counted = options.counted ?? diagnostics
+  const table = skillTable(diagnostics, counted, options.skills)
   if (table)
     blocks.push({ text: table, line: false })
-  blocks.push({ text: formatSummary(options.counted ?? diagnostics, skills, options.color), line: false })
+  blocks.push({ text: formatSummary(counted, skills, options.color), line: false })
   let out = ''
   blocks.forEach((b, i) => {
     out += i === 0 ? b.text : `${b.line && blocks[i - 1]!.line ? '\n' : '\n\n'}${b.text}`
@@ -166,18 +168,19 @@ function foldedPlaces(rest: readonly Diagnostic[]): string {
   return `${places.join(', ')}${rest.length > 4 ? ', ...' : ''}`
 }
 
-/** `warning scan/fs_write skills/x/a.py:3:6 opens a file for writing`: a warning or note on one line. */
+/**
+ * `warning scan/fs_write skills/x/a.py:3:6 opens a file for writing`: a warning or note on one line, and below it
+ * the message's detail lines, indented as in the full form: a drift's `~ file` list is what it is about.
+ */
 function formatLine(d: Diagnostic, c: ReturnType<typeof pc.createColors>): string {
   const paint = d.severity === 'warning' ? c.yellow : c.cyan
   const where = d.file ? `${d.file}${d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : ''}` : '(project)'
-  const message = reveal(d.message.split('\n')[0]!)
-  return `${paint(d.severity)} ${c.dim(d.code)} ${where} ${message}`
+  const [message, ...details] = reveal(d.message).split('\n')
+  return [`${paint(d.severity)} ${c.dim(d.code)} ${where} ${message}`, ...details.map(l => `  ${l}`)].join('\n')
 }
 
-/** Skills with errors or warnings, worst first, with their detected capabilities. */
-function skillTable(diagnostics: readonly Diagnostic[], skills: readonly SkillLine[] | undefined): string {
-  if (!skills)
-    return ''
+/** Errors and warnings per skill. */
+function countBySkill(diagnostics: readonly Diagnostic[]): Map<string, { errors: number, warnings: number }> {
   const counts = new Map<string, { errors: number, warnings: number }>()
   for (const d of diagnostics) {
     if (!d.skill || d.severity === 'info')
@@ -188,6 +191,23 @@ function skillTable(diagnostics: readonly Diagnostic[], skills: readonly SkillLi
     else row.warnings++
     counts.set(d.skill, row)
   }
+  return counts
+}
+
+/**
+ * The skills with errors or warnings listed, worst first, with their detected capabilities and every problem
+ * `counted`; then how many skills have none at all (a skill whose problems are counted but not listed is in
+ * neither).
+ */
+function skillTable(
+  listed: readonly Diagnostic[],
+  counted: readonly Diagnostic[],
+  skills: readonly SkillLine[] | undefined,
+): string {
+  if (!skills)
+    return ''
+  const all = countBySkill(counted)
+  const counts = new Map([...countBySkill(listed)].map(([name, n]) => [name, all.get(name) ?? n]))
   if (!counts.size)
     return ''
   const caps = new Map(skills.map(s => [s.name, s.capabilities.join(', ')]))
@@ -199,7 +219,8 @@ function skillTable(diagnostics: readonly Diagnostic[], skills: readonly SkillLi
   const pad = (cell: string, i: number): string =>
     (i === 1 || i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))
   const line = (cells: string[]): string => cells.map(pad).join('  ').trimEnd()
-  const clean = skills.length - counts.size
+  // A removed skill's drift names a skill that is no longer audited: count the audited ones only.
+  const clean = skills.filter(s => !all.has(s.name)).length
   return [line(head), ...rows.map(line), ...(clean > 0 ? [`(${clean} more skill(s) without errors or warnings)`] : [])]
     .join('\n')
 }

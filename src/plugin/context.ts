@@ -2,6 +2,7 @@ import type { AuditResult } from '../audit/engine'
 import type { Options } from '../core/options'
 import type { Diagnostic } from '../core/types'
 import type { DtsTarget } from './dts'
+import type { Host } from './report'
 import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
@@ -14,6 +15,7 @@ import { OptionsError } from '../core/validate-options'
 import { indexModule, indexSkillModule, loadersModule, mainModule, postingsModule, skillModule } from './codegen'
 import { dtsTarget, generateDts } from './dts'
 import { parseVirtual, RESOLVED_ID, resolvedSkillId, sharedModuleIds } from './ids'
+import { createReporter } from './report'
 
 /** An error whose printed form is the report itself: no stack trace under a diagnostics list. */
 export class SkillsAuditError extends Error {
@@ -31,18 +33,11 @@ export class SkillsAuditError extends Error {
   }
 }
 
-/** The error a failed audit raises: `shown` with code frames, then the summary line. */
+/** The error a failed audit raises: `shown` with code frames, then the summary line of everything found. */
 function auditFailure(audit: AuditResult, shown: readonly Diagnostic[]): SkillsAuditError {
-  const report = formatReport(shown, audit.stats.skills, { sources: audit.sources, repeats: 1 })
+  const options = { sources: audit.sources, repeats: 1, counted: audit.diagnostics }
+  const report = formatReport(shown, audit.stats.skills, options)
   return new SkillsAuditError(`${PREFIX} skills audit failed\n\n${report}`)
-}
-
-/** `84 warnings in 8 skills that match .manifest.lock (...)`: what a build against a matching lock prints. */
-function knownWarnings(known: readonly Diagnostic[], lockFile: string): string {
-  const skills = new Set(known.map(d => d.skill)).size
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
-  return `${plural(known.length, 'warning')} in ${plural(skills, 'skill')} that match ${lockFile}: `
-    + '`npx unplugin-skills check` lists them'
 }
 
 function dtsNotice(dts: DtsTarget, root: string): string {
@@ -85,11 +80,6 @@ function createEngine(inline: Options, projectRoot: string): { engine: SkillsEng
   }
 }
 
-export interface Host {
-  warn?: (message: string) => void
-  info?: (message: string) => void
-}
-
 /** What one virtual module depends on: its host must watch these to rebuild it. */
 export interface ModuleDeps {
   files: string[]
@@ -108,9 +98,9 @@ export function createSkillsContext(options: Options = {}) {
   let pending: Set<string> | null = null
   let full = false
   let dev = false
-  /** The problems printed by the last report: the next one prints only what is new. */
-  let printed = new Set<string>()
-  let lastReported: AuditResult | null = null
+  const reporter = createReporter()
+  /** Vite's dev server logger: reports are printed through it (see Host.log). */
+  let logger: Host['log']
   /** Postings shards served so far (their ids are numbered): invalidated with the index on changes. */
   let servedShards = 0
   // Per audit: each skill's own files and dirs, so a skill module only depends on its skill.
@@ -179,6 +169,10 @@ export function createSkillsContext(options: Options = {}) {
     setDev(value: boolean) {
       dev = value
     },
+    /** The logger every report prints through from now on (Vite's, in dev), whatever channel a hook offers. */
+    setLogger(log: Host['log']) {
+      logger = log
+    },
     /** The current audit, re-run first when files changed (serialised: one audit at a time). */
     async audit(): Promise<AuditResult> {
       // eslint-disable-next-line no-unmodified-loop-condition -- the audit awaited clears `running` when it ends
@@ -200,6 +194,7 @@ export function createSkillsContext(options: Options = {}) {
         return false
       }
       ;(pending ??= new Set()).add(abs)
+      reporter.changed(abs)
       return true
     },
     /** The next audit walks every skill again (stat only for unchanged ones): for hosts that don't say what changed. */
@@ -208,44 +203,17 @@ export function createSkillsContext(options: Options = {}) {
         full = true
     },
     /**
-     * Prints warnings (through the host where it has a channel) and, outside dev, throws on errors.
-     * Each distinct result is reported once, however often buildStart runs.
+     * Prints the audit's report (through the host where it has a channel) and, outside dev, throws on errors.
+     * Each distinct result is reported once, however often buildStart runs (see createReporter).
      */
     report(audit: AuditResult, host: Host = {}): void {
-      // buildStart runs again on watch rebuilds with the same (cached) result: report a result once.
-      if (audit === lastReported)
-        return
-      lastReported = audit
       const failure = dev ? null : buildError(audit)
       if (failure) {
-        printed = new Set()
-        lastReported = null
+        reporter.reset()
         throw failure
       }
-      const warn = host.warn ?? ((m: string) => console.warn(`${PREFIX} ${m}`))
-      // eslint-disable-next-line no-console -- hosts have no info channel: lock notices are printed, not warned
-      const info = host.info ?? ((m: string) => console.info(`${PREFIX} ${m}`))
-      const shown = audit.diagnostics.filter(d => d.severity === 'warning' || (d.severity === 'error' && dev))
-      const keys = shown.map(d => JSON.stringify([d.code, d.severity, d.file, d.line, d.column, d.message]))
-      // Each problem once: a rebuild or a dev edit prints only what is new since the last report.
-      const fresh = shown.filter((_, i) => !printed.has(keys[i]!))
-      // A first report against a lock the skills match: their files are the ones reviewed when the lock was
-      // written, so one line counts their warnings (`check` lists them). Project-level problems stay listed.
-      const matched = printed.size === 0 && (audit.lock.status === 'ok' || audit.lock.status === 'unchanged')
-      const known = matched ? fresh.filter(d => d.skill && d.severity === 'warning') : []
-      const listed = known.length ? fresh.filter(d => !known.includes(d)) : fresh
-      printed = new Set(keys)
-      if (listed.length) {
-        const skills = audit.manifest.skills.map(s => ({ name: s.name, capabilities: s.capabilities.detected }))
-        warn(formatReport(listed, audit.stats.skills, { sources: audit.sources, skills, repeats: 1 }).trimEnd())
-      }
-      if (known.length)
-        warn(knownWarnings(known, audit.lock.file))
-      for (const d of audit.diagnostics) {
-        if (d.code === 'lock/created' || d.code === 'lock/updated')
-          info(d.message)
-      }
-      for (const notice of notices.splice(0)) info(notice)
+      const context = { dev, root: getEngine().options.root, notices }
+      reporter.report(audit, logger ? { log: logger } : host, context)
     },
     /** The error a build fails with (its report holds warnings too), or null when the audit has no errors. */
     buildError,

@@ -194,6 +194,12 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options = 
         ctx.setRoot(config.root)
         viteCommand = config.command
         ctx.setDev(config.command === 'serve' && !config.isProduction)
+        // Plugin warnings in dev are printed as `warning: <text>` plus a `Plugin:` line: a report that says
+        // `warning: error ...` twice over. The server's logger prints our lines as written.
+        if (config.command === 'serve') {
+          const { logger } = config
+          ctx.setLogger((level, message) => logger[level](message, { timestamp: true }))
+        }
         // A one-shot build fails here, before Rolldown runs (see failEarly). Watch builds fail in buildStart.
         if (config.command === 'build' && !config.build.watch)
           await failEarly()

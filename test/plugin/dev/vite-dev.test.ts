@@ -1,61 +1,22 @@
+import type { ViteDevServer } from 'vite'
+import type { Logged } from './server'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { breakApp, engineAudit, fromDist, lockApp, makeApp, OPTIONS, removeDir, STACK_LINE } from '../bundlers/helpers'
-
-type Vite = typeof import('vite')
-type ViteDevServer = import('vite').ViteDevServer
-
-const MAIN = '/@id/__x00__virtual:skills-manifest'
-const skillUrl = (name: string): string => `${MAIN}/skill/${name}`
-
-/** Polls `check` until it holds: the watcher is asynchronous, so no fixed sleep. */
-async function until(check: () => Promise<boolean>, what: string, timeout = 15_000): Promise<void> {
-  const deadline = Date.now() + timeout
-  while (Date.now() < deadline) {
-    if (await check())
-      return
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
-
-async function startServer(
-  dir: string,
-  logs: string[],
-): Promise<{ server: ViteDevServer, get: (url: string) => Promise<{ status: number, text: string }> }> {
-  const { createServer, createLogger } = (await import('vite')) as Vite
-  const { default: skills } = await fromDist<typeof import('../../../plugins/vite')>('vite.mjs')
-  const logger = createLogger('silent')
-  logger.warn = (m: string) => void logs.push(m)
-  logger.error = (m: string) => void logs.push(m)
-  const server = await createServer({
-    configFile: false,
-    root: dir,
-    server: { port: 0, host: '127.0.0.1', ws: false },
-    customLogger: logger,
-    plugins: [skills(OPTIONS)],
-  })
-  await server.listen()
-  const address = server.httpServer!.address()
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  const get = async (url: string): Promise<{ status: number, text: string }> => {
-    const res = await fetch(base + url)
-    return { status: res.status, text: await res.text() }
-  }
-  return { server, get }
-}
+import { breakApp, engineAudit, lockApp, makeApp, removeDir, STACK_LINE } from '../bundlers/helpers'
+import { MAIN, skillUrl, startServer, until } from './server'
 
 describe('vite dev server', () => {
   let dir: string
   let server: ViteDevServer
   let get: (url: string) => Promise<{ status: number, text: string }>
-  const logs: string[] = []
+  const logged: Logged[] = []
+  const warned = (): string[] => logged.filter(l => l.level !== 'info').map(l => l.message)
 
   beforeAll(async () => {
     dir = makeApp('dev')
     await lockApp(dir)
-    ;({ server, get } = await startServer(dir, logs))
+    ;({ server, get } = await startServer(dir, logged))
   })
   afterAll(async () => {
     await server?.close()
@@ -77,7 +38,7 @@ describe('vite dev server', () => {
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('grouped by user impact', 'grouped by audience'))
     await until(async () => (await get(MAIN)).text.includes('grouped by audience'), 'the edited description')
     expect((await get(MAIN)).status).toBe(200)
-    expect(logs.some(m => m.includes('lock/drift') && m.includes('skill `release-notes` changed'))).toBe(true)
+    expect(warned().some(m => m.includes('lock/drift') && m.includes('skill `release-notes` changed'))).toBe(true)
   })
 
   it('updates a skill module when its body changes', async () => {
@@ -120,13 +81,14 @@ describe('vite dev server with an invalid skill', () => {
   let dir: string
   let server: ViteDevServer
   let get: (url: string) => Promise<{ status: number, text: string }>
-  const logs: string[] = []
+  const logged: Logged[] = []
+  const warned = (): string[] => logged.filter(l => l.level !== 'info').map(l => l.message)
 
   beforeAll(async () => {
     dir = makeApp('dev-invalid')
     await lockApp(dir)
     breakApp(dir)
-    ;({ server, get } = await startServer(dir, logs))
+    ;({ server, get } = await startServer(dir, logged))
   })
   afterAll(async () => {
     await server?.close()
@@ -143,7 +105,7 @@ describe('vite dev server with an invalid skill', () => {
 
   it('starts anyway, prints the error, and serves it to the overlay', async () => {
     expect(server.httpServer!.listening).toBe(true)
-    expect(logs.some(m => m.includes('skill/name-mismatch skills/broken/SKILL.md:2'))).toBe(true)
+    expect(warned().some(m => m.includes('skill/name-mismatch skills/broken/SKILL.md:2'))).toBe(true)
     const main = await get(MAIN)
     expect(main.status).toBe(500)
     expect(main.text).toContain('skill/name-mismatch')
