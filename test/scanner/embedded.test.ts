@@ -17,6 +17,7 @@ describe('code wherever it sits', () => {
       'error child_process scripts/a.sh:3:19',
       'error child_process scripts/a.sh:6:1',
       'error child_process scripts/a.sh:9:1',
+      'error fs_write scripts/a.sh:8:5',
     ])
   })
   it('reads continuation lines and multi-line Python calls as one line', () => {
@@ -29,6 +30,7 @@ describe('code wherever it sits', () => {
       'error network_access scripts/a.py:1:5',
       'error fs_write scripts/a.py:3:6',
       'error dangerous_shell scripts/a.sh:1:1',
+      'error fs_write scripts/a.sh:1:1',
     ])
   })
   it('reads code in a string with \\n escapes', () => {
