@@ -123,6 +123,7 @@ const SH_REDIRECT: LinePattern = {
 
 // What every match of the shell patterns contains: a text or line without it is not read further.
 const WRITE_WORD = /\b(?:rm|rmdir|mkdir|touch|cp|mv|ln|chmod|chown|truncate|tee|sed)\b|>|-(?:Content|File|Item)\b/i
+const WRITE_COMMAND = /\b(?:rm|rmdir|mkdir|touch|cp|mv|ln|chmod|chown|truncate|tee|sed)\b|-(?:Content|File|Item)\b/i
 // A Dockerfile's commands write inside the image it builds, not on the user's machine.
 const DOCKERFILE = /(?:^|\/)(?:Dockerfile|Containerfile)(?:\.[\w-]+)?$|^\s*FROM\s+\S/im
 // A heredoc's opening (not a `<<<` here-string); its body is data unless a shell reads it.
@@ -143,9 +144,13 @@ function textAsShell(skill: SkillSource): RawFinding[] {
     const text = unit.lines.join('\n')
     if (!WRITE_WORD.test(text))
       continue
+    // Without a write command only a redirect can match, and redirects are read only in text that looks like shell.
+    const commands = WRITE_COMMAND.test(text)
     const looks = sniffLang(text)
-    if ((looks && looks !== 'sh') || DOCKERFILE.test(unit.path) || DOCKERFILE.test(text.slice(0, 2000)))
+    if ((looks && looks !== 'sh') || (!commands && !looks) || DOCKERFILE.test(unit.path)
+      || DOCKERFILE.test(text.slice(0, 2000))) {
       continue
+    }
     const patterns = looks ? [SH_COMMANDS, PS_COMMANDS, SH_REDIRECT] : [SH_COMMANDS, PS_COMMANDS]
     const code = maskViews(text, 'sh').code.split('\n')
     let body: string | null = null
