@@ -32,6 +32,9 @@ const ORDERS = /\b(?:must|always|required|before\s+(?:any|every|using|calling|yo
 const USER_FIRST = /\b(?:user|system)['’]?s?\s+instructions?\s+(?:take|takes|have|has)\b/i
 
 /** Instructions that keep the user unaware of what the agent does, or claim an authority the skill lacks. */
+// What the agent does first "no matter what the user requests": checking is diligence, not defiance.
+const DILIGENCE = /\b(?:fact-check|verify|double-check|check|confirm|validate|review|test)\b/i
+
 export const concealment: RuleModule = {
   meta: {
     id: 'concealment',
@@ -170,7 +173,8 @@ export const concealment: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to act against the user\'s wishes',
-      accept: positive,
+      // "No matter what the user requests, you MUST fact-check it first" is diligence, not defiance.
+      accept: (m, line) => positive(m, line) && !DILIGENCE.test(line.slice(m.index, m.index + m[0].length + 120)),
     },
     {
       anchor: 'user has|user\'s|users|user approved|user authori|user consented|user already|pre-approved|preapproved'

@@ -36,7 +36,16 @@ const ANCHOR = [
 ].join('')
 // An API doc asks for the reader's own key, sent to the service it belongs to.
 const OWN_KEY = /\byour\s+(?:own\s+)?(?:\w+\s+)?(?:api\s+keys?|(?:access\s+|auth\s+)?tokens?|credentials|password)\b/i
-const notOwnKey = (m: RegExpExecArray): boolean => !OWN_KEY.test(m[0]) || new RegExp(SENSITIVE, 'i').test(m[0])
+// Secrets that are no secret: a test sends "expired/invalid tokens"; "only to the fixed origin" restricts a key.
+const NOT_SECRET = new RegExp(
+  String.raw`\b(?:invalid|expired|revoked|fake|dummy|bogus|wrong|malformed|forged)(?:\/\w+)?\s+(?:api\s+)?`
+  + String.raw`(?:keys?|tokens?|credentials|passwords?)\b|\bonly\s+to\b`,
+  'i',
+)
+const SENSITIVE_ANY = new RegExp(SENSITIVE, 'i')
+function notOwnKey(m: RegExpExecArray): boolean {
+  return (!OWN_KEY.test(m[0]) && !NOT_SECRET.test(m[0])) || SENSITIVE_ANY.test(m[0])
+}
 
 // What was just named, sent: "take its full contents and post them", "upload the whole file" (not a bare "it",
 // which is as often the reader's own key sent to its service).
