@@ -1,6 +1,7 @@
 import type { SkillsManifest } from '../core/types'
 import fs from 'node:fs'
 import path from 'node:path'
+import { parseTsconfig } from 'get-tsconfig'
 import picomatch from 'picomatch'
 
 /**
@@ -32,23 +33,28 @@ export interface DtsTarget {
 /**
  * Where `dts: true` writes: the project root when its tsconfig includes root files (or there is none), else
  * the first included directory (a Vite app's `"include": ["src"]` in tsconfig.app.json: `src/skills.d.ts`).
+ * `include` and `files` are the effective ones, through `extends` chains.
  */
 export function dtsTarget(root: string): DtsTarget {
-  const main = readTsconfig(path.join(root, 'tsconfig.json'))
+  const cache = new Map<string, string>()
+  const main = loadTsconfig(path.join(root, 'tsconfig.json'), cache)
   if (!main)
     return { file: path.join(root, FILE), included: true }
-  const configs = [{ dir: root, config: main }]
-  for (const ref of Array.isArray(main.references) ? main.references : []) {
+  const configs = [{ dir: root, ...main }]
+  for (const ref of Array.isArray(main.config.references) ? main.config.references : []) {
     const at = typeof ref?.path === 'string' ? path.resolve(root, ref.path) : null
     const file = at && (at.endsWith('.json') ? at : path.join(at, 'tsconfig.json'))
-    const config = file ? readTsconfig(file) : null
-    if (config)
-      configs.push({ dir: path.dirname(file!), config })
+    const loaded = file ? loadTsconfig(file, cache) : null
+    if (loaded)
+      configs.push({ dir: path.dirname(file!), ...loaded })
   }
-  const includes = configs.flatMap(({ dir, config }) => {
-    // No `include` and no `files`: TypeScript includes everything under the config.
-    const list = Array.isArray(config.include) ? config.include : config.files ? [] : ['**/*']
-    return list.filter((p): p is string => typeof p === 'string').map(p => ({ dir, pattern: p }))
+  const includes = configs.flatMap(({ dir, config, known }) => {
+    // No `include` and no `files`: TypeScript includes everything under the config, unless an unreadable base
+    // may set them (then they are unknown, and nothing is claimed).
+    const list = Array.isArray(config.include) ? config.include : config.files || !known ? [] : ['**/*']
+    return list
+      .filter((p): p is string => typeof p === 'string')
+      .map(p => ({ dir, pattern: normalizePattern(dir, p) }))
   })
   const covers = (dir: string, pattern: string, file: string): boolean => {
     const rel = path.relative(dir, file).split(path.sep).join('/')
@@ -80,9 +86,44 @@ function isDirectory(dir: string): boolean {
 }
 
 interface Tsconfig {
+  extends?: unknown
   include?: unknown[]
   files?: unknown[]
   references?: Array<{ path?: unknown }>
+}
+
+/**
+ * A tsconfig with `include` and `files` through its `extends` chain (relative paths and packages, an array
+ * as TypeScript 5 allows; the nearest config that sets a list wins, its paths made relative to `file`'s
+ * folder). get-tsconfig resolves the chain and stops at a cycle. A missing, broken or circular base makes
+ * TypeScript fail too: the config is then read alone, and `known` is false when a base may set the lists.
+ * Null when `file` is absent or unreadable.
+ */
+function loadTsconfig(file: string, cache: Map<string, string>): { config: Tsconfig, known: boolean } | null {
+  const own = readTsconfig(file)
+  if (!own)
+    return null
+  if (own.extends === undefined)
+    return { config: own, known: true }
+  const setsLists = Array.isArray(own.include) || Array.isArray(own.files)
+  try {
+    const resolved = parseTsconfig(file, cache)
+    // Bases' references are not inherited (get-tsconfig drops them too): the config's own.
+    return { config: { include: resolved.include, files: resolved.files, references: own.references }, known: true }
+  }
+  catch {
+    return { config: own, known: setsLists }
+  }
+}
+
+/** An `include` pattern as a normalized path relative to `dir` (`cfg/../src`: `src`; `${configDir}/src` too). */
+function normalizePattern(dir: string, pattern: string): string {
+  const expanded = pattern.replace(/^\$\{configDir\}/, dir.split(path.sep).join('/'))
+  const slashed = expanded.split(path.sep).join('/')
+  const relative = path.isAbsolute(slashed) ? path.relative(dir, slashed).split(path.sep).join('/') : slashed
+  const normalized = path.posix.normalize(relative).replace(/\/+$/, '')
+  // `.`: the folder itself, so everything under it.
+  return normalized === '.' || normalized === '' ? '**/*' : normalized
 }
 
 /** A tsconfig (JSON with comments and trailing commas), or null when absent or unreadable. */

@@ -89,3 +89,18 @@ describe('dts option', () => {
     expect(fs.readFileSync(dts(), 'utf8')).toContain('"zz-new": true')
   })
 })
+
+describe('dts: true through an extended tsconfig', () => {
+  let dir: string
+  afterAll(() => removeDir(dir))
+
+  it('writes into the base\'s `include`, where TypeScript looks', async () => {
+    dir = makeApp('dts-extends')
+    fs.mkdirSync(path.join(dir, 'src'))
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), '{ "extends": "./tsconfig.base.json" }')
+    fs.writeFileSync(path.join(dir, 'tsconfig.base.json'), '{ "include": ["src"] }')
+    await builders.rolldown(dir, { ...OPTIONS, lock: false, dts: true })
+    expect(fs.existsSync(path.join(dir, 'skills.d.ts'))).toBe(false)
+    expect(fs.readFileSync(path.join(dir, 'src/skills.d.ts'), 'utf8')).toContain('"pdf-tools": true')
+  })
+})
