@@ -15,7 +15,7 @@ import { ConfigError, loadConfig } from './core/config'
 import { formatDiagnostic, formatReport, PREFIX } from './core/format'
 import { writeIfChanged } from './core/fs'
 import { endTiming, formatTimings, startTiming, startTimings, stopTimings } from './core/timings'
-import { OptionsError } from './core/validate-options'
+import { didYouMean, OptionsError } from './core/validate-options'
 
 const COMMON = {
   'root': { type: 'string', multiple: true, short: 'r' },
@@ -111,6 +111,13 @@ Run \`unplugin-skills <command> --help\` for the options of a command.`
 
 class UsageError extends Error {}
 
+/** parseArgs' "Unknown option '--no-cahce'", with the flag it was meant to be (`--no-cache`). */
+function withNearFlag(message: string, flags: readonly string[]): string {
+  const m = /^Unknown option '--([^'=]+)'/.exec(message)
+  const near = m ? didYouMean(m[1]!, flags) : null
+  return near ? `${message.replace(/\..*$/s, '')} (did you mean --${near}?)` : message
+}
+
 export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   const [command, ...rest] = argv
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -122,7 +129,9 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
     return 0
   }
   if (!(command in COMMANDS)) {
-    io.stderr.write(`${PREFIX} unknown command \`${command}\`\n\n${USAGE}\n`)
+    const near = didYouMean(command, Object.keys(COMMANDS))
+    io.stderr.write(`${PREFIX} unknown command \`${command}\`${near ? ` (did you mean \`${near}\`?)` : ''}\n`
+      + 'Run `unplugin-skills --help` for the commands.\n')
     return 2
   }
   const spec = COMMANDS[command as keyof typeof COMMANDS]
@@ -132,7 +141,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       values = parseArgs({ args: rest, options: spec.options, allowPositionals: false, strict: true }).values
     }
     catch (error) {
-      throw new UsageError((error as Error).message)
+      throw new UsageError(withNearFlag((error as Error).message, Object.keys(spec.options)))
     }
     if (values.help) {
       io.stdout.write(`${spec.usage}\n`)
@@ -162,7 +171,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
   }
   catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`${PREFIX} ${error.message}\n\n${spec.usage}\n`)
+      io.stderr.write(`${PREFIX} ${error.message}\nRun \`unplugin-skills ${command} --help\` for its options.\n`)
       return 2
     }
     if (error instanceof ConfigError || error instanceof OptionsError) {

@@ -12,6 +12,19 @@ import { cli } from './run-cli'
 const project = (files: Record<string, any>): string => makeTree({ 'skills.config.json': '{ "ci": false }', ...files })
 
 describe('unplugin-skills CLI', () => {
+  it('names the command or flag a typo was meant to be, and points to --help instead of printing it', async () => {
+    expect(await cli(['chek'])).toMatchObject({
+      code: 2,
+      stderr: '[unplugin-skills] unknown command `chek` (did you mean `check`?)\n'
+        + 'Run `unplugin-skills --help` for the commands.\n',
+    })
+    expect(await cli(['check', '--no-cahce'])).toMatchObject({
+      code: 2,
+      stderr: '[unplugin-skills] Unknown option \'--no-cahce\' (did you mean --no-cache?)\n'
+        + 'Run `unplugin-skills check --help` for its options.\n',
+    })
+  })
+
   it('exits 2 on bad usage, 0 on --help', async () => {
     expect((await cli([])).code).toBe(2)
     expect((await cli(['frobnicate'])).code).toBe(2)
