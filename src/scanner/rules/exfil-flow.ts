@@ -6,7 +6,7 @@ import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-unit
 import { filledPlaceholders } from './exfil-placeholder'
 import { EXFIL_PROSE } from './exfil-prose'
 import { ENV_DUMP_RE, hinted, secretNames, SENSITIVE_RE, STORES } from './leak-sources'
-import { sendsForeign } from './own-host'
+import { LOCAL_HOST, sendsForeign } from './own-host'
 import { hitLines } from './skill-hits'
 
 /**
@@ -205,17 +205,9 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
     if (!sinks[i] || !leaks(st, tainted))
       return
     flagged.add(i)
-    const first = st.text.split('\n')[0]!
-    out.push({
-      rule: 'exfiltration',
-      path: st.path,
-      line: st.line,
-      column: 1 + (first.length - first.trimStart().length),
-      message: st.span > 1
-        ? 'sends secrets, a credential file or the environment over the network (multi-line statement)'
-        : 'sends secrets, a credential file or the environment filled elsewhere over the network',
-      excerpt: excerptAt(first, 0, Math.min(first.length, 80)),
-    })
+    out.push(sendFinding(st, st.span > 1
+      ? 'sends secrets, a credential file or the environment over the network (multi-line statement)'
+      : 'sends secrets, a credential file or the environment filled elsewhere over the network'))
   })
   out.push(...readsAndSends(statements, sinks, flagged))
   return markQuoted(skill, out)
@@ -268,22 +260,26 @@ function readsAndSends(
     if (!sinks[i] || flagged.has(i) || !reads.has(st.unit) || done.has(st.unit) || localOnly(st.text))
       return
     done.add(st.unit)
-    const first = st.text.split('\n')[0]!
-    out.push({
-      rule: 'exfiltration',
-      path: st.path,
-      line: st.line,
-      column: 1 + (first.length - first.trimStart().length),
-      message: 'sends data over the network from code that reads a credential store or the environment',
-      excerpt: excerptAt(first, 0, Math.min(first.length, 80)),
-    })
+    out.push(sendFinding(st, 'sends data over the network from code that reads a credential store or the environment'))
   })
   return out
 }
 
-const LOCAL = /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|::1|[\w.-]*\.local|host\.docker\.internal)$/i
+/** A finding at a sending statement, on its first line. */
+function sendFinding(st: Statement, message: string): RawFinding {
+  const first = st.text.split('\n')[0]!
+  return {
+    rule: 'exfiltration',
+    path: st.path,
+    line: st.line,
+    column: 1 + (first.length - first.trimStart().length),
+    message,
+    excerpt: excerptAt(first, 0, Math.min(first.length, 80)),
+  }
+}
+
 /** A send whose every literal destination is this machine (a local dev server, a unix socket). */
 function localOnly(text: string): boolean {
-  const hosts = [...text.matchAll(/\b(?:https?|wss?):\/\/([^\s/'"`:?#)\]}>,\\]+)/gi)].map(m => m[1]!)
-  return (hosts.length > 0 && hosts.every(h => LOCAL.test(h))) || /\bAF_UNIX\b|\.sock\b|--unix-socket\b/.test(text)
+  const hosts = [...text.matchAll(/\b(?:https?|wss?):\/\/([^\s/'"`:?#)\]}>,\\]+)/gi)].map(m => m[1]!.toLowerCase())
+  return (hosts.length > 0 && hosts.every(h => LOCAL_HOST.test(h))) || /\bAF_UNIX\b|\.sock\b|--unix-socket\b/.test(text)
 }

@@ -52,7 +52,8 @@ export function hostsOf(text: string): string[] {
   return out
 }
 
-const LOCAL_HOST = /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|[\w.-]*\.local|host\.docker\.internal)$/
+/** Hosts of this machine: a request to one leaves nothing. */
+export const LOCAL_HOST = /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|[\w.-]*\.local|host\.docker\.internal)$/
 
 // Second-level suffixes under which the registered name is the third label from the right (`example.co.uk`).
 const SECOND_LEVEL = /^(?:co|com|org|net|ac|gov|edu|ne|or)\.[a-z]{2}$/
