@@ -84,10 +84,14 @@ function frameOf(source: string, line: number, column: number, color: boolean): 
   }
 }
 
+/** `1 error`, `3 warnings`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
 export function formatSummary(diagnostics: readonly Diagnostic[], skills: number, color = false): string {
   const c = pc.createColors(color)
   const counts = countBySeverity(diagnostics)
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
   const text = `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, `
     + `${plural(counts.info, 'note')} in ${plural(skills, 'skill')}`
   return counts.error ? c.red(`✖ ${text}`) : counts.warning ? c.yellow(`⚠ ${text}`) : c.green(`✔ ${text}`)

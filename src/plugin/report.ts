@@ -1,7 +1,7 @@
 import type { AuditResult } from '../audit/engine'
 import type { Diagnostic } from '../core/types'
 import path from 'node:path'
-import { formatReport, PREFIX } from '../core/format'
+import { formatReport, plural, PREFIX } from '../core/format'
 import { isInside } from '../core/fs'
 
 export type LogLevel = 'error' | 'warn' | 'info'
@@ -23,10 +23,6 @@ function knownWarnings(known: readonly Diagnostic[], lockFile: string): string {
   const skills = new Set(known.map(d => d.skill)).size
   return `${plural(known.length, 'warning')} in ${plural(skills, 'skill')} that match ${lockFile}: `
     + '`npx unplugin-skills check` lists them'
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
 }
 
 /**
