@@ -212,7 +212,7 @@ const ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/
 
 // Several rules read the paragraphs as lines joined by spaces: joined once.
 const JOINED = new WeakMap<{ lines: string[] }, string>()
-function joined(p: { lines: string[] }): string {
+export function joined(p: { lines: string[] }): string {
   let text = JOINED.get(p)
   if (text === undefined)
     JOINED.set(p, (text = p.lines.join(' ')))

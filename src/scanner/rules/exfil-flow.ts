@@ -177,8 +177,7 @@ function sinkUnits(skill: SkillSource, units: readonly Unit[]): Set<string> {
 
 export function visitExfiltration(skill: SkillSource): RawFinding[] {
   const units = unitsOf(skill)
-  const texts = new Map(skill.files.map(f => [f.path, f.text ?? '']))
-  const prose = [...wrappedMatches(units, EXFIL_PROSE, 'exfiltration'), ...filledPlaceholders(units, texts)]
+  const prose = [...wrappedMatches(units, EXFIL_PROSE, 'exfiltration'), ...filledPlaceholders(skill, units)]
   // A unit without a sink's literal has no sink statement, and a skill without a sink leaks nothing in code.
   const withSink = sinkUnits(skill, units)
   if (!withSink.size)

@@ -1,7 +1,8 @@
+import type { SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
 import type { Unit } from './code-units'
 import { excerptAt } from '../excerpt'
-import { paragraphs } from './code-units'
+import { joined, paragraphs } from './code-units'
 import { DATA, GAP } from './exfil-prose'
 
 /**
@@ -19,26 +20,24 @@ const FILLED_WITH = new RegExp(`^${GAP(80)}${DATA}`, 'i')
 const NEGATED = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not)\b/i
 
 /** Findings for placeholders that prose fills with secrets and a URL of the same file carries. */
-export function filledPlaceholders(units: readonly Unit[], texts: ReadonlyMap<string, string>): RawFinding[] {
+export function filledPlaceholders(skill: SkillSource, units: readonly Unit[]): RawFinding[] {
   const out: RawFinding[] = []
   for (const unit of units) {
     if (unit.lang !== 'prose')
       continue
-    const text = texts.get(unit.path)
-    if (!text)
-      continue
     for (const p of paragraphs(unit)) {
-      const joined = p.lines.join(' ')
-      const m = REPLACE.exec(joined)
-      if (!m || !FILLED_WITH.test(joined.slice(m.index + m[0].length))
-        || NEGATED.test(joined.slice(Math.max(0, m.index - 40), m.index))) {
+      const text = joined(p)
+      const m = REPLACE.exec(text)
+      if (!m || !FILLED_WITH.test(text.slice(m.index + m[0].length))
+        || NEGATED.test(text.slice(Math.max(0, m.index - 40), m.index))) {
         continue
       }
+      const file = skill.files.find(f => f.path === unit.path)?.text ?? ''
       const name = m[1]!
       const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       // The URL holds the placeholder as a value or a path segment, not as part of a longer word.
       const url = new RegExp(String.raw`https?:\/\/[^\s)"'<>]*[=/{]${esc}(?![\w}])`, 'i')
-      if (!url.test(text))
+      if (!url.test(file))
         continue
       let at = 0
       for (let start = 0; at + 1 < p.lines.length && start + p.lines[at]!.length < m.index; at++)
