@@ -237,7 +237,12 @@ function compileTree(gate: Gate): (lower: string) => boolean {
   if (typeof gate === 'string')
     return lower => lower.includes(gate)
   if ('any' in gate) {
-    const parts = gate.any.map(compileTree)
+    // Three or more literals are one regex (one pass over the text, not one `includes` per literal).
+    const literals = gate.any.filter((g): g is string => typeof g === 'string')
+    const others = gate.any.filter(g => typeof g !== 'string')
+    const parts = literals.length >= 3
+      ? [anyLiteral(literals), ...others.map(compileTree)]
+      : gate.any.map(compileTree)
     return (lower) => {
       for (const p of parts) {
         if (p(lower))
@@ -255,4 +260,9 @@ function compileTree(gate: Gate): (lower: string) => boolean {
     }
     return true
   }
+}
+
+function anyLiteral(literals: string[]): (lower: string) => boolean {
+  const re = new RegExp(literals.map(l => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'))
+  return lower => re.test(lower)
 }

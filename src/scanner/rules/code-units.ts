@@ -236,7 +236,9 @@ function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp } {
     let anchor = ANCHORS.get(p.anchor)
     if (!anchor)
       ANCHORS.set(p.anchor, (anchor = new RegExp(p.anchor, 'i')))
-    COMPILED.set(p, (c = { anchor, re: new RegExp(p.re.source, p.re.flags.replace('g', '')) }))
+    // The line scan's flags (`g` added): one compiled regex serves both scans.
+    const flags = p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`
+    COMPILED.set(p, (c = { anchor, re: new RegExp(p.re.source, flags) }))
   }
   return c
 }
@@ -275,6 +277,7 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
         // The anchor and the gate are cheap; most paragraphs stop there.
         if ((pat.lineGate && !passes(pat.lineGate)) || !passes(c.anchor))
           continue
+        c.re.lastIndex = 0
         const m = c.re.exec(text)
         if (!m || (pat.accept && !pat.accept(m, text, () => '')))
           continue

@@ -52,11 +52,14 @@ function notOwnKey(m: RegExpExecArray): boolean {
 const CONTENTS = String.raw`(?:them|everything|(?:its|their|the)\s+(?:full\s+|entire\s+|whole\s+)?contents?`
   + String.raw`|the\s+(?:whole\s+|entire\s+)?files?)`
 
+// No name of data starts inside a word: said first, it lets the regex skip the inside of every word at once.
+const NOT_MID_WORD = String.raw`(?:(?<![a-z])|(?![a-z]))`
+
 export const EXFIL_PROSE: readonly LinePattern[] = [
   {
     anchor: ANCHOR,
     re: new RegExp(
-      `${DATA}${GAP(80)}${VERB}\\s+${CONTENTS}\\b${GAP(60)}\\b(?:to|into|via|at)\\b${GAP(80)}${SINK}`,
+      `${NOT_MID_WORD}${DATA}${GAP(80)}${VERB}\\s+${CONTENTS}\\b${GAP(60)}\\b(?:to|into|via|at)\\b${GAP(80)}${SINK}`,
       'i',
     ),
     lineGate: SINK_GATE,
