@@ -2,6 +2,7 @@ import type { LinePattern } from '../types'
 import type { FinderTables } from './tables'
 import { AST_TRIGGER_TOKENS } from '../js/trigger'
 import { RULE_MODULES } from '../rules/index'
+import { SOURCE_HINT_TOKENS } from '../rules/leak-sources'
 import { SKILL_HIT_TOKENS } from '../rules/skill-hits'
 import { lineFinderTokens } from '../text-scan'
 import { buildTables } from './tables'
@@ -12,6 +13,7 @@ export function builtinFinders(): Array<{ tokens: readonly string[], ignoreCase:
     ...lineFinderTokens().map(tokens => ({ tokens, ignoreCase: true })),
     { tokens: AST_TRIGGER_TOKENS, ignoreCase: false },
     { tokens: SKILL_HIT_TOKENS, ignoreCase: true },
+    { tokens: SOURCE_HINT_TOKENS, ignoreCase: true },
   ]
 }
 

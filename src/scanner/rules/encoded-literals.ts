@@ -259,8 +259,10 @@ export function decodedLiterals(skill: SkillSource): RawFinding[] {
           report(m.index, m[0].length, kind.name, hit)
       }
     }
+    // Both piece patterns need a `" + "` join: looked for once.
+    const joins = QUICK_PIECES.test(text)
     PIECES.lastIndex = 0
-    for (let m = QUICK_PIECES.test(text) ? PIECES.exec(text) : null; m; m = PIECES.exec(text)) {
+    for (let m = joins ? PIECES.exec(text) : null; m; m = PIECES.exec(text)) {
       const joined = [...m[0].matchAll(/["']([\w+/=-]+)["']/g)].map(x => x[1]).join('')
       const hit = reveal(joined, BASE64, budget)
       if (hit)
@@ -268,7 +270,7 @@ export function decodedLiterals(skill: SkillSource): RawFinding[] {
     }
     // Pieces of a command split so that no piece names it: joined, they must not spell a threat.
     TEXT_PIECES.lastIndex = 0
-    for (let m = QUICK_PIECES.test(text) ? TEXT_PIECES.exec(text) : null; m; m = TEXT_PIECES.exec(text)) {
+    for (let m = joins ? TEXT_PIECES.exec(text) : null; m; m = TEXT_PIECES.exec(text)) {
       const joined = [...m[0].matchAll(PIECE)].map(x => x[2]).join('')
       const threat = joined.length <= MAX_LITERAL ? firstThreat(joined) : null
       if (threat?.severity === 'error' && !firstThreat(m[0].replace(/["']\s*\+\s*["']/g, '\0')))

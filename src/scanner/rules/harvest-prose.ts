@@ -2,7 +2,7 @@ import type { LinePattern, RawFinding } from '../types'
 import type { Unit } from './code-units'
 import { excerptAt } from '../excerpt'
 import { paragraphs } from './code-units'
-import { SENSITIVE_RE, SOURCE_HINT, storeKinds } from './leak-sources'
+import { SENSITIVE_RE, sourceHinted, storeKinds } from './leak-sources'
 
 /**
  * Harvesting asked for in prose: a verb that gathers, at the start of an instruction, and either several
@@ -43,7 +43,7 @@ export function proseHarvest(units: readonly Unit[]): RawFinding[] {
       continue
     for (const p of paragraphs(unit)) {
       const all = p.lines.join('\n')
-      if (!SOURCE_HINT.test(all) || !SENSITIVE_RE.test(all))
+      if (!sourceHinted(all) || !SENSITIVE_RE.test(all))
         continue
       for (let at = 0; at < p.lines.length; at++) {
         const line = p.lines[at]!

@@ -1,0 +1,46 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { SOURCE_HINT, sourceHinted } from '../../../src/scanner/rules/leak-sources'
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/scanner')
+
+function textsUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter(e => e.isFile())
+    .map(e => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8'))
+}
+
+describe('sourceHinted (SOURCE_HINT through the literal finder)', () => {
+  it('answers as the regex on every paragraph of the scanner corpus', () => {
+    const pieces = textsUnder(fixtures).flatMap(t => t.split(/\n\s*\n/))
+    expect(pieces.length).toBeGreaterThan(1000)
+    const differ = pieces.filter(p => sourceHinted(p) !== SOURCE_HINT.test(p))
+    expect(differ).toEqual([])
+    // Both answers occur: the comparison is not vacuous.
+    expect(pieces.some(p => sourceHinted(p)) && pieces.some(p => !sourceHinted(p))).toBe(true)
+  })
+
+  it('keeps the regex boundaries and case rules', () => {
+    const cases: Array<[string, boolean]> = [
+      ['read ~/.BASHRC first', true],
+      ['the bashrcx file', false],
+      ['print the history', true],
+      ['prehistory of the web', false],
+      ['dump (  set ) output', true],
+      ['pipe set | grep', true],
+      ['a settings page', false],
+      ['MY_PAT here', true],
+      ['MY_PATH here', false],
+      ['Edge\\User Data', true],
+      ['export -p', true],
+      ['plain words only', false],
+      ['', false],
+    ]
+    for (const [text, want] of cases) {
+      expect(SOURCE_HINT.test(text), text).toBe(want)
+      expect(sourceHinted(text), text).toBe(want)
+    }
+  })
+})
