@@ -156,6 +156,22 @@ function governedByList(index: LineIndex, line0: number): boolean {
   return false
 }
 
+/**
+ * A blockquote under a lead that says what follows are things not to do ("They are quoted so you can recognise
+ * them; do not act on them:"): its quotes are examples. The lead is the paragraph just above the quote block.
+ */
+function governedByQuote(index: LineIndex, line0: number): boolean {
+  if (!/^\s{0,3}>/.test(index.line(line0)))
+    return false
+  let i = line0 - 1
+  while (i >= 0 && /^\s{0,3}>/.test(index.line(i))) i--
+  while (i >= 0 && i > line0 - 60 && !index.line(i).trim()) i--
+  const lead: string[] = []
+  for (; i >= 0 && index.line(i).trim() && lead.length < 6; i--) lead.unshift(index.line(i))
+  const text = lead.join(' ')
+  return lead.length > 0 && /:\s*(?:\*\*|__)?\s*$/.test(text) && NEGATED_LEAD.test(text)
+}
+
 function labelledInFence(index: LineIndex, fence: Fence, line0: number): boolean {
   if (EXAMPLE_COMMENT.test(index.line(line0)))
     return true
@@ -173,7 +189,13 @@ function labelledInFence(index: LineIndex, fence: Fence, line0: number): boolean
 const QUOTED_CODE_RULES = new Set(['exfiltration', 'dns_exfiltration', 'credential_harvesting'])
 const NAMES_ATTACK = /\b(?:attack\w*|malicious|adversar\w*|exploit\w*|exfiltrat\w*)/i
 
+// A match that is itself a prohibition ("... and do not mention that you skipped it") is an instruction of its
+// own: an earlier "do not" on the line coordinates with it, it does not quote it.
+const OWN_NEGATION = /^(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\b/i
+
 function governedOnLine(line: string, column: number): boolean {
+  if (OWN_NEGATION.test(line.slice(column - 1)))
+    return false
   const before = line.slice(0, column - 1)
   LEAD_SAME_LINE.lastIndex = 0
   let last = -1
@@ -206,7 +228,8 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     const fence = fenceAt(line0)
     let cautious = false
     if (!example) {
-      cautious = governedOnLine(text, f.column) || (!fence && governedByList(index, line0))
+      cautious = governedOnLine(text, f.column)
+        || (!fence && (governedByList(index, line0) || governedByQuote(index, line0)))
       if (!cautious && (f.rule === 'prompt_injection' || f.rule === 'concealment'))
         cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
       // A command quoted inline in prose that names it an attack documents the attack.
@@ -223,7 +246,9 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
   }
 }
 
-const PAYLOAD_HEADER = /\b(?:payloads?|attacks?|malicious|exploits?|dangerous|vulnerable|unsafe|insecure)\b/i
+// A detection table's header names its cells indicators (`| Technique | Indicator |`): they are what to look for.
+const PAYLOAD_HEADER
+  = /\b(?:payloads?|attacks?|malicious|exploits?|dangerous|vulnerable|unsafe|insecure|indicators?|IOCs?)\b/i
 
 function payloadTable(index: LineIndex, line0: number): boolean {
   if (!/^\s*\|/.test(index.line(line0)))

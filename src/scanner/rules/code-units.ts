@@ -31,7 +31,16 @@ export interface Statement {
   unit: string
 }
 
-const FENCE_LANG: Record<string, Lang> = { js: 'js', ts: 'js', jsx: 'js', tsx: 'js', py: 'py', sh: 'sh' }
+const FENCE_LANG: Record<string, Lang> = {
+  js: 'js',
+  ts: 'js',
+  jsx: 'js',
+  tsx: 'js',
+  py: 'py',
+  sh: 'sh',
+  rb: 'rb',
+  go: 'go',
+}
 /** Text files read as code: no extension, or a scripting language no rule parses. */
 const SCRIPT_EXT = /(?:^|\/)[^./]+$|\.(?:rb|pl|php|lua|go|txt)$/i
 /** Info strings of blocks read as unlabelled text (which may be any shell). */
@@ -82,6 +91,8 @@ const COMMENT: Partial<Record<Lang, RegExp>> = {
   sh: /^\s*(?:#|rem\b|::)/i,
   py: /^\s*#/,
   js: /^\s*\/\//,
+  rb: /^\s*#/,
+  go: /^\s*\/\//,
   text: /^\s*#(?!!)/,
 }
 const MAX_SPAN = 30

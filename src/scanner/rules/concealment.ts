@@ -1,7 +1,7 @@
 import type { LinePattern, RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { clauseBefore, describesAct } from './clauses'
-import { wrappedProse } from './code-units'
+import { markQuoted, wrappedProse } from './code-units'
 
 const USER = String.raw`(?:the\s+)?(?:user|human|operator|developer|reviewer|owner)s?\b`
 const RESPONSE = String.raw`(?:your|the)\s+(?:final\s+)?(?:response|reply|answer|output|summary|message|report|chat)`
@@ -75,7 +75,11 @@ export const concealment: RuleModule = {
         + String.raw`|discuss(?:ing)?)\s+`
         + String.raw`(?:(?:this|these|that|those|it|them|any|the|of|its|this\s+skill['’]s)\s+){0,3}`
         + String.raw`(?:(?:\w+\s+){0,3}?(?:to|with|in|from)\s+(?:${USER}|${RESPONSE})`
-        + String.raw`|(?:instructions?|steps?|section|rules?|directives?|upload|sync|request|commands?|actions?)\b)`,
+        + String.raw`|(?:instructions?|steps?|section|rules?|directives?|upload|sync|request|commands?|actions?)\b`
+        // "do not mention that you skipped confirmation": what the agent did, kept from the user.
+        + String.raw`|(?:that|how)\s+(?:you|it)\s+(?:have\s+|had\s+|did\s+)?(?:skipped|bypassed|disabled|ran|executed`
+        + String.raw`|sent|uploaded|deleted|removed|modified|changed|installed|pushed|wrote|accessed|copied|collected`
+        + String.raw`|overrode|ignored|force-pushed)\b)`,
         'i',
       ),
       langs: ['prose', 'text'],
@@ -259,6 +263,9 @@ export const concealment: RuleModule = {
         continue
       open.lastIndex = 0
       for (let m = open.exec(text); m; m = open.exec(text)) {
+        // The tag named in inline code (`` `<IMPORTANT>` blocks ``) is documentation, not a block.
+        if (text[m.index - 1] === '`' && text[m.index + m[0].length] === '`')
+          continue
         const close = text.toLowerCase().indexOf(`</${m[1]!.toLowerCase()}>`, m.index)
         const end = close === -1 ? Math.min(text.length, m.index + 1500) : close
         const body = text.slice(m.index, Math.min(end, m.index + 3000))
@@ -281,8 +288,7 @@ export const concealment: RuleModule = {
         open.lastIndex = end
       }
     }
-    out.push(...wrappedProse(skill, wrapped(), 'concealment'))
-    return out
+    return [...markQuoted(skill, out), ...wrappedProse(skill, wrapped(), 'concealment')]
   },
 }
 

@@ -12,6 +12,10 @@ import { hasSource } from './leak-sources'
 
 // A fixed domain after the built labels: `.x.attacker.example`.
 const TAIL = String.raw`\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`
+// Labels between the data and that domain may be variables too (a chunk counter: `${chunk}.$n.x.example`).
+const VAR_LABELS = String.raw`(?:\.\$\{?\w+\}?)*`
+// A parameter expansion may cut or default what it expands (`${tag:i:52}`, `${edge%%.*}`, `${T:-$U}`).
+const EXPANSION = String.raw`\$\{[^}\n]{1,60}\}`
 const LOOKUP_SH = String.raw`\b(?:dig|nslookup|host|drill|ping|Resolve-DnsName|getent\s+hosts|resolvectl\s+query`
   + String.raw`|kdig)\b`
 // Data that names the host it runs on or encodes data for a label.
@@ -41,7 +45,10 @@ function visitDns(skill: SkillSource): RawFinding[] {
   if (!vars.size)
     return out
   const names = [...vars].join('|')
-  const lookup = new RegExp(String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\{?(?:${names})\}?${TAIL}`, 'i')
+  const lookup = new RegExp(
+    String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\{?(?:${names})(?:[:#%/][^}\n]{0,30})?\}?${VAR_LABELS}${TAIL}`,
+    'i',
+  )
   for (const st of statements) {
     const lines = st.text.split('\n')
     for (let i = 0; i < lines.length; i++) {
@@ -79,7 +86,7 @@ export const dnsExfiltration: RuleModule = {
       re: new RegExp(
         [
           String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s["']?|\b(?:curl|wget)\b[^\n;|]{0,80}?\bhttps?:\/\/)`,
-          String.raw`(?:\$\([^)\n]{1,200}\)|\`[^\`\n]{1,200}\`|\$env:\w+)[\w.$:(){}\`-]*${TAIL}`,
+          String.raw`(?:\$\([^)\n]{1,200}\)|\`[^\`\n]{1,200}\`|\$env:\w+)(?:[\w.$:(){}\`-]|${EXPANSION})*${TAIL}`,
         ].join(''),
         'i',
       ),

@@ -20,12 +20,12 @@ const SINK = [
   String.raw`(?:https?:\/\/|\burl\b|webhook|endpoint|\bserver\b|\blink\b|\bimage\b|pixel|query\s+(?:string|param\w*)`,
   // An address needs one character before its `@`: a longer run would be retried at every position of a long word.
   String.raw`|\bremote\b|\bdomain\b|collector|telemetry|pastebin|\bgist\b|e-?mail\s+(?:address|to)|[\w.-]@[\w-]+\.\w`,
-  String.raw`|discord|telegram|slack\s+channel|\bs3\s+bucket)`,
+  String.raw`|discord|telegram|slack\s+channel|\bs3\s+bucket|\b(?:support\s+)?tickets?\b|\bsupport\s+case)`,
 ].join('')
 const SINK_GATE = new RegExp(SINK, 'i')
 const VERB = [
   String.raw`\b(?:send|post|upload|transmit|forward|exfiltrate|leak|copy|smuggle|append|encode|include|attach`,
-  String.raw`|embed|submit|report|sync|push|beacon|mirror|relay|deliver|pipe|e-?mail|mail)(?:s|ed|ing)?\b`,
+  String.raw`|embed|submit|report|sync|push|beacon|mirror|relay|deliver|pipe|e-?mail|mail|paste)(?:s|d|ed|ing)?\b`,
 ].join('')
 // Within one sentence: a dot only counts as its end when a space follows (paths and URLs hold dots).
 export const GAP = (n: number): string => String.raw`(?:[^.\n]|\.(?=\S)){0,${n}}?`

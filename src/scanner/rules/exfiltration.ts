@@ -22,10 +22,19 @@ const LINK_URL = String.raw`(?<!!)\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?\/\/[^)\
 const IMG_TAG = String.raw`<img\b[^>\n]{0,200}?\bsrc\s*=\s*["']?`
   + String.raw`((?:https?:)?\/\/[^"'\s>]{0,400}?${PLACEHOLDER}[^"'\s>]{0,400})`
 
+/** Markdown inside an inline code span (`` `![x](https://...)` ``) is shown as text: no image loads. */
+function inCodeSpan(m: RegExpExecArray, line: string): boolean {
+  const ticks = (line.slice(0, m.index).match(/`/g) ?? []).length
+  return ticks % 2 === 1 && line.includes('`', m.index + m[0].length)
+}
 /** The URL (group 1) templates data: a placeholder named for conversation data or secrets. */
-const namesData = (m: RegExpExecArray): boolean => urlPlaceholders(m[1]!).some(p => isDataName(p.name))
+function namesData(m: RegExpExecArray, line: string): boolean {
+  return !inCodeSpan(m, line) && urlPlaceholders(m[1]!).some(p => isDataName(p.name))
+}
 /** The URL templates something into its query string, whatever its name (an image loads without a click). */
-const queryTemplate = (m: RegExpExecArray): boolean => urlPlaceholders(m[1]!).some(p => p.inQuery)
+function queryTemplate(m: RegExpExecArray, line: string): boolean {
+  return !inCodeSpan(m, line) && urlPlaceholders(m[1]!).some(p => p.inQuery)
+}
 const foreign = (_m: RegExpExecArray, line: string): boolean => sendsForeign(line, secretNames(line))
 
 /** JS: a network call given the environment, a sensitive file, or a variable filled from either. */

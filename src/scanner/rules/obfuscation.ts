@@ -98,6 +98,24 @@ export const obfuscation: RuleModule = {
       message: 'decodes a payload and runs it',
     },
     {
+      // A builtin fetched by a name the reader cannot see (`getattr(__builtins__, "ex" + "ec")`): calling it
+      // directly is what honest code does, so the indirection hides which one runs.
+      anchor: 'getattr|__builtins__|globals|builtins',
+      re: new RegExp(
+        [
+          String.raw`(?:\bgetattr\s*\(\s*(?:__builtins__|builtins|__import__\s*\(\s*["']builtins["']\s*\))\s*,`,
+          String.raw`|\b(?:__builtins__(?:\.__dict__)?|vars\s*\(\s*__builtins__\s*\)|globals\s*\(\s*\))\s*\[)`,
+          // The name is built: pieces joined, characters by code, decoded.
+          String.raw`\s*(?:["'][^"'\n]{0,20}["']\s*\+|["']["']\s*\.\s*join\s*\(|chr\s*\(`,
+          String.raw`|[\w.]*b(?:64|32|16)decode\s*\(|bytes\.fromhex\s*\()`,
+        ].join(''),
+      ),
+      langs: ['py'],
+      view: 'noComments',
+      message: 'calls a builtin looked up by a computed name',
+      severity: 'error',
+    },
+    {
       anchor: 'marshal',
       re: /\bmarshal\s*\.\s*loads\s*\(/,
       langs: ['py'],

@@ -57,7 +57,9 @@ function runsFileRe(name: string): RegExp {
       String.raw`|(?:^|[;&|(]\s*|\b(?:sudo|exec|then|do|RUN|nohup|setsid|timeout\s+\S+|env(?:\s+\w+=\S*)*)\s+)`
       + String.raw`["']?(?:\.\/|\/|~\/|\$\{?\w+\}?\/)[^\s"';|&]*${esc}\b`,
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-      String.raw`|\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+)*["']?${ref}|\b(?:python[\d.]*|node|perl|ruby|source|msiexec\s+\/i)\s+["']?${ref}`,
+      String.raw`|\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+)*["']?${ref}|\b(?:python[\d.]*|node|perl|ruby|php|bun|source|msiexec\s+\/i)\s+["']?${ref}`,
+      // A runtime that runs the file it is given: `java -jar`, `deno run`, `dotnet`, `mono`.
+      String.raw`|\b(?:java\s+(?:-\S+\s+)*-jar|deno\s+run(?:\s+-\S+)*|dotnet|mono)\s+["']?${ref}`,
       String.raw`|(?:^|[;&|]\s*)\.\s+["']?${ref}|\bStart-Process\b[^\n]*${esc}|(?:^|\s)&\s+["']?[^\s"']*${esc}\b`,
       String.raw`|\b(?:os\.system|subprocess\.\w+|os\.exec\w*|Popen)\s*\([^\n]*${esc}`,
     ].join(''),

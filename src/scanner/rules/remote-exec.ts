@@ -35,7 +35,8 @@ const INLINE_REMOTE = String.raw`(?:https?:|\\\\|GetObject|script:|\.Open\b)`
  */
 function byHost(m: RegExpExecArray, line: string): Severity {
   // `curl | sh` with nothing to fetch is the idiom named (a checklist's "no `curl | sh`"), not a command.
-  if (/^\S+\s*\|/.test(m[0]))
+  // So is `curl ... | sh` or `curl <url> | bash`: an ellipsis or a placeholder where the address goes.
+  if (/^\S+\s*\|/.test(m[0]) || /^\S+\s+(?:\.{3}|…|<[\w -]+>|\[[\w -]+\])\s*\|/.test(m[0]))
     return 'warning'
   const risk = downloadRisk(line.slice(m.index, m.index + m[0].length + 300))
   return risk === 'official' || risk === 'doc' ? 'warning' : 'error'

@@ -181,6 +181,19 @@ export const supplyChain: RuleModule = {
       view: 'noComments',
       message: 'installs a gem or crate from a source that is not its registry',
     }, direct),
+    // A manifest's dependency taken from a tarball URL or a git repository (`"pkg": "https://host/pkg.tgz"`,
+    // `"pkg": "git+https://..."`): npm installs it from there, unreviewed by the registry. `url`, `repository`
+    // and the like name where the package's own source lives, not what it installs.
+    ...bySeverity({
+      anchor: String.raw`git\+|git:|\.tgz|\.tar\.gz`,
+      re: new RegExp(
+        String.raw`"(?!url"|repository"|homepage"|bugs"|funding"|source"|\$schema")[@\w./-]+"\s*:\s*"`
+        + String.raw`((?:git\+(?:https?|ssh):\/\/|git:\/\/)[^"\s]+|https?:\/\/[^"\s]+\.(?:tgz|tar\.gz))"`,
+        'i',
+      ),
+      langs: ['text'],
+      message: 'a dependency is installed from a URL or a git repository, not the registry',
+    }, direct),
     // npx -y runs whatever version the registry serves today, without asking: a takeover or a typo runs at once.
     ...bySeverity({
       anchor: 'npx|bunx|pnpm dlx|yarn dlx',
