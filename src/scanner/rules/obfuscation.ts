@@ -59,8 +59,8 @@ export const obfuscation: RuleModule = {
     severity: 'warning',
     cwe: 'CWE-506',
     description:
-      'Obfuscated code (hex escape chains, atob, base64 decoding, fromCharCode, encoded shell payloads) hides what '
-      + 'runs.',
+      'Obfuscated code (hex escape chains, atob, base64 decoding, fromCharCode, encoded shell payloads, builtins '
+      + 'called by a name built at run time) hides what runs.',
     hint: 'Ship readable source; decode data, never code.',
   },
   patterns: [

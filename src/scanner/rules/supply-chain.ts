@@ -100,7 +100,8 @@ export const supplyChain: RuleModule = {
     cwe: 'CWE-829',
     description:
       'Supply-chain install: packages from an unknown index or registry (pip --index-url/--extra-index-url/'
-      + '--find-links/--trusted-host, npm --registry, GOPROXY), from a URL or git+ reference, or run unpinned '
+      + '--find-links/--trusted-host, npm --registry, GOPROXY), from a URL or git+ reference (a command or a '
+      + 'manifest\'s dependency), or run unpinned '
       + 'with npx -y. Public registries and vendors\' documented indexes are known; private registry services '
       + '(Artifactory, Nexus, GitHub Packages, ...) are warnings; any other host is an error.',
     hint:
