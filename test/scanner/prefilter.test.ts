@@ -327,6 +327,14 @@ describe('required classes of line patterns', () => {
     expect(gated).toBeGreaterThan(60)
     expect(matched).toBeGreaterThan(1000)
   })
+  it('tests an any-of of literals as includes would, whatever characters the literals hold', () => {
+    const literals = ['a+rwx', 'c.d', '(x)', 'p|q', 'back\\slash', '$home', '[ab]', 'x?y', '^z', 'w{2}', '/etc/']
+    const gate = compileGate({ any: literals })
+    const texts = [...literals.map(l => `so ${l} here`), 'aarwx', 'cxd', 'x', 'p', 'q', 'ab', 'y', 'z', 'ww', 'etc', '']
+    for (const text of texts)
+      expect(gate(text), text).toBe(literals.some(l => text.includes(l)))
+  })
+
   it('derives gates: literals in sequence, alternatives as any-of, nothing from optional parts', () => {
     expect(literalGate(/\b(?:aws_?secret|SecretAccessKey)["']?\s*[:=]/i)).toEqual({
       any: [{ all: ['aws', 'secret'] }, 'secretaccesskey'],
