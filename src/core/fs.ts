@@ -16,13 +16,37 @@ export function isInside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
 }
 
-/** Writes through a temp file in the same directory and renames it: readers never see half a file. */
+/** What is at `file` now, symlinks followed; null when nothing is (or a link points nowhere). */
+function statOf(file: string): fs.Stats | null {
+  try {
+    return fs.statSync(file)
+  }
+  catch {
+    return null
+  }
+}
+
+/**
+ * Writes through a temp file in the same directory and renames it: readers never see half a file. A file that
+ * exists keeps its permissions; a symlink stays a link, and the file it points to is written. A device, a FIFO
+ * or a socket (`-o /dev/null`, `-o /dev/stdout`) is written in place: a rename would replace it with a file.
+ */
 export function writeFileAtomic(file: string, content: string | Uint8Array): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
+  const stat = statOf(file)
+  if (stat && !stat.isFile()) {
+    if (stat.isDirectory())
+      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${file}'`), { code: 'EISDIR' })
+    fs.writeFileSync(file, content)
+    return
+  }
+  const target = stat ? fs.realpathSync(file) : file
+  fs.mkdirSync(path.dirname(target), { recursive: true })
+  const temp = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
   try {
     fs.writeFileSync(temp, content)
-    fs.renameSync(temp, file)
+    if (stat)
+      fs.chmodSync(temp, stat.mode & 0o7777)
+    fs.renameSync(temp, target)
   }
   catch (error) {
     fs.rmSync(temp, { force: true })
@@ -32,11 +56,14 @@ export function writeFileAtomic(file: string, content: string | Uint8Array): voi
 
 /** Atomic write that leaves the file (and its mtime) alone when the content is already there. */
 export function writeIfChanged(file: string, content: string): boolean {
-  try {
-    if (fs.readFileSync(file, 'utf8') === content)
-      return false
+  // Only a regular file is compared: reading a FIFO would wait for a writer.
+  if (statOf(file)?.isFile()) {
+    try {
+      if (fs.readFileSync(file, 'utf8') === content)
+        return false
+    }
+    catch {}
   }
-  catch {}
   writeFileAtomic(file, content)
   return true
 }
