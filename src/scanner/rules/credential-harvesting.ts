@@ -4,7 +4,7 @@ import type { Statement } from './code-units'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedProse } from './code-units'
 import { HARVEST_PROSE, PHISHING, proseHarvest } from './harvest-prose'
-import { CLI_TOKEN_RE, hinted, secretNames, SENSITIVE_RE, storeKinds } from './leak-sources'
+import { CLI_TOKEN_RE, secretNames, SENSITIVE_RE, sourceHinted, storeKinds } from './leak-sources'
 import { serviceWords } from './own-host'
 
 /**
@@ -46,7 +46,7 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
   for (const st of codeStatements(units)) {
     if (SINK.test(st.text))
       sinks.add(st.path)
-    if (!hinted(st.text))
+    if (!sourceHinted(st.text))
       continue
     const list = byFile.get(st.path) ?? []
     list.push(st)

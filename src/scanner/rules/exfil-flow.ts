@@ -5,7 +5,7 @@ import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
 import { filledPlaceholders } from './exfil-placeholder'
 import { EXFIL_PROSE } from './exfil-prose'
-import { ENV_DUMP_RE, hinted, secretNames, SENSITIVE_RE, STORES } from './leak-sources'
+import { ENV_DUMP_RE, secretNames, SENSITIVE_RE, sourceHinted, STORES } from './leak-sources'
 import { LOCAL_HOST, sendsForeign } from './own-host'
 import { hitLines } from './skill-hits'
 
@@ -102,7 +102,7 @@ class Tainted extends Map<string, Taint> {
 
 function sourceOf(raw: string, language: string, tainted: Tainted): Taint | null {
   const lang = family(language)
-  if (hinted(raw)) {
+  if (sourceHinted(raw)) {
     const text = raw.replace(NOT_SENT, ' ')
     if (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text))
       return { names: [] }
@@ -247,7 +247,7 @@ function readsAndSends(
   const names = new Set<string>()
   const readers = new Set<string>()
   for (const st of statements) {
-    if (!names.has(st.unit) && hinted(st.text) && namesStore(st.text.replace(NOT_SENT, ' ')))
+    if (!names.has(st.unit) && sourceHinted(st.text) && namesStore(st.text.replace(NOT_SENT, ' ')))
       names.add(st.unit)
     if (!readers.has(st.unit) && READS.test(st.text))
       readers.add(st.unit)

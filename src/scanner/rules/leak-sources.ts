@@ -167,24 +167,15 @@ export const SOURCE_HINT_TOKENS: readonly string[] = splitAlternatives(SOURCE_HI
 // The regex tries each of its sixty alternatives at every position of a text: most of what a prose paragraph costs.
 const hintFinder = lazyFinder(() => buildFinder(SOURCE_HINT_TOKENS, true))
 
-/** `SOURCE_HINT.test`, at literal-search speed. */
+/**
+ * `SOURCE_HINT.test`, at literal-search speed. A short text (most statements) costs the finder more to set up
+ * than the regex takes to read it, and less than a lookup in a table of earlier answers would.
+ */
 export function sourceHinted(text: string): boolean {
-  return hintFinder.test(text)
-}
-
-const HINTS = new Map<string, boolean>()
-/** `sourceHinted`, remembered per text: the three data rules ask it of the same statements. */
-export function hinted(text: string): boolean {
-  let v = HINTS.get(text)
-  if (v === undefined) {
-    if (HINTS.size > 50_000)
-      HINTS.clear()
-    HINTS.set(text, (v = sourceHinted(text)))
-  }
-  return v
+  return text.length < 128 ? SOURCE_HINT.test(text) : hintFinder.test(text)
 }
 
 /** A whole-environment dump, a credential store, or a secret variable, on one piece of text. */
 export function hasSource(text: string): boolean {
-  return hinted(text) && (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text) || secretNames(text).length > 0)
+  return sourceHinted(text) && (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text) || secretNames(text).length > 0)
 }

@@ -38,9 +38,13 @@ describe('sourceHinted (SOURCE_HINT through the literal finder)', () => {
       ['plain words only', false],
       ['', false],
     ]
+    // Short texts go to the regex, long ones to the finder: each case is asked both ways.
+    const pad = ' words'.repeat(25)
     for (const [text, want] of cases) {
-      expect(SOURCE_HINT.test(text), text).toBe(want)
-      expect(sourceHinted(text), text).toBe(want)
+      for (const t of [text, `${pad} ${text} ${pad}`]) {
+        expect(SOURCE_HINT.test(t), t).toBe(want)
+        expect(sourceHinted(t), t).toBe(want)
+      }
     }
   })
 })
