@@ -160,30 +160,44 @@ function leaks(st: Statement, tainted: Tainted): boolean {
   return t.names.length === 0 || sendsForeign(st.text, t.names)
 }
 
-/** Code units with a line holding a literal of a sink (the one literal pass over each file finds them). */
-function sinkUnits(skill: SkillSource, units: readonly Unit[]): Set<string> {
-  const files = new Map(skill.files.map(f => [f.path, f]))
-  const out = new Set<string>()
-  for (const u of units) {
-    const file = files.get(u.path)
-    if (u.lang === 'prose' || !file)
+/**
+ * The lines (0-based, per file) holding a literal of a sink: the one literal pass over each file finds them, and a
+ * statement on none of them holds no sink.
+ */
+function sinkLines(skill: SkillSource, units: readonly Unit[]): Map<string, Set<number>> {
+  const code = new Set(units.filter(u => u.lang !== 'prose').map(u => u.path))
+  const out = new Map<string, Set<number>>()
+  for (const file of skill.files) {
+    if (!code.has(file.path))
       continue
-    const end = u.first + u.lines.length
-    if (hitLines(file, 'sink').some(h => h.line >= u.first && h.line < end))
-      out.add(`${u.path}\0${u.first}`)
+    const lines = hitLines(file, 'sink')
+    if (lines.length)
+      out.set(file.path, new Set(lines.map(h => h.line)))
   }
   return out
+}
+
+/** Whether a statement spans a line with a sink's literal. */
+function onSinkLine(st: Statement, lines: Map<string, Set<number>>): boolean {
+  const set = lines.get(st.path)
+  if (!set)
+    return false
+  for (let l = st.line - 1; l < st.line - 1 + st.span; l++) {
+    if (set.has(l))
+      return true
+  }
+  return false
 }
 
 export function visitExfiltration(skill: SkillSource): RawFinding[] {
   const units = unitsOf(skill)
   const prose = [...wrappedMatches(units, EXFIL_PROSE, 'exfiltration'), ...filledPlaceholders(skill, units)]
-  // A unit without a sink's literal has no sink statement, and a skill without a sink leaks nothing in code.
-  const withSink = sinkUnits(skill, units)
-  if (!withSink.size)
+  // A statement on no line with a sink's literal sends nothing, and a skill without one leaks nothing in code.
+  const lines = sinkLines(skill, units)
+  if (!lines.size)
     return markQuoted(skill, prose)
   const statements = codeStatements(units)
-  const sinks = statements.map(st => withSink.has(st.unit) && SINK.test(st.text))
+  const sinks = statements.map(st => onSinkLine(st, lines) && SINK.test(st.text))
   if (!sinks.includes(true))
     return markQuoted(skill, prose)
   // Tainted variables by language (`sh:KEY`, `py:data`) and tainted files by path (`file:/tmp/x`).
