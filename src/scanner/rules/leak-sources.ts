@@ -53,7 +53,8 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   { kind: 'agent credentials', re: String.raw`\.claude\/\.credentials|\.codex\/auth\.json|github-copilot\/(?:hosts`
     + String.raw`|apps)` },
   { kind: 'dotenv files', re: String.raw`(?:^|[\s"'\/=(@<\[,])\.env(?:\.local|\.production)?\b(?![.\w-])|\.envrc\b` },
-  { kind: 'system password files', re: String.raw`\/etc\/shadow\b|\/etc\/passwd\b|\\SAM\b` },
+  // `/etc/passwd` lists accounts and has held no password hashes since shadow files: reading it is no theft.
+  { kind: 'system password files', re: String.raw`\/etc\/g?shadow\b|\\SAM\b` },
 ]
 
 /**

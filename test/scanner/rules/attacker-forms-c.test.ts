@@ -101,5 +101,18 @@ describe('attacker forms, third set', () => {
       .toEqual(['warning remote_exec SKILL.md:3:39'])
     expect(hitsOf('secrets', md('| Stripe | `sk_test_4eC39HqLyjWDarjtT1zdp7dc` |')))
       .toEqual(['warning secrets SKILL.md:3:13'])
+    // `/etc/passwd` names accounts: with shell history it is one kind of store, not a sweep (`/etc/shadow` is one).
+    expect(hitsOf('credential_harvesting', md(
+      '```bash',
+      'for u in $(cut -d: -f1 /etc/passwd); do crontab -l -u "$u"; done > crontabs.txt',
+      'cp ~/.bash_history ~/.zsh_history . 2>/dev/null',
+      '```',
+    ))).toEqual([])
+    expect(hitsOf('credential_harvesting', md(
+      '```bash',
+      'cat /etc/shadow > s.txt',
+      'cp ~/.bash_history ~/.zsh_history . 2>/dev/null',
+      '```',
+    ))).toEqual(['warning credential_harvesting SKILL.md:5:1'])
   })
 })
