@@ -1,3 +1,5 @@
+import { escapeRegExp } from '../core/escape-regexp'
+
 /** The public module ids, the resolved (\0-prefixed) ids, and the hook filters built from them. */
 export const PLUGIN_NAME = 'unplugin-skills'
 export const VIRTUAL_ID = 'virtual:skills-manifest'
@@ -20,10 +22,9 @@ export const POSTINGS_PREFIX = '/index/postings/'
 export const INDEX_SKILL_PREFIX = '/index/skill/'
 export const RUNTIME_SUFFIX = '/runtime'
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 /** `virtual:skills-manifest`, `~skills-manifest`, and their sub-paths. */
-export const RESOLVE_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})(?:/.*)?$`)
-export const LOAD_FILTER = new RegExp(`^${escape(RESOLVED_ID)}(?:/.*)?$`)
+export const RESOLVE_FILTER = new RegExp(`^(?:${escapeRegExp(VIRTUAL_ID)}|${escapeRegExp(ALIAS_ID)})(?:/.*)?$`)
+export const LOAD_FILTER = new RegExp(`^${escapeRegExp(RESOLVED_ID)}(?:/.*)?$`)
 
 /** `~skills-manifest/skill/x` → `\0virtual:skills-manifest/skill/x`. */
 export function resolveVirtual(id: string): string {
@@ -104,4 +105,6 @@ export function indexSkillModuleId(name: string, key = ''): string {
   return `${ALIAS_ID}${INDEX_SKILL_PREFIX}${key && `${key}/`}${encodeName(name)}`
 }
 /** The browser runtime, imported lazily by `findSkills`: a real file, not a virtual module. */
-export const RUNTIME_FILTER = new RegExp(`^(?:${escape(VIRTUAL_ID)}|${escape(ALIAS_ID)})${escape(RUNTIME_SUFFIX)}$`)
+export const RUNTIME_FILTER = new RegExp(
+  `^(?:${escapeRegExp(VIRTUAL_ID)}|${escapeRegExp(ALIAS_ID)})${escapeRegExp(RUNTIME_SUFFIX)}$`,
+)

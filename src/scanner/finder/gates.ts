@@ -1,4 +1,5 @@
 import type { Ast, Set130 } from './regex-subset'
+import { escapeRegExp } from '../../core/escape-regexp'
 import { B, CLASS_S, NON_ASCII, none, parse, Unsupported } from './regex-subset'
 
 /**
@@ -263,6 +264,6 @@ function compileTree(gate: Gate): (lower: string) => boolean {
 }
 
 function anyLiteral(literals: string[]): (lower: string) => boolean {
-  const re = new RegExp(literals.map(l => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'))
+  const re = new RegExp(literals.map(escapeRegExp).join('|'))
   return lower => re.test(lower)
 }

@@ -1,6 +1,7 @@
 import type { SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
 import type { Unit } from './code-units'
+import { escapeRegExp } from '../../core/escape-regexp'
 import { excerptAt } from '../excerpt'
 import { joined, paragraphs } from './code-units'
 import { DATA, GAP } from './exfil-prose'
@@ -34,7 +35,7 @@ export function filledPlaceholders(skill: SkillSource, units: readonly Unit[]): 
       }
       const file = skill.files.find(f => f.path === unit.path)?.text ?? ''
       const name = m[1]!
-      const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      const esc = escapeRegExp(name)
       // The URL holds the placeholder as a value or a path segment, not as part of a longer word.
       const url = new RegExp(String.raw`https?:\/\/[^\s)"'<>]*[=/{]${esc}(?![\w}])`, 'i')
       if (!url.test(file))

@@ -1,6 +1,7 @@
 import type { Severity, SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
 import type { ChunkFinding, CodeChunk } from './code-blocks'
+import { escapeRegExp } from '../../core/escape-regexp'
 import { codeChunks, toRaw } from './code-blocks'
 import { downloadRisk } from './hosts'
 
@@ -49,7 +50,7 @@ function runsFile(line: string, name: string): boolean {
 }
 
 function runsFileRe(name: string): RegExp {
-  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const esc = escapeRegExp(name)
   const ref = String.raw`(?:[^\s"';|&]*[/\\])?${esc}\b`
   return new RegExp(
     [
@@ -214,7 +215,7 @@ function fileFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
 }
 
 function runsPath(line: string, path: string): boolean {
-  const esc = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const esc = escapeRegExp(path)
   return new RegExp(
     String.raw`\b(?:exec\.Command(?:Context)?|subprocess\.\w+|os\.system|os\.exec\w*|Popen|spawn\w*|execFile\w*`
     + String.raw`|execSync|system|exec|Process\.spawn)\s*\(?\s*(?:ctx\s*,\s*)?\[?\s*["']${esc}["']`,
