@@ -32,7 +32,11 @@ function statOf(file: string): fs.Stats | null {
  * or a socket (`-o /dev/null`, `-o /dev/stdout`) is written in place: a rename would replace it with a file.
  */
 export function writeFileAtomic(file: string, content: string | Uint8Array): void {
-  const stat = statOf(file)
+  writeAtomicOver(file, content, statOf(file))
+}
+
+/** `writeFileAtomic` given what is at `file` now (`writeIfChanged` has looked already). */
+function writeAtomicOver(file: string, content: string | Uint8Array, stat: fs.Stats | null): void {
   if (stat && !stat.isFile()) {
     if (stat.isDirectory())
       throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${file}'`), { code: 'EISDIR' })
@@ -56,14 +60,15 @@ export function writeFileAtomic(file: string, content: string | Uint8Array): voi
 
 /** Atomic write that leaves the file (and its mtime) alone when the content is already there. */
 export function writeIfChanged(file: string, content: string): boolean {
+  const stat = statOf(file)
   // Only a regular file is compared: reading a FIFO would wait for a writer.
-  if (statOf(file)?.isFile()) {
+  if (stat?.isFile()) {
     try {
       if (fs.readFileSync(file, 'utf8') === content)
         return false
     }
     catch {}
   }
-  writeFileAtomic(file, content)
+  writeAtomicOver(file, content, stat)
   return true
 }
