@@ -51,3 +51,8 @@ export function astHits(rule: string, text: string, flavor: JsFlavor = 'js'): st
     throw new Error(`not analysed: ${r.reason}`)
   return r.findings.filter(f => f.rule === rule).map(f => `${text.slice(f.start, f.end)}: ${f.message}`)
 }
+
+/** A skill whose SKILL.md is a `# x` heading, a blank line, then `lines` (so the first of them is line 3). */
+export function skillMd(...lines: string[]): Record<string, string> {
+  return { 'SKILL.md': `# x\n\n${lines.join('\n')}\n` }
+}

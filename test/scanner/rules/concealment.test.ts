@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { concealment } from '../../../src/scanner/rules/concealment'
-import { hitsOf } from '../helpers'
+import { hitsOf, skillMd } from '../helpers'
 
-const prose = (...lines: string[]): string[] => hitsOf('concealment', { 'SKILL.md': `# x\n\n${lines.join('\n')}\n` })
+const prose = (...lines: string[]): string[] => hitsOf('concealment', skillMd(...lines))
 
 describe('concealment', () => {
   it('is a threat error with CWE-451', () => {
