@@ -212,6 +212,22 @@ function outputPath(engine: SkillsEngine, file: string): string {
   return path.resolve(engine.options.root, file)
 }
 
+/**
+ * Writes a report or a manifest where the user asked; a path that cannot take it (a directory, a folder without
+ * write access) is a usage error that names it, not a failure of the check.
+ */
+function writeOutput(target: string, content: string): boolean {
+  try {
+    return writeIfChanged(target, content)
+  }
+  catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EISDIR')
+      throw new UsageError(`cannot write ${userPath(target)} (it is a directory): give the path of a file`)
+    throw new UsageError(`cannot write ${userPath(target)} (${code ?? (error as Error).message}): give a writable path`)
+  }
+}
+
 /** A written file as the user reads it: relative to the current directory (absolute when it is that). */
 function userPath(file: string): string {
   return path.relative(process.cwd(), file) || file
@@ -253,7 +269,7 @@ async function check(run: Run, values: Record<string, unknown>, color: boolean, 
   }
   if (values.output) {
     const target = outputPath(engine, String(values.output))
-    writeIfChanged(target, output)
+    writeOutput(target, output)
     // The errors, and the summary line of the report written: it counts every diagnostic, as the file's does.
     if (format === 'text') {
       const errors = result.diagnostics.filter(d => d.severity === 'error')
@@ -326,7 +342,7 @@ async function build(run: Run, out: string | undefined, color: boolean, io: IO):
     )
     return 1
   }
-  const changed = writeIfChanged(target, json)
+  const changed = writeOutput(target, json)
   const size = `${result.stats.skills} skill(s), ${json.length} bytes`
   io.stdout.write(`${PREFIX} ${changed ? 'wrote' : 'unchanged'} ${userPath(target)} (${size})\n`)
   return 0

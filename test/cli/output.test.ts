@@ -24,6 +24,18 @@ beforeEach(() => {
 afterEach(() => process.chdir(started))
 
 describe('check -o FILE', () => {
+  it('names a directory given as the report or manifest path, writes nothing and exits 2', async () => {
+    const root = project({ ...noted, 'out/keep.txt': 'x' })
+    const checked = await cli(['check', '--cwd', root, '--no-color', '-o', 'out'])
+    expect(checked.code).toBe(2)
+    expect(checked.stderr).toBe(`[unplugin-skills] cannot write ${path.relative(elsewhere, path.join(root, 'out'))} `
+      + '(it is a directory): give the path of a file\nRun `unplugin-skills check --help` for its options.\n')
+    const built = await cli(['build', '--cwd', root, '--out', 'out'])
+    expect(built.code).toBe(2)
+    expect(built.stderr).toContain('(it is a directory): give the path of a file')
+    expect(fs.readdirSync(path.join(root, 'out'))).toEqual(['keep.txt'])
+  })
+
   it('prints the errors and the summary line of the report it writes: the same counts', async () => {
     const broken = skill('broken', { frontmatter: 'name: broken\ndescription: Use when: it rains' })
     const root = project({ ...noted, ...broken })
