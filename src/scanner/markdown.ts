@@ -239,8 +239,10 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     // Inline code in a table whose header calls its cells payloads or attacks ("| Test payload |").
     if (!cautious && !fence)
       cautious = isQuoted(text, f.column) && payloadTable(index, line0)
-    if (!cautious && fence)
+    if (!cautious && fence) {
       cautious = labelledInFence(index, fence, line0) || labelledAbove(index, fence)
+        || (!example && (governedBlock(index, fence) || removedInDiff(index, fence, line0)))
+    }
     if (cautious)
       f.cautionary = true
   }
@@ -256,6 +258,88 @@ function payloadTable(index: LineIndex, line0: number): boolean {
   let head = line0
   while (head > 0 && /^\s*\|/.test(index.line(head - 1))) head--
   return head < line0 && PAYLOAD_HEADER.test(index.line(head))
+}
+
+// A heading over a section of examples not to follow: "## Review catalogue - never do this", "### Red flags".
+const CAUTION_HEADING = new RegExp(
+  String.raw`\b(?:never|do\s+not|don['’]t|avoid|anti-?patterns?|red\s+flags?|prohibited|forbidden|dangerous`
+  + String.raw`|insecure|unsafe|malicious|attacks?\s+(?:examples?|patterns?|catalog(?:ue)?)|what\s+not\s+to)\b|❌|🚫|⛔`,
+  'i',
+)
+// A lead that says the block below holds examples to recognise, ending in a colon: "They are listed so reviewers
+// recognise them; treat them as data:".
+const RECOGNISE_LEAD = new RegExp(
+  String.raw`\b(?:recogni[sz]e|detect(?:ed|ion)?|flag(?:ged)?|examples?\s+of|treat\s+(?:them|these|it)\s+as\s+data`
+  + String.raw`|shown\s+(?:here\s+)?only|do\s+not\s+(?:run|execute|follow|copy))\b`,
+  'i',
+)
+// A Sigma detection rule: its strings are what to look for in logs.
+const DETECTION_RULE = /^\s*detection:\s*$/m
+const DETECTION_CONDITION = /^\s*condition:\s*\S/m
+
+/**
+ * The headings a fence sits under, nearest first: its own section's heading, then each enclosing one (a heading of a
+ * lower level). A cautionary one governs every block of its section, subsections included.
+ */
+function underCautionHeading(index: LineIndex, fence: Fence): boolean {
+  let level = 7
+  for (let i = fence.open - 1; i >= 0 && level > 1; i--) {
+    const m = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(index.line(i))
+    if (!m || m[1]!.length >= level)
+      continue
+    level = m[1]!.length
+    if (CAUTION_HEADING.test(m[2]!))
+      return true
+  }
+  return false
+}
+
+/** The paragraph right above a fence ends in a colon and says its block holds examples to recognise. */
+function recogniseLead(index: LineIndex, fence: Fence): boolean {
+  let i = fence.open - 1
+  while (i >= 0 && !index.line(i).trim()) i--
+  const lead: string[] = []
+  for (; i >= 0 && index.line(i).trim() && !/^\s{0,3}#/.test(index.line(i)) && lead.length < 6; i--)
+    lead.unshift(index.line(i))
+  const text = lead.join(' ')
+  return /:\s*$/.test(text) && RECOGNISE_LEAD.test(text)
+}
+
+function detectionRule(index: LineIndex, fence: Fence): boolean {
+  const body: string[] = []
+  for (let i = fence.open + 1; i < fence.close && i < index.count; i++) body.push(index.line(i))
+  const text = body.join('\n')
+  return DETECTION_RULE.test(text) && DETECTION_CONDITION.test(text)
+}
+
+/**
+ * A line a diff removes (`- "defaultMode": "bypassPermissions"`): a block labelled `diff` or `patch`, or an unlabelled
+ * one whose every line is a removal, an addition, context or a hunk header, with both removals and additions.
+ */
+function removedInDiff(index: LineIndex, fence: Fence, line0: number): boolean {
+  if (!/^-(?!--)/.test(index.line(line0)))
+    return false
+  if (fence.info === 'diff' || fence.info === 'patch')
+    return true
+  if (fence.info)
+    return false
+  let added = false
+  for (let i = fence.open + 1; i < fence.close && i < index.count; i++) {
+    const l = index.line(i)
+    if (l.startsWith('+'))
+      added = true
+    else if (l.trim() && !/^(?:-|@@|\s)/.test(l))
+      return false
+  }
+  return added
+}
+
+/**
+ * A block of threats quoted as documentation: under a cautionary heading, after a lead that says to recognise them,
+ * or a detection rule. Capability findings keep their severity there (what the code can do is still reviewed).
+ */
+function governedBlock(index: LineIndex, fence: Fence): boolean {
+  return underCautionHeading(index, fence) || recogniseLead(index, fence) || detectionRule(index, fence)
 }
 
 function labelledAbove(index: LineIndex, fence: Fence): boolean {

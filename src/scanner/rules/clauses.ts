@@ -13,3 +13,15 @@ export function describesAct(clause: string): boolean {
   return /\b(?:is|are|was|were|be|been|being|can|could|may|might|would)\s+(?:not\s+|also\s+)?$/i.test(clause)
     && !/\byou\s+(?:\w+\s+){1,2}$/i.test(clause)
 }
+
+/**
+ * A table cell that names an order rather than giving one: "| instructions to hide actions from the user |" in a
+ * table of what a review flags. Only in a table row: in prose, "follow these instructions to ..." is an order.
+ */
+export function namesOrderInTable(line: string, index: number): boolean {
+  if (!/^\s*\|/.test(line))
+    return false
+  const cell = line.slice(line.lastIndexOf('|', index) + 1, index)
+  return /\b(?:instructions?|attempts?|requests?|tries|prompts?|text|asking\s+(?:the\s+)?(?:agent|model))\s+to\s+$/i
+    .test(cell)
+}

@@ -81,6 +81,9 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
   return [...markQuoted(skill, out), ...wrappedProse(skill, PHISHING, 'credential_harvesting')]
 }
 
+// A substitution that replaces what it matched with a mask: the values never leave the filter.
+const REDACTED = /\bsed\b[^\n]{0,160}?\bs([/|#])[^\n]*?\1[^\n]*?(?:redacted|masked|hidden|\*{3,}|x{3,})/i
+
 export const credentialHarvesting: RuleModule = {
   meta: {
     id: 'credential_harvesting',
@@ -95,6 +98,13 @@ export const credentialHarvesting: RuleModule = {
       + 'environment for secrets.',
   },
   patterns: [
+    {
+      // GitHub Actions: every secret of the repository in one value, which no step needs (a step names its own).
+      anchor: 'secrets',
+      re: /\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}\}/i,
+      langs: ['sh', 'py', 'js', 'text', 'prose'],
+      message: 'gathers every secret of the repository into one value (`toJSON(secrets)`)',
+    },
     {
       anchor: String.raw`\|\s*(?:grep|egrep|rg|findstr|Select-String|Where-Object|where)\b|\|\s*\?|environ`
         + String.raw`|process\.env`,
@@ -113,6 +123,8 @@ export const credentialHarvesting: RuleModule = {
       langs: ['sh', 'py', 'js', 'text', 'prose'],
       view: 'noComments',
       message: 'collects the environment\'s secrets by name pattern',
+      // `env | grep AWS_ | sed 's/(SECRET|TOKEN)=.*/\1=<redacted>/'` shows which variables are set, not their values.
+      accept: (m, line) => !REDACTED.test(line.slice(m.index)),
     },
     {
       anchor: 'find|fd|locate|grep|rg|findstr|Select-String|trufflehog|gitleaks|Get-ChildItem|gci',

@@ -2,7 +2,7 @@ import type { SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf } from './code-units'
-import { hasSource } from './leak-sources'
+import { hasSource, SECRET_NAME } from './leak-sources'
 
 /**
  * DNS exfiltration: a lookup of a hostname built from data (`dig $(whoami).x.example`), which leaves through
@@ -31,19 +31,72 @@ const DATA_VAR = new RegExp(
   'i',
 )
 
+/**
+ * A lookup, in any language, whose leftmost label is interpolated: `"${chunk}.${i}.x.net"`, `f"{part}.{n}.c.{D}"`,
+ * `Sprintf("%s.%d.w.%s", ...)`, `"$part.$o.b.x.org"`, `` `${label}.x.io` ``, `label + ".x.io"`.
+ */
+const LOOKUP_ANY = new RegExp(
+  String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
+  + String.raw`|GetHost(?:Entry|Addresses)|getByName|getaddress|lookup|resolve\w*|Resolv::DNS\.new\.\w+)\s*\(\s*`
+  + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
+  + String.raw`(?:f?["'\`](?:\$\{\w+\}|\$\w+|\{\w+\}|%[sdxv]|#\{\w+\})\.|\w+\s*\+\s*["']\.)`,
+)
+// What turns a secret into labels: an encoding, or a cut into label-sized pieces.
+const LABEL_CODING = new RegExp(
+  String.raw`\b(?:base64|b64encode|b32encode|base32|xxd|hexdump|hexlify|EncodeToString|unpack1?\(\s*['"]H`
+  + String.raw`|fold\s+-w|\.hex\(\)|ToString\(\s*['"]x2['"]\s*\))|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`,
+)
+
+// Secret variables named in a list and read through a loop variable (`foreach ($n in 'NPM_TOKEN', ...)`).
+const SECRET_LITERAL = new RegExp(String.raw`['"]${SECRET_NAME}['"]`)
+const ENV_READ = /\b(?:[gG]etenv|GetEnvironmentVariable|environ|process\.env|ENV\s*\[|ENV\.fetch)\b|\$env:/
+const namedSecretRead = (text: string): boolean => SECRET_LITERAL.test(text) && ENV_READ.test(text)
+
+/**
+ * One unit of code (a script or a block) that reads a secret, encodes or cuts it into labels, and looks up names
+ * whose leftmost label is a variable: the shape of DNS exfiltration whatever the language. A unit that does not
+ * read a secret (a resolver check of `"${sub}.${DOMAIN}"`) is not one.
+ */
+function encodedLookups(skill: SkillSource): RawFinding[] {
+  const out: RawFinding[] = []
+  for (const unit of unitsOf(skill)) {
+    if (unit.lang === 'prose')
+      continue
+    const text = unit.lines.join('\n')
+    if (!LOOKUP_ANY.test(text) || !LABEL_CODING.test(text) || !(hasSource(text) || namedSecretRead(text)))
+      continue
+    for (let i = 0; i < unit.lines.length; i++) {
+      const m = LOOKUP_ANY.exec(unit.lines[i]!)
+      if (!m)
+        continue
+      out.push({
+        rule: 'dns_exfiltration',
+        path: unit.path,
+        line: unit.first + i + 1,
+        column: m.index + 1,
+        message: 'looks up hostnames built from an encoded secret (DNS exfiltration)',
+        excerpt: excerptAt(unit.lines[i]!, m.index, m[0].length),
+      })
+      break
+    }
+  }
+  return out
+}
+
 function visitDns(skill: SkillSource): RawFinding[] {
   const out: RawFinding[] = []
   const statements = codeStatements(unitsOf(skill)).filter(s => (s.lang === 'sh' || s.lang === 'text'))
   if (!statements.some(st => LOOKUP_RE.test(st.text)))
-    return out
+    return markQuoted(skill, encodedLookups(skill))
   const vars = new Set<string>()
+  out.push(...encodedLookups(skill))
   for (const st of statements) {
     const m = DATA_VAR.exec(st.text)
     if (m && (new RegExp(ENCODER, 'i').test(st.text) || hasSource(st.text)))
       vars.add((m[1] ?? m[2] ?? m[3])!)
   }
   if (!vars.size)
-    return out
+    return markQuoted(skill, out)
   const names = [...vars].join('|')
   const lookup = new RegExp(
     String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\{?(?:${names})(?:[:#%/][^}\n]{0,30})?\}?${VAR_LABELS}${TAIL}`,

