@@ -23,6 +23,7 @@ const ENCODER = String.raw`\b(?:base64|base32|xxd|hexdump|od\s+-|openssl\s+enc|w
   + String.raw`|env|printenv)\b`
 
 const LOOKUP_RE = new RegExp(LOOKUP_SH, 'i')
+const ENCODER_RE = new RegExp(ENCODER, 'i')
 
 /** A shell variable filled from data (a secret, a file, an encoder), or a loop over such data. */
 const DATA_VAR = new RegExp(
@@ -62,37 +63,35 @@ function encodedLookups(skill: SkillSource): RawFinding[] {
   for (const unit of unitsOf(skill)) {
     if (unit.lang === 'prose')
       continue
-    const text = unit.lines.join('\n')
-    if (!LOOKUP_ANY.test(text) || !LABEL_CODING.test(text) || !(hasSource(text) || namedSecretRead(text)))
+    // The finding is the first line with such a lookup; only a unit that has one is read whole.
+    const i = unit.lines.findIndex(l => LOOKUP_ANY.test(l))
+    if (i === -1)
       continue
-    for (let i = 0; i < unit.lines.length; i++) {
-      const m = LOOKUP_ANY.exec(unit.lines[i]!)
-      if (!m)
-        continue
-      out.push({
-        rule: 'dns_exfiltration',
-        path: unit.path,
-        line: unit.first + i + 1,
-        column: m.index + 1,
-        message: 'looks up hostnames built from an encoded secret (DNS exfiltration)',
-        excerpt: excerptAt(unit.lines[i]!, m.index, m[0].length),
-      })
-      break
-    }
+    const m = LOOKUP_ANY.exec(unit.lines[i]!)!
+    const text = unit.lines.join('\n')
+    if (!LABEL_CODING.test(text) || !(hasSource(text) || namedSecretRead(text)))
+      continue
+    out.push({
+      rule: 'dns_exfiltration',
+      path: unit.path,
+      line: unit.first + i + 1,
+      column: m.index + 1,
+      message: 'looks up hostnames built from an encoded secret (DNS exfiltration)',
+      excerpt: excerptAt(unit.lines[i]!, m.index, m[0].length),
+    })
   }
   return out
 }
 
 function visitDns(skill: SkillSource): RawFinding[] {
-  const out: RawFinding[] = []
+  const out = encodedLookups(skill)
   const statements = codeStatements(unitsOf(skill)).filter(s => (s.lang === 'sh' || s.lang === 'text'))
   if (!statements.some(st => LOOKUP_RE.test(st.text)))
-    return markQuoted(skill, encodedLookups(skill))
+    return markQuoted(skill, out)
   const vars = new Set<string>()
-  out.push(...encodedLookups(skill))
   for (const st of statements) {
     const m = DATA_VAR.exec(st.text)
-    if (m && (new RegExp(ENCODER, 'i').test(st.text) || hasSource(st.text)))
+    if (m && (ENCODER_RE.test(st.text) || hasSource(st.text)))
       vars.add((m[1] ?? m[2] ?? m[3])!)
   }
   if (!vars.size)
@@ -150,7 +149,7 @@ export const dnsExfiltration: RuleModule = {
     {
       anchor: 'dig|nslookup|host|drill|ping|Resolve-DnsName|getent|resolvectl|kdig',
       re: new RegExp(String.raw`${LOOKUP_SH}[^\n;|]{0,80}?\s["']?\$\{?\w+\}?${TAIL}`, 'i'),
-      lineGate: new RegExp(ENCODER, 'i'),
+      lineGate: ENCODER_RE,
       langs: ['sh', 'text'],
       view: 'noComments',
       message: 'looks up a hostname built from encoded data (DNS exfiltration)',

@@ -124,8 +124,9 @@ export function downloadRisk(text: string): Risk {
   const bare = /\b(?:curl|wget|irm|iwr)\b(?:\s+-{1,2}[\w-]+(?:[=\s]+['"][^'"]*['"])?)*\s+['"]?((?:\d{1,3}\.){3}\d{1,3}|[a-z\d][\w-]*(?:\.[\w-]+)+)((?:[:/][^\s"'`)|;]*)?)/i.exec(text)
   // A vendor documents its installer by bare host (`curl -fsLS get.chezmoi.io`, `irm bun.sh/install.ps1`): the
   // host answers over https, and it is the vendor's. Any other bare host is fetched over plain http.
-  if (bare && isOfficialInstaller(`https://${bare[1]}${bare[2]}`))
-    urls.push(`https://${bare[1]}${bare[2]}`)
+  const vendor = bare && `https://${bare[1]}${bare[2]}`
+  if (vendor && isOfficialInstaller(vendor))
+    urls.push(vendor)
   else if (bare && !/^[\w-]+\.(?:sh|py|js|txt|json|tar|gz|zip|exe)$/i.test(bare[1]!))
     urls.push(`http://${bare[1]}`)
   if (!urls.length)
