@@ -2,6 +2,7 @@ import type { SkillSource } from '../../core/types'
 import type { Lang, LinePattern, RawFinding } from '../types'
 import { classify } from '../classify'
 import { excerptAt } from '../excerpt'
+import { crossesSentences } from '../finder'
 import { LineIndex } from '../lines'
 import { findFences, markCautionary } from '../markdown'
 
@@ -238,10 +239,10 @@ function anyAnchor(patterns: readonly LinePattern[]): RegExp {
     ANY_ANCHOR.set(patterns, (re = new RegExp([...new Set(patterns.map(p => `(?:${p.anchor})`))].join('|'), 'i')))
   return re
 }
-const COMPILED = new WeakMap<LinePattern, { anchor: RegExp, re: RegExp }>()
+const COMPILED = new WeakMap<LinePattern, { anchor: RegExp, re: RegExp, inSentence: boolean }>()
 // Patterns that share an anchor share its regex: a paragraph is tested once per anchor.
 const ANCHORS = new Map<string, RegExp>()
-function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp } {
+function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp, inSentence: boolean } {
   let c = COMPILED.get(p)
   if (!c) {
     let anchor = ANCHORS.get(p.anchor)
@@ -249,14 +250,16 @@ function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp } {
       ANCHORS.set(p.anchor, (anchor = new RegExp(p.anchor, 'i')))
     // The line scan's flags (`g` added): one compiled regex serves both scans.
     const flags = p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`
-    COMPILED.set(p, (c = { anchor, re: new RegExp(p.re.source, flags) }))
+    COMPILED.set(p, (c = { anchor, re: new RegExp(p.re.source, flags), inSentence: !crossesSentences(p.re) }))
   }
   return c
 }
 
 /**
  * Matches of line patterns on prose sentences that wrap over lines: each paragraph is read as one line
- * (line breaks as spaces), and a match is reported where it starts.
+ * (line breaks as spaces), and a match is reported where it starts. A pattern whose matches stay within a
+ * sentence is read only over the sentences that wrap, and its first match there that no single line shows is
+ * the one; any other pattern is read over the whole paragraph, where its first match is the one.
  */
 export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePattern[], rule: string): RawFinding[] {
   const out: RawFinding[] = []
@@ -272,48 +275,39 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
       // Every pattern needs its anchor: one test of them all first, then each pattern where one is there.
       if (!any.test(text))
         continue
-      // Answers of the gates and anchors on this paragraph (stateless regexes only: no `g` or `y`).
+      // Answers of the gates and anchors on this paragraph, and of anchors on its sentences that wrap (where a
+      // pattern that stays within a sentence can match), for stateless regexes only: no `g` or `y`.
       const answers = new Map<RegExp, boolean>()
-      const passes = (re: RegExp): boolean => {
+      const inWrapped = new Map<RegExp, boolean>()
+      let wrappedText: string | undefined
+      const passes = (re: RegExp, sentences: boolean): boolean => {
+        const where = sentences
+          ? (wrappedText ??= wrappedSentences(p, text).map(([from, to]) => text.slice(from, to)).join('\n'))
+          : text
         if (re.global || re.sticky)
-          return re.test(text)
-        let v = answers.get(re)
+          return re.test(where)
+        const cache = sentences ? inWrapped : answers
+        let v = cache.get(re)
         if (v === undefined)
-          answers.set(re, (v = re.test(text)))
+          cache.set(re, (v = re.test(where)))
         return v
       }
       for (let k = 0; k < patterns.length; k++) {
         const pat = patterns[k]!
         const c = compiled[k]!
-        // The anchor and the gate are cheap; most paragraphs stop there.
-        if ((pat.lineGate && !passes(pat.lineGate)) || !passes(c.anchor))
+        // The anchor and the gate are cheap; most paragraphs stop there. A match holds its anchor, while the gate
+        // may lie anywhere in the paragraph.
+        if (!passes(c.anchor, c.inSentence) || (pat.lineGate && !passes(pat.lineGate, false)))
           continue
-        c.re.lastIndex = 0
-        const m = c.re.exec(text)
-        if (!m || (pat.accept && !pat.accept(m, text, () => '')))
+        const hit = c.inSentence ? inWrappedSentences(p, text, c.re, pat) : wholeParagraph(p, text, c.re, pat)
+        if (!hit)
           continue
-        // Only what no single line shows: a match inside one line is the line scan's.
-        let at = 0
-        let start = 0
-        while (at + 1 < p.lines.length && start + p.lines[at]!.length < m.index) start += p.lines[at++]!.length + 1
-        if (m.index + m[0].length <= start + p.lines[at]!.length)
-          continue
-        // A list is not a sentence: a lead line governs each item, but the data of one item and the place of
-        // another ("should include: - name and credentials - ... - background image") are not one instruction.
-        let items = 0
-        for (let i = at + 1, pos = start + p.lines[at]!.length + 1; i < p.lines.length && pos < m.index + m[0].length;
-          pos += p.lines[i++]!.length + 1) {
-          if (ITEM.test(p.lines[i]!))
-            items++
-        }
-        if (items >= 2 || (items === 1 && ITEM.test(p.lines[at]!)))
-          continue
-        const line = p.lines[at]!
-        const col = m.index - start
+        const line = p.lines[hit.at]!
+        const col = hit.m.index - hit.start
         out.push({
           rule,
           path: unit.path,
-          line: p.first + at + 1,
+          line: p.first + hit.at + 1,
           column: col + 1,
           message: pat.message,
           excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
@@ -324,6 +318,96 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
     }
   }
   return out
+}
+
+interface Paragraph { first: number, lines: string[] }
+interface WrappedHit {
+  m: RegExpExecArray
+  /** The paragraph line the match starts on, and where that line starts in the joined text. */
+  at: number
+  start: number
+}
+
+/** The paragraph's first match, if it is one no single line shows (else the line scan's). */
+function wholeParagraph(p: Paragraph, text: string, re: RegExp, pat: LinePattern): WrappedHit | null {
+  re.lastIndex = 0
+  const m = re.exec(text)
+  return m ? wrappedHit(p, text, m, pat) : null
+}
+
+/** The first match over the sentences that wrap which no single line shows. */
+function inWrappedSentences(p: Paragraph, text: string, re: RegExp, pat: LinePattern): WrappedHit | null {
+  for (const [from, to] of wrappedSentences(p, text)) {
+    // The text up to the space after the sentence: what precedes it stays there for lookbehinds, and the scan
+    // stops at its end (crossesSentences: no match or lookahead of the pattern reads past that space).
+    const upTo = to + 1 >= text.length ? text : text.slice(0, to + 1)
+    re.lastIndex = from
+    for (let m = re.exec(upTo); m; m = re.exec(upTo)) {
+      const hit = wrappedHit(p, text, m, pat)
+      if (hit)
+        return hit
+      re.lastIndex = m.index + 1
+    }
+  }
+  return null
+}
+
+function wrappedHit(p: Paragraph, text: string, m: RegExpExecArray, pat: LinePattern): WrappedHit | null {
+  if (pat.accept && !pat.accept(m, text, () => ''))
+    return null
+  // Only what no single line shows: a match inside one line is the line scan's.
+  let at = 0
+  let start = 0
+  while (at + 1 < p.lines.length && start + p.lines[at]!.length < m.index) start += p.lines[at++]!.length + 1
+  if (m.index + m[0].length <= start + p.lines[at]!.length)
+    return null
+  // A list is not a sentence: a lead line governs each item, but the data of one item and the place of
+  // another ("should include: - name and credentials - ... - background image") are not one instruction.
+  let items = 0
+  for (let i = at + 1, pos = start + p.lines[at]!.length + 1; i < p.lines.length && pos < m.index + m[0].length;
+    pos += p.lines[i++]!.length + 1) {
+    if (ITEM.test(p.lines[i]!))
+      items++
+  }
+  if (items >= 2 || (items === 1 && ITEM.test(p.lines[at]!)))
+    return null
+  return { m, at, start }
+}
+
+const SENTENCES = new WeakMap<Paragraph, Array<[number, number]>>()
+/**
+ * Runs of sentences that hold a line break, as [from, to) in the joined text. A sentence ends at a period
+ * followed by a space or a tab (the patterns' own gap, `\.(?=\S)`, never passes one).
+ */
+function wrappedSentences(p: Paragraph, text: string): Array<[number, number]> {
+  let runs = SENTENCES.get(p)
+  if (runs)
+    return runs
+  runs = []
+  const breaks: number[] = []
+  for (let i = 0, pos = 0; i + 1 < p.lines.length; i++) breaks.push((pos += p.lines[i]!.length + (i ? 1 : 0)))
+  let b = 0
+  let from = 0
+  const close = (to: number): void => {
+    while (b < breaks.length && breaks[b]! < from) b++
+    if (b < breaks.length && breaks[b]! < to) {
+      const last = runs!.at(-1)
+      if (last && last[1] >= from - 2 && /^\s*$/.test(text.slice(last[1], from)))
+        last[1] = to
+      else
+        runs!.push([from, to])
+    }
+    from = to
+    while (from < text.length && (text[from] === ' ' || text[from] === '\t')) from++
+  }
+  for (let i = text.indexOf('.'); i !== -1 && from < text.length; i = text.indexOf('.', i + 1)) {
+    if (text[i + 1] === ' ' || text[i + 1] === '\t')
+      close(i + 1)
+  }
+  if (from < text.length)
+    close(text.length)
+  SENTENCES.set(p, runs)
+  return runs
 }
 
 // A rule's prose patterns, found once per list.

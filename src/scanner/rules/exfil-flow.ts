@@ -226,6 +226,10 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
   return markQuoted(skill, out)
 }
 
+const READS_AND_SENDS = 'sends data over the network from code that reads a credential store or the environment'
+// An import of a network client (a send where nothing else in the unit sends).
+const IMPORT = /^\s*(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+[\w{}\s,]+=\s*require\s*\()/
+
 // A file read: a path named in one statement is often opened in the next (`p = expanduser(f)`, `open(p)`).
 const READS = new RegExp(
   String.raw`\bopen\s*\(|\.read\w*\s*\(|\bread_(?:text|bytes)\s*\(|readFileSync|\breadFile\s*\(|\bexpanduser\s*\(`
@@ -261,21 +265,36 @@ function readsAndSends(
   const names = new Set<string>()
   const readers = new Set<string>()
   for (const st of statements) {
-    if (!names.has(st.unit) && sourceHinted(st.text) && namesStore(st.text.replace(NOT_SENT, ' ')))
-      names.add(st.unit)
+    if (!names.has(st.unit) && sourceHinted(st.text)) {
+      const text = st.text.replace(NOT_SENT, ' ')
+      if (namesStore(text))
+        names.add(st.unit)
+      // The whole environment needs no file read: copying it (`dict(os.environ)`) is the read.
+      if (ENV_DUMP_RE.test(text))
+        readers.add(st.unit)
+    }
     if (!readers.has(st.unit) && READS.test(st.text))
       readers.add(st.unit)
   }
   const reads = new Set([...names].filter(u => readers.has(u)))
-  const out: RawFinding[] = []
-  const done = new Set<string>()
+  // The send, not the import of its client, is where a reader looks (an import only where nothing else sends).
+  const first = new Map<string, Statement>()
+  const send = new Map<string, Statement>()
   statements.forEach((st, i) => {
-    if (!sinks[i] || flagged.has(i) || !reads.has(st.unit) || done.has(st.unit) || localOnly(st.text))
+    if (!sinks[i] || flagged.has(i) || !reads.has(st.unit) || send.has(st.unit) || localOnly(st.text))
       return
-    done.add(st.unit)
-    out.push(sendFinding(st, 'sends data over the network from code that reads a credential store or the environment'))
+    if (IMPORT.test(st.text)) {
+      if (!first.has(st.unit))
+        first.set(st.unit, st)
+    }
+    else {
+      send.set(st.unit, st)
+    }
   })
-  return out
+  const found = [...reads].map(u => send.get(u) ?? first.get(u)).filter(st => st !== undefined)
+  return found
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line))
+    .map(st => sendFinding(st, READS_AND_SENDS))
 }
 
 /** A finding at a sending statement, on its first line. */

@@ -21,7 +21,8 @@ const KNOWN = new RegExp(
     String.raw`|pypi\.ngc\.nvidia\.com|data\.pyg\.org|registry\.npmjs\.org|registry\.npmjs\.com|registry\.yarnpkg\.com`,
     String.raw`|registry\.npmmirror\.com|proxy\.golang\.org|goproxy\.io|goproxy\.cn|sum\.golang\.org|rubygems\.org`,
     String.raw`|index\.crates\.io|crates\.io|repo\.maven\.apache\.org|repo1\.maven\.org|pypi\.tuna\.tsinghua\.edu\.cn`,
-    String.raw`|mirrors\.aliyun\.com|jsr\.io|conda\.anaconda\.org|repo\.anaconda\.com)$`,
+    String.raw`|mirrors\.aliyun\.com|jsr\.io|conda\.anaconda\.org|repo\.anaconda\.com|api\.nuget\.org|packagist\.org`
+    + String.raw`|repo\.packagist\.org)$`,
   ].join(''),
   'i',
 )
@@ -182,6 +183,27 @@ export const supplyChain: RuleModule = {
       view: 'noComments',
       message: 'installs a gem or crate from a source that is not its registry',
     }, direct),
+    // The other ecosystems' ways to swap the registry: Bundler mirrors and a Gemfile's `source`, Cargo's `--index`
+    // and a registry's `index =`, Yarn Berry's `npmRegistryServer`, NuGet and Conda sources, Composer repositories.
+    ...bySeverity({
+      anchor: 'source|mirror|index|npmRegistryServer|nuget|conda|repositories|PackageSource',
+      re: new RegExp(
+        [
+          String.raw`(?:^\s*source\s+\(?|\bbundle\s+config\s+(?:set\s+)?(?:--(?:global|local)\s+)?mirror\.\S+\s+`,
+          String.raw`|\bcargo\s+\w+\b[^\n]*?--index\s+|^\s*index\s*=\s*|\bnpmRegistryServer["']?\s*[:\s]\s*`,
+          String.raw`|\bnuget\s+(?:add\s+source|sources\s+add\b[^\n]*?-Source)\s+`,
+          String.raw`|\bAdd-PackageSource\b[^\n]*?-Location\s+`,
+          String.raw`|\bconda\s+(?:install|create|env\s+create)\b[^\n]*?(?:-c|--channel)\s+`,
+          String.raw`|\bcomposer\s+config\s+(?:--global\s+)?repositories\.\S+\s+(?:composer|vcs|artifact)\s+)`,
+          String.raw`["']?(?:sparse\+|registry\+)?`,
+          SCHEME_URL,
+        ].join(''),
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs packages from a registry or index that is not the ecosystem\'s own',
+    }, registry),
     // A manifest's dependency taken from a tarball URL or a git repository (`"pkg": "https://host/pkg.tgz"`,
     // `"pkg": "git+https://..."`): npm installs it from there, unreviewed by the registry. `url`, `repository`
     // and the like name where the package's own source lives, not what it installs.

