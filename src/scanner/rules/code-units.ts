@@ -257,9 +257,9 @@ function compiledOf(p: LinePattern): { anchor: RegExp, re: RegExp, inSentence: b
 
 /**
  * Matches of line patterns on prose sentences that wrap over lines: each paragraph is read as one line
- * (line breaks as spaces), and a match is reported where it starts. A pattern whose matches stay within a
- * sentence is read only over the sentences that wrap, and its first match there that no single line shows is
- * the one; any other pattern is read over the whole paragraph, where its first match is the one.
+ * (line breaks as spaces), and a pattern's first match is reported where it starts if no single line shows it.
+ * A pattern whose matches stay within a sentence has none to report in a paragraph where no sentence wraps (every
+ * line ends one): its anchor is looked for in the sentences that wrap, not in the whole paragraph.
  */
 export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePattern[], rule: string): RawFinding[] {
   const out: RawFinding[] = []
@@ -299,7 +299,7 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
         // may lie anywhere in the paragraph.
         if (!passes(c.anchor, c.inSentence) || (pat.lineGate && !passes(pat.lineGate, false)))
           continue
-        const hit = c.inSentence ? inWrappedSentences(p, text, c.re, pat) : wholeParagraph(p, text, c.re, pat)
+        const hit = wholeParagraph(p, text, c.re, pat)
         if (!hit)
           continue
         const line = p.lines[hit.at]!
@@ -333,23 +333,6 @@ function wholeParagraph(p: Paragraph, text: string, re: RegExp, pat: LinePattern
   re.lastIndex = 0
   const m = re.exec(text)
   return m ? wrappedHit(p, text, m, pat) : null
-}
-
-/** The first match over the sentences that wrap which no single line shows. */
-function inWrappedSentences(p: Paragraph, text: string, re: RegExp, pat: LinePattern): WrappedHit | null {
-  for (const [from, to] of wrappedSentences(p, text)) {
-    // The text up to the space after the sentence: what precedes it stays there for lookbehinds, and the scan
-    // stops at its end (crossesSentences: no match or lookahead of the pattern reads past that space).
-    const upTo = to + 1 >= text.length ? text : text.slice(0, to + 1)
-    re.lastIndex = from
-    for (let m = re.exec(upTo); m; m = re.exec(upTo)) {
-      const hit = wrappedHit(p, text, m, pat)
-      if (hit)
-        return hit
-      re.lastIndex = m.index + 1
-    }
-  }
-  return null
 }
 
 function wrappedHit(p: Paragraph, text: string, m: RegExpExecArray, pat: LinePattern): WrappedHit | null {
