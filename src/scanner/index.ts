@@ -22,7 +22,7 @@ import { compileCustom, scanCustom } from './custom'
 import { excerptAt } from './excerpt'
 import { scanJs } from './js/scan-js'
 import { LineIndex } from './lines'
-import { findFences, markCautionary } from './markdown'
+import { findFences, markCautionary, markDetectionRule } from './markdown'
 import { RULE_MODULES } from './rules/index'
 import { sniffLang } from './sniff'
 import { findDirectives } from './suppress'
@@ -340,11 +340,14 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
       ctx.shellUse = true
     // Each of these scans reads the whole text, and tells whether it met the directive's anchor.
     const whole = { path: file.path, text, lineOffset: 0, colOffset: 0 }
+    const before = ctx.raw.length
     const directive = kind.markdown
       ? scanMarkdown(ctx, file)
       : kind.lang === 'js'
         ? scanJsSegment(ctx, { ...whole, flavor: kind.flavor ?? 'js', isFile: true })
         : scanSegment({ ...whole, lang: kind.lang, astDone: false }, ctx.raw)
+    if (kind.lang === 'text' && ctx.raw.length > before)
+      markDetectionRule(ctx.raw.slice(before), text)
     const index = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(text) : null
     if (index && custom.length)
       scanCustom(custom, file.path, index, ctx.raw)

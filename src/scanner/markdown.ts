@@ -142,6 +142,12 @@ function quoteContext(index: LineIndex, line0: number): string {
   return context
 }
 
+const INDICATOR_HEADING = new RegExp(
+  String.raw`\b(?:detection|detecting|heuristics?|indicators?|IOCs?|red\s+flags?|warning\s+signs|signs\s+of`
+  + String.raw`|what\s+to\s+look\s+for)\b`,
+  'i',
+)
+
 function governedByList(index: LineIndex, line0: number): boolean {
   if (!LIST_ITEM.test(index.line(line0)))
     return false
@@ -149,9 +155,11 @@ function governedByList(index: LineIndex, line0: number): boolean {
     const l = index.line(i)
     if (!l.trim() || LIST_ITEM.test(l) || /^\s{2,}\S/.test(l))
       continue
-    // A lead ends in a colon, is a heading, or is a bold label on its own line ("**MUST NOT**").
-    return NEGATED_LEAD.test(l)
-      && (/:\s*(?:\*\*|__)?\s*$/.test(l) || /^\s*#{1,6}\s/.test(l) || /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/.test(l))
+    // A lead ends in a colon, is a heading, or is a bold label on its own line ("**MUST NOT**"); a heading over
+    // what to look for ("## Detection heuristics", "### Red flags") lists indicators, not orders.
+    const heading = /^\s*#{1,6}\s/.test(l)
+    return (heading && INDICATOR_HEADING.test(l)) || (NEGATED_LEAD.test(l)
+      && (/:\s*(?:\*\*|__)?\s*$/.test(l) || heading || /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/.test(l)))
   }
   return false
 }
@@ -188,6 +196,15 @@ function labelledInFence(index: LineIndex, fence: Fence, line0: number): boolean
 /** Rules whose findings in inline code of prose are documentation when the line names the attack. */
 const QUOTED_CODE_RULES = new Set(['exfiltration', 'dns_exfiltration', 'credential_harvesting'])
 const NAMES_ATTACK = /\b(?:attack\w*|malicious|adversar\w*|exploit\w*|exfiltrat\w*)/i
+// Prose that presents what it quotes as something to find in samples or logs, not to run.
+const INDICATOR = new RegExp(
+  String.raw`\b(?:attackers?|malware|intrusions?|look\s+for|indicators?\s+(?:of|such|like)|IOCs?|detects?`
+  + String.raw`|detection\s+of|signatures?\s+(?:of|for|such|like)|captured\s+(?:by|in|from)`
+  + String.raw`|seen\s+in\s+(?:the\s+)?(?:wild|logs|samples))\b`,
+  'i',
+)
+/** The line before, when its sentence runs on into this one. */
+const indicatorLead = (prev: string): boolean => INDICATOR.test(prev) && !/[.:]\s*$/.test(prev)
 
 // A match that is itself a prohibition ("... and do not mention that you skipped it") is an instruction of its
 // own: an earlier "do not" on the line coordinates with it, it does not quote it.
@@ -235,6 +252,10 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
       // A command quoted inline in prose that names it an attack documents the attack.
       if (!cautious && QUOTED_CODE_RULES.has(f.rule) && !fence)
         cautious = isQuoted(text, f.column) && NAMES_ATTACK.test(text)
+      // Quoted inline as what to look for: "Look for `eval`, `iex`, `FromBase64String`", "`curl ... | bash`
+      // chains, common in intrusions", "`echo <b64> | base64 -d | bash` lines captured by auditd".
+      if (!cautious && !fence && isQuoted(text, f.column))
+        cautious = INDICATOR.test(text) || (line0 > 0 && indicatorLead(index.line(line0 - 1)))
     }
     // Inline code in a table whose header calls its cells payloads or attacks ("| Test payload |").
     if (!cautious && !fence)
@@ -244,6 +265,24 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
         || (!example && (governedBlock(index, fence) || removedInDiff(index, fence, line0)))
     }
     if (cautious)
+      f.cautionary = true
+  }
+}
+
+// A YARA rule (`rule name {` ... `strings:` ... `condition:`) or a Sigma rule (`detection:` ... `condition:`).
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const YARA_RULE = /^\s*(?:(?:private|global)\s+)*rule\s+\w+(?:\s*:[\w\s]*)?\s*\{[\s\S]*?^\s*strings\s*:[\s\S]*?^\s*condition\s*:/m
+const SIGMA_RULE = /^detection:\s*$[\s\S]*?^\s+condition:/m
+
+/**
+ * A data file that is a detection rule (YARA, Sigma): its strings are what to look for in samples and logs, so the
+ * attacks it quotes are marked as quoted (an error becomes a warning), as in a detection rule fenced in prose.
+ */
+export function markDetectionRule(findings: RawFinding[], text: string): void {
+  if (!findings.some(f => CAUTION_RULES.has(f.rule)) || !(YARA_RULE.test(text) || SIGMA_RULE.test(text)))
+    return
+  for (const f of findings) {
+    if (CAUTION_RULES.has(f.rule))
       f.cautionary = true
   }
 }

@@ -54,7 +54,9 @@ const WRITE_CODE = new RegExp(
 const ESCALATE: Array<[RegExp, string]> = [
   [
     new RegExp(
-      String.raw`Bash\(\*\)|"allow"\s*:\s*\[\s*"(?:\*|Bash)|bypassPermissions|dangerously|autoApprove`
+      // Every command allowed (`"Bash"`, `"*"`, `Bash(*)`), not a list of scoped ones (`"Bash(npm run lint)"`).
+      String.raw`Bash\(\*\)|"allow"\s*:\s*\[[^\]]{0,400}?"(?:\*|Bash|Bash\(:?\*\))"`
+      + String.raw`|bypassPermissions|dangerously|autoApprove`
       + String.raw`|alwaysAllow|"defaultMode"|approval_policy|danger-full-access|enableAllProjectMcpServers`
       + String.raw`|skip\s+(?:all\s+)?(?:permission|confirmation)`,
       'i',
@@ -64,7 +66,7 @@ const ESCALATE: Array<[RegExp, string]> = [
   [
     new RegExp(
       String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:tell|mention|inform|show|reveal|disclose|ask)\b|\bsilently\b`
-      + String.raw`|\bquietly\b|\bsecretly\b|\bwithout\s+(?:telling|asking|informing|notifying)\b|\b(?:hide`
+      + String.raw`|\bquietly\b|\bsecretly\b|\bwithout\s+(?:telling|asking|informing|notifying|showing)\b|\b(?:hide`
       + String.raw`|conceal)\b`,
       'i',
     ),
@@ -132,7 +134,11 @@ function scanFile(file: SkillFile): RawFinding[] {
     if (!t && !memory)
       continue
     const at = t ? t.index + (t[0].length - t[0].trimStart().length) : memory!.index
-    const before = norm.slice(0, at)
+    // A sentence wrapped over lines keeps its verb on the line before ("also append\nthe block to `CLAUDE.md`").
+    const prev = i > 0 ? lines[i - 1]! : ''
+    const continues = prev.trim() && !/[.:!?]\s*$/.test(prev) && !/^\s*(?:```|~~~|[#|]|[\w-]+:\s)/.test(prev)
+      && !/^\s*(?:[-*+>|#]|\d{1,3}[.)])\s/.test(line)
+    const before = (continues ? `${prev} ` : '') + norm.slice(0, at)
     const near = lines.slice(i, i + 4).join('\n')
     const written = memory !== null || />>?\s*["']?[^\s"'<>|;&]*$/.test(before) || WRITE_SAME.test(norm)
       || WRITE_CODE.test(near)

@@ -257,13 +257,14 @@ export const controlDisablement: RuleModule = {
     {
       anchor: String.raw`insecure|\s-k\b|no-check-certificate|NODE_TLS_REJECT|rejectUnauthorized|verify\s*=\s*False`
         + String.raw`|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|sslVerify|strict-ssl|_create_unverified_context|CERT_NONE`
-        + String.raw`|InsecureSkipVerify`
+        + String.raw`|InsecureSkipVerify|enableStrictSsl`
         + String.raw`|check_hostname`,
       re: new RegExp(
         String.raw`\bcurl\b[^\n]{0,200}?\s(?:-k|--insecure)\b|\bwget\b[^\n]{0,200}?--no-check-certificate\b`
         + String.raw`|NODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*['"]?0|rejectUnauthorized\s*:\s*false`
         + String.raw`|\bverify\s*=\s*False\b|PYTHONHTTPSVERIFY\s*=\s*['"]?0|GIT_SSL_NO_VERIFY\s*=\s*['"]?(?:1|true)`
-        + String.raw`|http\.sslVerify\s+false|strict-ssl\s+false|_create_unverified_context|\bCERT_NONE\b`
+        + String.raw`|http\.sslVerify\s+false|strict-ssl\s*[=\s]\s*false|_create_unverified_context|\bCERT_NONE\b`
+        + String.raw`|\benableStrictSsl["']?\s*:\s*false`
         + String.raw`|InsecureSkipVerify\s*:\s*true|check_hostname\s*=\s*False`,
         'i',
       ),

@@ -99,6 +99,14 @@ export const credentialHarvesting: RuleModule = {
   },
   patterns: [
     {
+      // macOS: every item of a keychain with its secret decrypted (`-d`), one prompt or none for all of them.
+      anchor: 'dump-keychain',
+      re: /\bsecurity\s+dump-keychain\b[^\n|;&]*?\s-[a-z]*d/,
+      langs: ['sh', 'py', 'js', 'text', 'prose'],
+      view: 'noComments',
+      message: 'dumps every secret of a keychain, decrypted (`security dump-keychain -d`)',
+    },
+    {
       // GitHub Actions: every secret of the repository in one value, which no step needs (a step names its own).
       anchor: 'secrets',
       re: /\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}\}/i,

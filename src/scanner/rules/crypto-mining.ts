@@ -30,7 +30,9 @@ export const cryptoMining: RuleModule = {
   patterns: [
     {
       anchor: 'stratum',
-      re: /\bstratum\d?\+(?:tcp|ssl|tls|wss?):\/\/(?:[\w-]+\.)+[\w-]+(?::\d+)?/i,
+      // A pool's stratum URL, or a WebSocket proxy to one (`wss://host:8181/stratum`, how browser miners reach a pool).
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /\bstratum\d?\+(?:tcp|ssl|tls|wss?):\/\/(?:[\w-]+\.)+[\w-]+(?::\d+)?|\bwss?:\/\/(?:[\w-]+\.)+[\w-]+(?::\d+)?\/stratum\b/i,
       langs: ALL,
       message: 'connects to a mining pool (stratum URL)',
     },
@@ -78,9 +80,10 @@ export const cryptoMining: RuleModule = {
     },
     // Loaded, not named: a detection rule or a blocklist names the miner's script too.
     {
-      anchor: 'coinhive|coin-hive|CoinImp|crypto-loot|cryptoloot|webminer|deepMiner|jsecoin|minero.cc',
+      anchor: 'coinhive|coin-hive|CoinImp|crypto-loot|cryptoloot|webminer|webminepool|deepMiner|jsecoin|minero.cc'
+        + '|cryptonight',
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-      re: /(?:<script\b[^>\n]*|\bimport\b[^\n]*|\brequire\s*\(\s*|\bsrc\s*=\s*["']?[^\s"']*|\bnew\s+)\b(?:coinhive|coin-hive|CoinImp|crypto-?loot|webminer(?:pool)?|deepMiner|jsecoin|minero\.cc)\b/i,
+      re: /(?:<script\b[^>\n]*|\bimport(?:Scripts)?\b[^\n]*|\brequire\s*\(\s*|\bsrc\s*=\s*["']?[^\s"']*|\bnew\s+)\b(?:coinhive|coin-hive|CoinImp|crypto-?loot|webmine(?:r|pool|rpool)|deepMiner|jsecoin|minero\.cc|cryptonight(?:-wasm|\.js))\b/i,
       langs: ALL,
       message: 'loads an in-browser crypto miner',
     },

@@ -37,7 +37,7 @@ const DATA_VAR = new RegExp(
  * `Sprintf("%s.%d.w.%s", ...)`, `"$part.$o.b.x.org"`, `` `${label}.x.io` ``, `label + ".x.io"`.
  */
 const LOOKUP_ANY = new RegExp(
-  String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
+  String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
   + String.raw`|GetHost(?:Entry|Addresses)|getByName|getaddress|lookup|resolve\w*|Resolv::DNS\.new\.\w+)\s*\(\s*`
   + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
   + String.raw`(?:f?["'\`](?:\$\{\w+\}|\$\w+|\{\w+\}|%[sdxv]|#\{\w+\})\.|\w+\s*\+\s*["']\.)`,
@@ -45,7 +45,9 @@ const LOOKUP_ANY = new RegExp(
 // What turns a secret into labels: an encoding, or a cut into label-sized pieces.
 const LABEL_CODING = new RegExp(
   String.raw`\b(?:base64|b64encode|b32encode|base32|xxd|hexdump|hexlify|EncodeToString|unpack1?\(\s*['"]H`
-  + String.raw`|fold\s+-w|\.hex\(\)|ToString\(\s*['"]x2['"]\s*\))|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`,
+  + String.raw`|fold\s+-w|\.hex\(\)|ToString\(\s*['"]x2['"]\s*\)|ToBase64String)|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`
+  // A cut into label-sized pieces by a regex (`[regex]::Matches($tag, '.{1,50}')`, `re.findall('.{1,60}', s)`).
+  + String.raw`|['"]\.\{1,\d{1,2}\}['"]`,
 )
 
 // Secret variables named in a list and read through a loop variable (`foreach ($n in 'NPM_TOKEN', ...)`).

@@ -1,4 +1,4 @@
-import type { AstRule } from '../js/ast-rule'
+import type { AstContext, AstRule } from '../js/ast-rule'
 import type { Node } from '../js/walk'
 import type { RuleModule } from '../types'
 import { NETWORK_CALL_TRIGGERS, networkCall } from '../js/callees'
@@ -44,11 +44,43 @@ const ast: AstRule = {
     const secrets = secretSources(context)
     const call = (node: Node): void => {
       const args: Node[] = node.arguments ?? []
-      if (networkCall(node, context.evaluate(node.callee)) && args.length && args.some(secrets.holdsSecret))
+      if (!args.length || !networkCall(node, context.evaluate(node.callee)))
+        return
+      if (args.some(secrets.holdsSecret))
         context.report(node, 'sends environment variables or a sensitive file over the network')
+      else if (namedSecretAway(context, args))
+        context.report(node, 'sends a secret to a host that is not its service')
     }
     return { CallExpression: call, NewExpression: call }
   },
+}
+
+const SECRET_VAR_NAME = new RegExp(`^${SECRET_NAME}$`)
+/**
+ * A request given a secret variable (`process.env.NPM_TOKEN`) and a literal host that is not that secret's
+ * service: a URL, or the `hostname` of a request's options.
+ */
+function namedSecretAway(context: AstContext, args: Node[]): boolean {
+  const names: string[] = []
+  const hosts: string[] = []
+  const root = { type: 'Args', start: 0, end: 0, a: args }
+  context.subtreeHas(root, (n, p) => {
+    if (n.type === 'MemberExpression' && context.evaluate(n.object)?.k === 'env') {
+      const name = n.computed ? n.property?.value : n.property?.name
+      if (typeof name === 'string' && SECRET_VAR_NAME.test(name))
+        names.push(name)
+    }
+    const text = n.type === 'Literal' ? n.value : n.type === 'TemplateElement' ? n.value?.raw : null
+    if (typeof text === 'string') {
+      const key = p?.type === 'Property' && p.value === n ? (p.key?.name ?? p.key?.value) : null
+      if (/^(?:https?|wss?):\/\//i.test(text))
+        hosts.push(text)
+      else if ((key === 'hostname' || key === 'host') && /^[\w.-]+$/.test(text))
+        hosts.push(`https://${text}`)
+    }
+    return false
+  })
+  return names.length > 0 && hosts.length > 0 && sendsForeign(hosts.join(' '), names)
 }
 
 /** Data leaving: templated images and links, uploads of keys, files and the environment, prose that asks for it. */

@@ -21,6 +21,10 @@ const IMPERATIVE = new RegExp(
   'i',
 )
 const NEGATED = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not|not\s+allowed|refuse|avoid)\b/i
+// "Avoid" and "refuse" govern their own clause only: "to avoid back-and-forth, start by asking..." is an order.
+const NEGATED_ORDER = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not)\b/i
+const NEGATED_CLAUSE = /\b(?:not\s+allowed|refuse|avoid)\b(?![^,;]*[,;])/i
+const negatedAsk = (before: string): boolean => NEGATED_ORDER.test(before) || NEGATED_CLAUSE.test(before)
 
 /**
  * The instruction that starts at a line: its sentence (wrapped over the next lines), or, when it leads a
@@ -82,7 +86,8 @@ export const PHISHING: readonly LinePattern[] = [
   {
     anchor: 'paste|share|send|provide|enter|type|give|post',
     re: new RegExp(
-      String.raw`\b(?:ask|tell|have|get|prompt|instruct)\s+(?:the\s+)?(?:user|them|him|her)\s+(?:to\s+|for\s+)?`
+      String.raw`\b(?:ask|tell|have|get|prompt|instruct)(?:s|ed|ing)?\s+(?:the\s+)?(?:user|them|him|her)\s+`
+      + String.raw`(?:to\s+|for\s+)?`
       + String.raw`(?:paste|share|send|provide|enter|type|give|post)\b[^.\n]{0,140}?\b(?:tokens?|api[\s_-]?keys?`
       + String.raw`|secret(?:\s+access)?\s+keys?|passwords?|private\s+keys?|credentials|seed\s+phrases?|2fa\s+codes?`
       + String.raw`|recovery\s+codes?)\b[^.\n]{0,100}?\b(?:in|into|to)\s+(?:the\s+|this\s+|your\s+)?`
@@ -91,7 +96,7 @@ export const PHISHING: readonly LinePattern[] = [
     ),
     langs: ['prose', 'text'],
     message: 'asks the user to paste secrets into the conversation',
-    accept: (m, line) => !NEGATED.test(line.slice(Math.max(0, m.index - 60), m.index + 8)),
+    accept: (m, line) => !negatedAsk(line.slice(Math.max(0, m.index - 60), m.index + 8)),
   },
 ]
 

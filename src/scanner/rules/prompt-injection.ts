@@ -171,6 +171,22 @@ export const promptInjection: RuleModule = {
       message: 'tries to switch the agent into an unrestricted role',
     },
     {
+      // A persona "with no content policy that never refuses", or one the vendor's guidelines "do not apply to".
+      anchor: 'never refuse|apply to',
+      re: new RegExp(
+        [
+          String.raw`\bno\s+(?:content\s+|safety\s+|usage\s+)?(?:polic(?:y|ies)|filters?|guardrails|restrictions)\b`,
+          String.raw`[^.\n]{0,60}?\bnever\s+refuses?\b`,
+          String.raw`|\b(?:OpenAI|Anthropic|Claude|safety|content|usage|ethical)(?:\/\w+)?\s+`,
+          String.raw`(?:guidelines|polic(?:y|ies)|rules|restrictions|filters)\s+`,
+          String.raw`(?:do\s+not|don['’]t|no\s+longer|never)\s+apply\s+to\b`,
+        ].join(''),
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'tries to switch the agent into an unrestricted role',
+    },
+    {
       anchor: String.raw`(?:tell|inform|notify|alert|show|let|to)\s+(?:the\s+)?user`,
       re: new RegExp(
         [

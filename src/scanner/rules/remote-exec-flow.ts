@@ -254,7 +254,8 @@ function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
     if (line.length > MAX_LINE)
       continue
     const assign = flow.assign.exec(line)
-    const rhs = assign ? line.slice(assign[0].length) : line
+    // `with urlopen(url) as resp:` names what it opens after it.
+    const rhs = assign && !/^\s*with\b/.test(line) ? line.slice(assign[0].length) : line
     const name = assign ? (assign[1] ?? assign[2])! : ''
     if (assign && !tainted.has(name) && (flow.source.test(rhs) || mentions(rhs))) {
       tainted.add(name)

@@ -5,12 +5,15 @@ import type { RawFinding, RuleModule } from '../types'
 import { EVAL_CALL_TRIGGERS, isEvalCallee, isNetworkCall } from '../js/callees'
 import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
 import { bySeverity } from './code-blocks'
+import { wrappedProse } from './code-units'
 import { downloadRisk, hostOf, urlsIn } from './hosts'
 import { downloadThenRun } from './remote-exec-flow'
 
+// A shell or an interpreter, by name or by path (`| /bin/bash`, `| /usr/bin/env python3`).
+const BIN = String.raw`(?:\/(?:usr\/)?(?:local\/)?bin\/)?`
 const SHELL = [
-  String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+[^|\n]{0,60}?\s)?(?:ba|z|k|da|fi|c|tc|a)?sh\b`,
-  String.raw`|(?:sudo\s+)?(?:python[\d.]*|node|perl|ruby|php)\b(?!\s+-m\s+json)`,
+  String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:${BIN}env\s+[^|\n]{0,60}?\s)?${BIN}(?:ba|z|k|da|fi|c|tc|a)?sh\b`,
+  String.raw`|(?:sudo\s+)?${BIN}(?:python[\d.]*|node|perl|ruby|php)\b(?!\s+-m\s+json)`,
 ].join('')
 const PASTE = [
   String.raw`(?:pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|rentry\.(?:co|org)|dpaste\.(?:com|org)`,
@@ -99,6 +102,38 @@ const ast: AstRule = {
     return { CallExpression: call, NewExpression: call }
   },
 }
+
+// "download and run `rustup-init.exe` from https://rustup.rs": the vendor's installer, as `curl | sh` is.
+const DOWNLOAD_AND_RUN = bySeverity({
+  anchor: 'download|fetch|grab',
+  re: new RegExp(
+    [
+      String.raw`\b(?:download|fetch|grab)\b(?:[^.\n]|\.(?=\S)){0,160}?(?:\band\b|\bthen\b|,)\s*(?:then\s+)?`,
+      String.raw`(?:run|execute|launch|install|double-click|start)\b`,
+    ].join(''),
+    'i',
+  ),
+  langs: ['prose', 'text'],
+  message: 'tells the reader to download and run a binary or archive',
+  lineGate: RUNNABLE_RE,
+}, (m, line) => {
+  // The distribution's package manager is the verified way to install, not a download to run.
+  if (SAFE_INSTALL.test(m[0])
+    || /^[^.]{0,60}?\b(?:package\s+manager|apt(?:-get)?|dnf|yum|brew|winget|choco(?:latey)?)\b/i
+      .test(line.slice(m.index + m[0].length))) {
+    return null
+  }
+  return downloadRisk(line.slice(m.index, m.index + m[0].length + 300)) === 'official' ? 'warning' : 'error'
+})
+
+// Read over wrapped lines, an order ends at a colon too: "Download X using the following command:" leads a block,
+// and the "Then run the installer:" after it is another step.
+const SENTENCE_GAP = String.raw`(?:[^.\n]|\.(?=\S))`
+const ORDER_GAP = String.raw`(?:[^.:\n]|[.:](?=\S))`
+const DOWNLOAD_AND_RUN_WRAPPED = DOWNLOAD_AND_RUN.map(p => ({
+  ...p,
+  re: new RegExp(p.re.source.replaceAll(SENTENCE_GAP, ORDER_GAP), p.re.flags),
+}))
 
 /** Code fetched from the network and run unverified (curl | sh and its relatives), and instructions to do so. */
 export const remoteExec: RuleModule = {
@@ -231,28 +266,7 @@ export const remoteExec: RuleModule = {
       view: 'code',
       message: 'executes code downloaded at run time',
     },
-    // "download and run `rustup-init.exe` from https://rustup.rs": the vendor's installer, as `curl | sh` is.
-    ...bySeverity({
-      anchor: 'download|fetch|grab',
-      re: new RegExp(
-        [
-          String.raw`\b(?:download|fetch|grab)\b(?:[^.\n]|\.(?=\S)){0,160}?(?:\band\b|\bthen\b|,)\s*(?:then\s+)?`,
-          String.raw`(?:run|execute|launch|install|double-click|start)\b`,
-        ].join(''),
-        'i',
-      ),
-      langs: ['prose', 'text'],
-      message: 'tells the reader to download and run a binary or archive',
-      lineGate: RUNNABLE_RE,
-    }, (m, line) => {
-      // The distribution's package manager is the verified way to install, not a download to run.
-      if (SAFE_INSTALL.test(m[0])
-        || /^[^.]{0,60}?\b(?:package\s+manager|apt(?:-get)?|dnf|yum|brew|winget|choco(?:latey)?)\b/i
-          .test(line.slice(m.index + m[0].length))) {
-        return null
-      }
-      return downloadRisk(line.slice(m.index, m.index + m[0].length + 300)) === 'official' ? 'warning' : 'error'
-    }),
+    ...DOWNLOAD_AND_RUN,
     // Anchored on the URL's preposition, which every match has: the four nouns are common words in docs
     // (105 hits against 19 in 695 READMEs of node_modules), each a hit to gate.
     {
@@ -293,6 +307,7 @@ export const remoteExec: RuleModule = {
     },
   ],
   ast,
-  visitSkill: downloadThenRun,
+  // The same order wrapped over lines of prose ("download\nhttps://host/fix.sh and execute it").
+  visitSkill: skill => [...downloadThenRun(skill), ...wrappedProse(skill, DOWNLOAD_AND_RUN_WRAPPED, 'remote_exec')],
   lowerInSkill: ownInstaller,
 }

@@ -167,7 +167,7 @@ export const supplyChain: RuleModule = {
     }, registry),
     ...bySeverity({
       anchor: 'GOPROXY',
-      re: /\bGOPROXY\s*=\s*["']?([^\s"',|]+)/,
+      re: /\bGOPROXY\s*[:?]?=\s*["']?([^\s"',|]+)/,
       langs: ALL,
       view: 'noComments',
       message: 'fetches Go modules through a proxy that is not proxy.golang.org',
@@ -186,11 +186,12 @@ export const supplyChain: RuleModule = {
     // The other ecosystems' ways to swap the registry: Bundler mirrors and a Gemfile's `source`, Cargo's `--index`
     // and a registry's `index =`, Yarn Berry's `npmRegistryServer`, NuGet and Conda sources, Composer repositories.
     ...bySeverity({
-      anchor: 'source|mirror|index|npmRegistryServer|nuget|conda|repositories|PackageSource',
+      anchor: 'source|mirror|index|registry|npmRegistryServer|nuget|conda|repositories|PackageSource',
       re: new RegExp(
         [
           String.raw`(?:^\s*source\s+\(?|\bbundle\s+config\s+(?:set\s+)?(?:--(?:global|local)\s+)?mirror\.\S+\s+`,
-          String.raw`|\bcargo\s+\w+\b[^\n]*?--index\s+|^\s*index\s*=\s*|\bnpmRegistryServer["']?\s*[:\s]\s*`,
+          String.raw`|\bcargo\s+\w+\b[^\n]*?--index\s+|^\s*(?:index|registry)\s*=\s*(?=["']?(?:sparse|registry)\+)`,
+          String.raw`|^\s*index\s*=\s*|\bnpmRegistryServer["']?\s*[:\s]\s*`,
           String.raw`|\bnuget\s+(?:add\s+source|sources\s+add\b[^\n]*?-Source)\s+`,
           String.raw`|\bAdd-PackageSource\b[^\n]*?-Location\s+`,
           String.raw`|\bconda\s+(?:install|create|env\s+create)\b[^\n]*?(?:-c|--channel)\s+`,

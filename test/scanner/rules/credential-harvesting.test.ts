@@ -20,9 +20,14 @@ describe('credential_harvesting', () => {
       }),
     ).toEqual([
       'error credential_harvesting scripts/a.sh:1:1',
+      // A keychain dumped decrypted is every secret it holds, on its own line.
+      'error credential_harvesting scripts/b.sh:1:1',
       'error credential_harvesting scripts/b.sh:2:1',
       'warning credential_harvesting scripts/c.sh:1:1',
     ])
+    // Listing a keychain's items without `-d` shows names, not secrets.
+    expect(hitsOf('credential_harvesting', { 'scripts/k.sh': 'security dump-keychain login.keychain | grep svce\n' }))
+      .toEqual([])
   })
   it('finds the environment searched for secrets, and secrets of several services packed together', () => {
     expect(
