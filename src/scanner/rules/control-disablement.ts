@@ -201,6 +201,21 @@ export const controlDisablement: RuleModule = {
       message: 'wipes audit logs, shell history or agent transcripts',
     },
     {
+      // `npm audit || true`, `trivy fs . || exit 0`: the scanner runs and its verdict is thrown away; `if: false`
+      // on a job its comment calls a scan. Common in CI that only reports, so a warning.
+      anchor: String.raw`\|\|\s*(?:true|exit\s+0|:)|if:\s*false`,
+      re: new RegExp(
+        String.raw`\b(?:(?:npm|pnpm|yarn|bun)\s+audit|pip-audit|safety\s+check|trivy|gitleaks|semgrep|snyk\s+test`
+        + String.raw`|bandit|grype|osv-scanner|govulncheck|cargo\s+audit|trufflehog|checkov|tfsec)\b[^\n|]*`
+        + String.raw`\|\|\s*(?:true|exit\s+0|:)(?:\s|$)`
+        + String.raw`|^\s*if:\s*false\b[^\n]*#[^\n]*\b(?:CodeQL|Trivy|Snyk|Semgrep|gitleaks|security|scan\w*|audit)\b`,
+        'i',
+      ),
+      langs: ['sh', 'text', 'prose'],
+      message: 'ignores a security scanner\'s verdict or switches its CI job off',
+      severity: 'warning',
+    },
+    {
       ...REMOVES_SCANNER,
       message: 'removes a security scanner or a commit hook',
       accept: (m, line, next) => !reinstalls(m, line, next) && !oneHook(m, line),

@@ -127,7 +127,7 @@ export const reverseShell: RuleModule = {
 }
 
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCPClient\b|\bnet\.(?:connect|createConnection|Socket|Dial\w*)\b|\bnew\s+net\.Socket\b|\bTCPSocket\.(?:open|new)\b/i
+const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCP(?:Client|Listener)\b|\bnet\.(?:connect|createConnection|createServer|Socket|Dial\w*|Listen)\b|\bnew\s+net\.Socket\b|\b(?:TCPSocket|TCPServer)\.(?:open|new)\b/i
 const HANDOFF = [
   /\bpty\.spawn\s*\(/,
   /\bdup2\s*\(/,
@@ -137,7 +137,13 @@ const HANDOFF = [
   // Go: the command's standard streams set to the connection; Ruby and Perl: a shell's fds redirected to it.
   /\.Std(?:in|out|err)\s*(?:,\s*\w+\.Std(?:in|out|err)\s*)*=(?!=)/,
   /["'`]\/bin\/(?:ba|z)?sh\b[^"'`\n]*<&\s*(?:%d|\d+|#\{)/,
+  // A bind or reverse shell by lines: what the connection sends run as `sh -c LINE` (`Open3.capture2e("/bin/bash",
+  // "-c", line)`, `subprocess.run(["sh", "-c", data])`); the chunk must read the connection (`gets`, `recv`).
+  /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]\s*,\s*["'`]-c["'`]\s*,\s*(?!["'`])\w+/,
 ]
+const LISTENS = /\bTCPServer\.(?:open|new)\b|\bcreateServer\b|\bnet\.Listen\b|\bTCPListener\b|\.(?:bind|listen)\s*\(/
+const LOOPBACK = /["'](?:127\.0\.0\.1|localhost|::1)["']/
+const READS_CONNECTION = /\.(?:gets|recv\w*|readline|read_nonblock)\b|\bReadString\s*\(/
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const SPAWN_SHELL = /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]|["'`]\/bin\/(?:ba|z)?sh\b|["'`]cmd(?:\.exe)?["'`]|["'`]powershell(?:\.exe)?["'`]|\bpty\.spawn\b|\b(?:iex|Invoke-Expression)\b/i
 
@@ -159,7 +165,9 @@ function shellOverSocket(skill: SkillSource): RawFinding[] {
     // A local (AF_UNIX) socket reaches no other machine.
     if (!SPAWN_SHELL.test(text) || (/AF_UNIX/.test(text) && !/AF_INET|\.connect\s*\(\s*\(/.test(text)))
       continue
-    const hand = lines.findIndex((l, i) => i >= sock && i < sock + 60 && HANDOFF.some(re => re.test(l)))
+    const reads = READS_CONNECTION.test(text)
+    const hand = lines.findIndex((l, i) => i >= sock && i < sock + 60
+      && HANDOFF.some((re, k) => re.test(l) && (k < HANDOFF.length - 1 || reads)))
     if (hand === -1)
       continue
     const window = lines.slice(Math.max(0, sock - 10), hand + 1).join(' ')
@@ -169,7 +177,8 @@ function shellOverSocket(skill: SkillSource): RawFinding[] {
       column: lines[hand]!.length - lines[hand]!.trimStart().length,
       message: 'hands a shell to a network connection opened above (reverse shell)',
       excerpt: lines[hand]!,
-      severity: byTarget(/x/.exec('x')!, window),
+      // A bind shell listens for whoever connects: an error unless it listens on this machine only.
+      severity: LISTENS.test(window) && !LOOPBACK.test(window) ? 'error' : byTarget(/x/.exec('x')!, window),
     })
   }
   return toRaw('reverse_shell', found)
