@@ -7,6 +7,8 @@ describe('crossesSentences', () => {
     // The scanner's gap: any character but a period that a space follows.
     expect(crossesSentences(/\bsend\b(?:[^.\n]|\.(?=\S)){0,80}?\bsecrets\b/i)).toBe(false)
     expect(crossesSentences(/(?:a\.)+|x\.?y|~\/\.ssh\b(?![\w/.-]*\.pub)/)).toBe(false)
+    // An order's gap ends at a colon too: a colon or a period that no space follows is no end.
+    expect(crossesSentences(/\bget\b(?:[^.:\n]|[.:](?=\S)){0,60}?\brun\b/)).toBe(false)
     expect(crossesSentences(/\bsend\b[^\n]{0,80}?\bsecrets\b/)).toBe(true)
     expect(crossesSentences(/a. b/)).toBe(true)
     expect(crossesSentences(/[\w.]+\s/)).toBe(true)

@@ -11,8 +11,9 @@ const TAB = 9
  * with the same matches as over the whole paragraph. Anything the analyser does not parse counts as crossing.
  */
 export function crossesSentences(re: RegExp): boolean {
-  // The scanner's "within one sentence" gap, `\.(?=\S)`, is a period no space follows: never a sentence end.
-  const src = re.source.replaceAll(String.raw`\.(?=\S)`, '~')
+  // The scanner's "within one sentence" gap, `\.(?=\S)` (or `[.:](?=\S)`), is a period no space follows: never a
+  // sentence end.
+  const src = re.source.replaceAll(/(?:\\\.|\[(?:\\.|[^\]\\])*\])\(\?=\\S\)/g, '~')
   // A sentence is read up to the character after its period: an end of text, or a lookahead that can read a
   // space, would look past what that scan holds.
   if (/(?<!\\)\$/.test(src.replaceAll(/\\\\/g, '').replaceAll(/\[(?:\\.|[^\]\\])*\]/g, '')))
