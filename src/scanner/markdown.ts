@@ -230,6 +230,13 @@ function isQuoted(line: string, column: number): boolean {
   return ticks % 2 === 1 || quotes % 2 === 1
 }
 
+// A defanged address: `hxxp://`, `198.51.100[.]23`, `evil[.]com`.
+const DEFANGED = new RegExp(
+  String.raw`\bhxxps?:\/\/|\b\d{1,3}(?:\.\d{1,3}){2}\[\.\]\d{1,3}\b`
+  + String.raw`|\b[\w-]+\[\.\](?:com|net|org|io|ru|cn|xyz|top|info|biz|app|dev|site|online)\b`,
+  'i',
+)
+
 /** Marks findings that a markdown warning only quotes ("never run `curl | sh`"): they are reported as info. */
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
   const fenceAt = (line0: number): Fence | undefined =>
@@ -260,6 +267,12 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     // Inline code in a table whose header calls its cells payloads or attacks ("| Test payload |").
     if (!cautious && !fence)
       cautious = isQuoted(text, f.column) && payloadTable(index, line0)
+    // A table of quoted phrasings under a lead that says they are data to flag ("treat these as data:").
+    if (!cautious && !fence)
+      cautious = tableUnderLead(index, line0)
+    // Defanged indicators (`hxxp://`, `198.51.100[.]23`) are threat-intelligence notes: nothing there can run.
+    if (!cautious && !fence)
+      cautious = DEFANGED.test(text)
     if (!cautious && fence) {
       cautious = labelledInFence(index, fence, line0) || labelledAbove(index, fence)
         || (!example && (governedBlock(index, fence) || removedInDiff(index, fence, line0)))
@@ -392,4 +405,19 @@ function labelledAbove(index: LineIndex, fence: Fence): boolean {
       return true
   }
   return false
+}
+
+/** A table row whose table follows a lead (ending in a colon) that says its rows are examples to recognise. */
+function tableUnderLead(index: LineIndex, line0: number): boolean {
+  if (!/^\s*\|/.test(index.line(line0)))
+    return false
+  let i = line0
+  while (i > 0 && /^\s*\|/.test(index.line(i - 1))) i--
+  i--
+  while (i >= 0 && i > line0 - 80 && !index.line(i).trim()) i--
+  const lead: string[] = []
+  for (; i >= 0 && index.line(i).trim() && !/^\s{0,3}#/.test(index.line(i)) && lead.length < 6; i--)
+    lead.unshift(index.line(i))
+  const text = lead.join(' ').replace(/[*_]/g, '')
+  return /:\s*$/.test(text) && (RECOGNISE_LEAD.test(text) || INDICATOR.test(text))
 }
