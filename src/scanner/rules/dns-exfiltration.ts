@@ -40,12 +40,16 @@ const LOOKUP_ANY = new RegExp(
   String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
   + String.raw`|GetHost(?:Entry|Addresses)|getByName|getaddress|lookup|resolve\w*|Resolv::DNS\.new\.\w+)\s*\(\s*`
   + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
-  + String.raw`(?:f?["'\`](?:\$\{\w+\}|\$\w+|\{\w+\}|%[sdxv]|#\{\w+\})\.|\w+\s*\+\s*["']\.)`,
+  + String.raw`(?:f?["'\`](?:\$\{\w+\}|\$\w+|\{\w+\}|%[sdxv]|#\{\w+\})\.|\w+\s*\+\s*["']\.`
+  // Perl's `join('.', $label, ...)`; a batch file's `%L%.zone` (or a slice of a variable, `%S:~0,50%`).
+  + String.raw`|join\s*\(\s*["']\.["']\s*,\s*\$\w+|%\w+(?::~\d+,\d+)?%\.)`,
 )
 // What turns a secret into labels: an encoding, or a cut into label-sized pieces.
 const LABEL_CODING = new RegExp(
   String.raw`\b(?:base64|b64encode|b32encode|base32|xxd|hexdump|hexlify|EncodeToString|unpack1?\(\s*['"]H`
   + String.raw`|fold\s+-w|\.hex\(\)|ToString\(\s*['"]x2['"]\s*\)|ToBase64String)|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`
+  // A batch slice (`%S:~0,50%`) and Perl's four-argument `substr($hex, 0, 56, '')` cut labels too.
+  + String.raw`|%\w+:~\d+,\d+%|\bsubstr\s*\(\s*\$\w+\s*,\s*0\s*,\s*\d+\s*,\s*''\s*\)`
   // A cut into label-sized pieces by a regex (`[regex]::Matches($tag, '.{1,50}')`, `re.findall('.{1,60}', s)`).
   + String.raw`|['"]\.\{1,\d{1,2}\}['"]`,
 )
@@ -53,7 +57,11 @@ const LABEL_CODING = new RegExp(
 // Secret variables named in a list and read through a loop variable (`foreach ($n in 'NPM_TOKEN', ...)`).
 const SECRET_LITERAL = new RegExp(String.raw`['"]${SECRET_NAME}['"]`)
 const ENV_READ = /\b(?:[gG]etenv|GetEnvironmentVariable|environ|process\.env|ENV\s*\[|ENV\.fetch)\b|\$env:/
-const namedSecretRead = (text: string): boolean => SECRET_LITERAL.test(text) && ENV_READ.test(text)
+// A batch file reads a variable as `%NAME%`.
+const BATCH_SECRET = new RegExp(String.raw`%${SECRET_NAME}%`)
+function namedSecretRead(text: string): boolean {
+  return (SECRET_LITERAL.test(text) && ENV_READ.test(text)) || BATCH_SECRET.test(text)
+}
 
 /**
  * One unit of code (a script or a block) that reads a secret, encodes or cuts it into labels, and looks up names

@@ -12,7 +12,8 @@ import { downloadThenRun } from './remote-exec-flow'
 // A shell or an interpreter, by name or by path (`| /bin/bash`, `| /usr/bin/env python3`).
 const BIN = String.raw`(?:\/(?:usr\/)?(?:local\/)?bin\/)?`
 const SHELL = [
-  String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:${BIN}env\s+[^|\n]{0,60}?\s)?${BIN}(?:ba|z|k|da|fi|c|tc|a)?sh\b`,
+  String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:chroot\s+\S+\s+)?(?:${BIN}env\s+[^|\n]{0,60}?\s)?`
+  + String.raw`${BIN}(?:ba|z|k|da|fi|c|tc|a)?sh\b`,
   String.raw`|(?:sudo\s+)?${BIN}(?:python[\d.]*|node|perl|ruby|php)\b(?!\s+-m\s+json)`,
 ].join('')
 const PASTE = [

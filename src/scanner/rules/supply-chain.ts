@@ -175,6 +175,19 @@ export const supplyChain: RuleModule = {
       const first = (m[1] ?? '').split(/[,|]/)[0]!
       return first === 'direct' || first === 'off' ? null : registryOf(first)
     }),
+    {
+      // Go's checksum database turned off (for everything, or for the modules named) and modules fetched over plain
+      // HTTP: what a look-alike fork or a swapped proxy needs to pass unnoticed.
+      anchor: 'GOSUMDB|GONOSUMDB|GONOSUMCHECK|GOINSECURE|GOFLAGS',
+      re: new RegExp(
+        String.raw`\bGOSUMDB\s*[:?]?=\s*["']?off\b|\b(?:GONOSUMDB|GONOSUMCHECK|GOINSECURE)\s*[:?]?=\s*["']?[\w.*]`
+        + String.raw`|\bGOFLAGS\s*[:?]?=\s*["']?[^\n"']*-insecure\b`,
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'turns off Go\'s checksum database or fetches modules insecurely',
+      severity: 'warning',
+    },
     ...bySeverity({
       anchor: 'gem install|gem sources|cargo install',
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
