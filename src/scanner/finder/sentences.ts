@@ -7,15 +7,16 @@ const TAB = 9
 
 /**
  * Whether a pattern's match can run past the end of a sentence: hold a period followed by a space or a tab.
- * A pattern that cannot is read over a wrapped paragraph sentence by sentence (only the sentences that wrap),
- * with the same matches as over the whole paragraph. Anything the analyser does not parse counts as crossing.
+ * The wrapped-prose scan looks for the anchor of a pattern that cannot only in the sentences that wrap (a match
+ * holds its anchor, and a match no single line shows lies in such a sentence). Anything the analyser does not
+ * parse counts as crossing.
  */
 export function crossesSentences(re: RegExp): boolean {
   // The scanner's "within one sentence" gap, `\.(?=\S)` (or `[.:](?=\S)`), is a period no space follows: never a
   // sentence end.
   const src = re.source.replaceAll(/(?:\\\.|\[(?:\\.|[^\]\\])*\])\(\?=\\S\)/g, '~')
-  // A sentence is read up to the character after its period: an end of text, or a lookahead that can read a
-  // space, would look past what that scan holds.
+  // An end of text, or a lookahead that can read a space, looks past the sentence: counted as crossing, which the
+  // anchor test does not need but keeps the answer true of a scan that reads a sentence alone.
   if (/(?<!\\)\$/.test(src.replaceAll(/\\\\/g, '').replaceAll(/\[(?:\\.|[^\]\\])*\]/g, '')))
     return true
   const ignoreCase = re.flags.includes('i')

@@ -299,15 +299,32 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
         // may lie anywhere in the paragraph.
         if (!passes(c.anchor, c.inSentence) || (pat.lineGate && !passes(pat.lineGate, false)))
           continue
-        const hit = wholeParagraph(p, text, c.re, pat)
-        if (!hit)
+        c.re.lastIndex = 0
+        const m = c.re.exec(text)
+        if (!m || (pat.accept && !pat.accept(m, text, () => '')))
           continue
-        const line = p.lines[hit.at]!
-        const col = hit.m.index - hit.start
+        // Only what no single line shows: a match inside one line is the line scan's.
+        let at = 0
+        let start = 0
+        while (at + 1 < p.lines.length && start + p.lines[at]!.length < m.index) start += p.lines[at++]!.length + 1
+        if (m.index + m[0].length <= start + p.lines[at]!.length)
+          continue
+        // A list is not a sentence: a lead line governs each item, but the data of one item and the place of
+        // another ("should include: - name and credentials - ... - background image") are not one instruction.
+        let items = 0
+        for (let i = at + 1, pos = start + p.lines[at]!.length + 1; i < p.lines.length && pos < m.index + m[0].length;
+          pos += p.lines[i++]!.length + 1) {
+          if (ITEM.test(p.lines[i]!))
+            items++
+        }
+        if (items >= 2 || (items === 1 && ITEM.test(p.lines[at]!)))
+          continue
+        const line = p.lines[at]!
+        const col = m.index - start
         out.push({
           rule,
           path: unit.path,
-          line: p.first + hit.at + 1,
+          line: p.first + at + 1,
           column: col + 1,
           message: pat.message,
           excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
@@ -320,66 +337,20 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
   return out
 }
 
-interface Paragraph { first: number, lines: string[] }
-interface WrappedHit {
-  m: RegExpExecArray
-  /** The paragraph line the match starts on, and where that line starts in the joined text. */
-  at: number
-  start: number
-}
-
-/** The paragraph's first match, if it is one no single line shows (else the line scan's). */
-function wholeParagraph(p: Paragraph, text: string, re: RegExp, pat: LinePattern): WrappedHit | null {
-  re.lastIndex = 0
-  const m = re.exec(text)
-  return m ? wrappedHit(p, text, m, pat) : null
-}
-
-function wrappedHit(p: Paragraph, text: string, m: RegExpExecArray, pat: LinePattern): WrappedHit | null {
-  if (pat.accept && !pat.accept(m, text, () => ''))
-    return null
-  // Only what no single line shows: a match inside one line is the line scan's.
-  let at = 0
-  let start = 0
-  while (at + 1 < p.lines.length && start + p.lines[at]!.length < m.index) start += p.lines[at++]!.length + 1
-  if (m.index + m[0].length <= start + p.lines[at]!.length)
-    return null
-  // A list is not a sentence: a lead line governs each item, but the data of one item and the place of
-  // another ("should include: - name and credentials - ... - background image") are not one instruction.
-  let items = 0
-  for (let i = at + 1, pos = start + p.lines[at]!.length + 1; i < p.lines.length && pos < m.index + m[0].length;
-    pos += p.lines[i++]!.length + 1) {
-    if (ITEM.test(p.lines[i]!))
-      items++
-  }
-  if (items >= 2 || (items === 1 && ITEM.test(p.lines[at]!)))
-    return null
-  return { m, at, start }
-}
-
-const SENTENCES = new WeakMap<Paragraph, Array<[number, number]>>()
 /**
- * Runs of sentences that hold a line break, as [from, to) in the joined text. A sentence ends at a period
- * followed by a space or a tab (the patterns' own gap, `\.(?=\S)`, never passes one).
+ * The sentences of a paragraph that hold a line break, as [from, to) in its joined text. A sentence ends at a
+ * period followed by a space or a tab (the patterns' own gap, `\.(?=\S)`, never passes one).
  */
-function wrappedSentences(p: Paragraph, text: string): Array<[number, number]> {
-  let runs = SENTENCES.get(p)
-  if (runs)
-    return runs
-  runs = []
+function wrappedSentences(p: { lines: string[] }, text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = []
   const breaks: number[] = []
   for (let i = 0, pos = 0; i + 1 < p.lines.length; i++) breaks.push((pos += p.lines[i]!.length + (i ? 1 : 0)))
   let b = 0
   let from = 0
   const close = (to: number): void => {
     while (b < breaks.length && breaks[b]! < from) b++
-    if (b < breaks.length && breaks[b]! < to) {
-      const last = runs!.at(-1)
-      if (last && last[1] >= from - 2 && /^\s*$/.test(text.slice(last[1], from)))
-        last[1] = to
-      else
-        runs!.push([from, to])
-    }
+    if (b < breaks.length && breaks[b]! < to)
+      out.push([from, to])
     from = to
     while (from < text.length && (text[from] === ' ' || text[from] === '\t')) from++
   }
@@ -389,8 +360,7 @@ function wrappedSentences(p: Paragraph, text: string): Array<[number, number]> {
   }
   if (from < text.length)
     close(text.length)
-  SENTENCES.set(p, runs)
-  return runs
+  return out
 }
 
 // A rule's prose patterns, found once per list.

@@ -1,7 +1,7 @@
 import type { Severity, SkillSource } from '../../core/types'
 import type { AstRule } from '../js/ast-rule'
 import type { Node } from '../js/walk'
-import type { RawFinding, RuleModule } from '../types'
+import type { LinePattern, RawFinding, RuleModule } from '../types'
 import { EVAL_CALL_TRIGGERS, isEvalCallee, isNetworkCall } from '../js/callees'
 import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
 import { bySeverity } from './code-blocks'
@@ -104,37 +104,36 @@ const ast: AstRule = {
   },
 }
 
-// "download and run `rustup-init.exe` from https://rustup.rs": the vendor's installer, as `curl | sh` is.
-const DOWNLOAD_AND_RUN = bySeverity({
-  anchor: 'download|fetch|grab',
-  re: new RegExp(
-    [
-      String.raw`\b(?:download|fetch|grab)\b(?:[^.\n]|\.(?=\S)){0,160}?(?:\band\b|\bthen\b|,)\s*(?:then\s+)?`,
-      String.raw`(?:run|execute|launch|install|double-click|start)\b`,
-    ].join(''),
-    'i',
-  ),
-  langs: ['prose', 'text'],
-  message: 'tells the reader to download and run a binary or archive',
-  lineGate: RUNNABLE_RE,
-}, (m, line) => {
-  // The distribution's package manager is the verified way to install, not a download to run.
-  if (SAFE_INSTALL.test(m[0])
-    || /^[^.]{0,60}?\b(?:package\s+manager|apt(?:-get)?|dnf|yum|brew|winget|choco(?:latey)?)\b/i
-      .test(line.slice(m.index + m[0].length))) {
-    return null
-  }
-  return downloadRisk(line.slice(m.index, m.index + m[0].length + 300)) === 'official' ? 'warning' : 'error'
-})
-
-// Read over wrapped lines, an order ends at a colon too: "Download X using the following command:" leads a block,
-// and the "Then run the installer:" after it is another step.
-const SENTENCE_GAP = String.raw`(?:[^.\n]|\.(?=\S))`
-const ORDER_GAP = String.raw`(?:[^.:\n]|[.:](?=\S))`
-const DOWNLOAD_AND_RUN_WRAPPED = DOWNLOAD_AND_RUN.map(p => ({
-  ...p,
-  re: new RegExp(p.re.source.replaceAll(SENTENCE_GAP, ORDER_GAP), p.re.flags),
-}))
+/**
+ * "download and run `rustup-init.exe` from https://rustup.rs": the vendor's installer, as `curl | sh` is. `gap` is
+ * what may lie between the two verbs: a line's sentence, or, read over wrapped lines, an order that also ends at a
+ * colon ("Download X using the following command:" leads a block, and "Then run the installer:" is another step).
+ */
+function downloadAndRun(gap: string): LinePattern[] {
+  return bySeverity({
+    anchor: 'download|fetch|grab',
+    re: new RegExp(
+      [
+        String.raw`\b(?:download|fetch|grab)\b${gap}{0,160}?(?:\band\b|\bthen\b|,)\s*(?:then\s+)?`,
+        String.raw`(?:run|execute|launch|install|double-click|start)\b`,
+      ].join(''),
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'tells the reader to download and run a binary or archive',
+    lineGate: RUNNABLE_RE,
+  }, (m, line) => {
+    // The distribution's package manager is the verified way to install, not a download to run.
+    if (SAFE_INSTALL.test(m[0])
+      || /^[^.]{0,60}?\b(?:package\s+manager|apt(?:-get)?|dnf|yum|brew|winget|choco(?:latey)?)\b/i
+        .test(line.slice(m.index + m[0].length))) {
+      return null
+    }
+    return downloadRisk(line.slice(m.index, m.index + m[0].length + 300)) === 'official' ? 'warning' : 'error'
+  })
+}
+const DOWNLOAD_AND_RUN = downloadAndRun(String.raw`(?:[^.\n]|\.(?=\S))`)
+const DOWNLOAD_AND_RUN_WRAPPED = downloadAndRun(String.raw`(?:[^.:\n]|[.:](?=\S))`)
 
 /** Code fetched from the network and run unverified (curl | sh and its relatives), and instructions to do so. */
 export const remoteExec: RuleModule = {

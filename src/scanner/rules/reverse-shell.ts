@@ -139,10 +139,10 @@ const HANDOFF = [
   /["'`]\/bin\/(?:ba|z)?sh\b[^"'`\n]*<&\s*(?:%d|\d+|#\{)/,
   // Perl: the process's own standard streams duplicated from the socket (`open(STDIN, '<&', $c)`), then exec.
   /\bopen\s*\(\s*STD(?:IN|OUT)\s*,\s*["'][<>]&=?(?:["']\s*,\s*)?\$\w+/,
-  // A bind or reverse shell by lines: what the connection sends run as `sh -c LINE` (`Open3.capture2e("/bin/bash",
-  // "-c", line)`, `subprocess.run(["sh", "-c", data])`); the chunk must read the connection (`gets`, `recv`).
-  /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]\s*,\s*["'`]-c["'`]\s*,\s*(?!["'`])\w+/,
 ]
+// A bind or reverse shell by lines: what the connection sends run as `sh -c LINE` (`Open3.capture2e("/bin/bash",
+// "-c", line)`, `subprocess.run(["sh", "-c", data])`), where the chunk reads the connection (`gets`, `recv`).
+const LINE_TO_SHELL = /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]\s*,\s*["'`]-c["'`]\s*,\s*(?!["'`])\w+/
 // Go: a command's Stdin and Stdout set to one value (`sh.Stdin, sh.Stdout = c, c`, or on two lines).
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const WIRED = /\.Stdin\s*,\s*\w+\.Stdout\b[^\n=]*=\s*(\w+)\s*,\s*\1\b|\.Stdin\s*=\s*(\w+)\b[^\n]*\n[^\n]*\.Stdout\s*=\s*\2\b/
@@ -168,14 +168,14 @@ function shellOverSocket(skill: SkillSource): RawFinding[] {
       continue
     const text = lines.join('\n')
     // A local (AF_UNIX) socket reaches no other machine.
+    const local = /AF_UNIX/.test(text) && !/AF_INET|\.connect\s*\(\s*\(/.test(text)
     // A command whose input and output are both the connection is remote-controlled whatever it runs (its name
     // may be built from bytes).
-    const local = /AF_UNIX/.test(text) && !/AF_INET|\.connect\s*\(\s*\(/.test(text)
     if ((!SPAWN_SHELL.test(text) && !WIRED.test(text)) || local)
       continue
     const reads = READS_CONNECTION.test(text)
     const hand = lines.findIndex((l, i) => i >= sock && i < sock + 60
-      && HANDOFF.some((re, k) => re.test(l) && (k < HANDOFF.length - 1 || reads)))
+      && (HANDOFF.some(re => re.test(l)) || (reads && LINE_TO_SHELL.test(l))))
     if (hand === -1)
       continue
     const window = lines.slice(Math.max(0, sock - 10), hand + 1).join(' ')
