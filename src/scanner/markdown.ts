@@ -282,17 +282,35 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
   }
 }
 
-// A YARA rule (`rule name {` ... `strings:` ... `condition:`) or a Sigma rule (`detection:` ... `condition:`).
-// eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const YARA_RULE = /^\s*(?:(?:private|global)\s+)*rule\s+\w+(?:\s*:[\w\s]*)?\s*\{[\s\S]*?^\s*strings\s*:[\s\S]*?^\s*condition\s*:/m
-const SIGMA_RULE = /^detection:\s*$[\s\S]*?^\s+condition:/m
+// A YARA rule (`rule name {` ... `strings:` ... `condition:`) or a Sigma rule (`detection:` ... `condition:`), each
+// part looked for after the one before: one lazy regex over the three retried from every `rule` line, quadratic
+// in a file of them.
+const YARA_RULE = [
+  /^\s*(?:(?:private|global)\s+)*rule\s+\w+(?:\s*:[\w\s]*)?\s*\{/gm,
+  /^\s*strings\s*:/gm,
+  /^\s*condition\s*:/gm,
+]
+const SIGMA_RULE = [/^detection:\s*$/gm, /^\s+condition:/gm]
+
+/** Whether each regex matches after the end of the one before's first match. */
+function inOrder(text: string, parts: readonly RegExp[]): boolean {
+  let at = 0
+  for (const re of parts) {
+    re.lastIndex = at
+    const m = re.exec(text)
+    if (!m)
+      return false
+    at = m.index + m[0].length
+  }
+  return true
+}
 
 /**
  * A data file that is a detection rule (YARA, Sigma): its strings are what to look for in samples and logs, so the
  * attacks it quotes are marked as quoted (an error becomes a warning), as in a detection rule fenced in prose.
  */
 export function markDetectionRule(findings: RawFinding[], text: string): void {
-  if (!findings.some(f => CAUTION_RULES.has(f.rule)) || !(YARA_RULE.test(text) || SIGMA_RULE.test(text)))
+  if (!findings.some(f => CAUTION_RULES.has(f.rule)) || !(inOrder(text, YARA_RULE) || inOrder(text, SIGMA_RULE)))
     return
   for (const f of findings) {
     if (CAUTION_RULES.has(f.rule))

