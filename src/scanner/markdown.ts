@@ -237,13 +237,26 @@ const DEFANGED = new RegExp(
   'i',
 )
 
+/** The 0-based line of the frontmatter's closing `---`, or -1 when the text opens with none. */
+function frontmatterEnd(index: LineIndex): number {
+  if (index.count < 2 || index.line(0).trimEnd() !== '---')
+    return -1
+  for (let i = 1; i < index.count && i < 500; i++) {
+    if (index.line(i).trimEnd() === '---')
+      return i
+  }
+  return -1
+}
+
 /** Marks findings that a markdown warning only quotes ("never run `curl | sh`"): they are reported as info. */
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
   const fenceAt = (line0: number): Fence | undefined =>
     fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
+  const head = frontmatterEnd(index)
   for (const f of findings) {
     const example = EXAMPLE_RULES.has(f.rule)
-    if (f.path !== path || (!CAUTION_RULES.has(f.rule) && !example))
+    // A frontmatter value is what the agent reads first, whatever the body says around it.
+    if (f.path !== path || (!CAUTION_RULES.has(f.rule) && !example) || f.line - 1 <= head)
       continue
     if (f.rule === 'exfiltration' && /image|link/.test(f.message))
       continue

@@ -164,6 +164,20 @@ export const controlDisablement: RuleModule = {
       message: 'switches a sandbox, guardrail or enforcement setting off',
     },
     {
+      // A container that is no sandbox: the host's root mounted in it, its seccomp or AppArmor profile off, every
+      // capability added. `--privileged` alone is how fuzzers and emulators run, and is left to review.
+      anchor: String.raw`\/:\/|seccomp|apparmor|label=|label:|cap-add|cap_add`,
+      re: new RegExp(
+        String.raw`(?:(?:^|\s)(?:-v|--volume)[=\s]+["']?|^\s*-\s+["']?)\/:\/\w|\bseccomp[=:]\s*["']?unconfined\b`
+        + String.raw`|\bapparmor[=:]\s*["']?unconfined\b|\blabel[=:]\s*["']?disable\b|--cap-add[=\s]+["']?ALL\b`
+        + String.raw`|\bcap_add:\s*\[?\s*["']?ALL\b`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'turns a container\'s isolation off (the host\'s root mounted, seccomp or AppArmor unconfined, '
+        + 'every capability)',
+    },
+    {
       anchor: 'setenforce|SELINUX=|ufw|iptables|aa-|apparmor_parser|csrutil|spctl|netsh|MpPreference|systemctl|service',
       re: new RegExp(
         String.raw`\bsetenforce\s+(?:0|permissive)\b|\bSELINUX=(?:disabled|permissive)\b|\bufw\s+disable\b`

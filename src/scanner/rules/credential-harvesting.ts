@@ -4,7 +4,7 @@ import type { Statement } from './code-units'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedProse } from './code-units'
 import { HARVEST_PROSE, PHISHING, proseHarvest } from './harvest-prose'
-import { CLI_TOKEN_RE, secretNames, SENSITIVE_RE, sourceHinted, storeKinds } from './leak-sources'
+import { CLI_TOKEN_RE, joinedPaths, secretNames, SENSITIVE_RE, sourceHinted, storeKinds } from './leak-sources'
 import { serviceWords } from './own-host'
 
 /**
@@ -62,9 +62,10 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
     const kinds = new Set<string>()
     let second: Statement | null = null
     for (const st of list) {
-      if (!SENSITIVE_RE.test(st.text) && !CLI_TOKEN_RE.test(st.text))
+      const text = joinedPaths(st.text)
+      if (!SENSITIVE_RE.test(text) && !CLI_TOKEN_RE.test(text))
         continue
-      for (const k of storeKinds(st.text)) {
+      for (const k of storeKinds(text)) {
         if (!kinds.has(k) && kinds.size === 1)
           second ??= st
         kinds.add(k)

@@ -40,7 +40,9 @@ const LOOKUP_ANY = new RegExp(
   String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
   + String.raw`|GetHost(?:Entry|Addresses)|getByName|getaddress|lookup|resolve\w*|Resolv::DNS\.new\.\w+)\s*\(\s*`
   + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
-  + String.raw`(?:f?["'\`](?:\$\{\w+\}|\$\w+|\{\w+\}|%[sdxv]|#\{\w+\})\.|\w+\s*\+\s*["']\.`
+  // An interpolation may slice or index what it reads (`f"{hexd[i:i+60]}."`, `` `${parts[n]}.` ``).
+  + String.raw`(?:f?["'\`](?:\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,40}\}|%[sdxv]|#\{[^{}\n]{1,40}\})\.`
+  + String.raw`|\w+\s*\+\s*["']\.`
   // Perl's `join('.', $label, ...)`; a batch file's `%L%.zone` (or a slice of a variable, `%S:~0,50%`).
   + String.raw`|join\s*\(\s*["']\.["']\s*,\s*\$\w+|%\w+(?::~\d+,\d+)?%\.)`,
 )
@@ -51,7 +53,9 @@ const LABEL_CODING = new RegExp(
   // A batch slice (`%S:~0,50%`) and Perl's four-argument `substr($hex, 0, 56, '')` cut labels too.
   + String.raw`|%\w+:~\d+,\d+%|\bsubstr\s*\(\s*\$\w+\s*,\s*0\s*,\s*\d+\s*,\s*''\s*\)`
   // A cut into label-sized pieces by a regex (`[regex]::Matches($tag, '.{1,50}')`, `re.findall('.{1,60}', s)`).
-  + String.raw`|['"]\.\{1,\d{1,2}\}['"]`,
+  + String.raw`|['"/]\.\{1,\d{1,2}\}['"/]`
+  // Node's encodings of a buffer (`Buffer.from(s).toString('hex')`).
+  + String.raw`|\.toString\(\s*['"](?:hex|base64(?:url)?)['"]\s*\)`,
 )
 
 // Secret variables named in a list and read through a loop variable (`foreach ($n in 'NPM_TOKEN', ...)`).

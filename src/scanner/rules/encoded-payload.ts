@@ -1,5 +1,6 @@
 import type { RuleModule } from '../types'
 import { decodedLiterals } from './encoded-literals'
+import { decodedThenRun } from './remote-exec-flow'
 
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const SH_SINK = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\/usr)?\/bin\/)?(?:(?:ba|z|k|da)?sh|python[\d.]*|perl|ruby|node|php|xargs|curl|wget|iex|Invoke-Expression|source|eval)\b`
@@ -103,5 +104,5 @@ export const encodedPayload: RuleModule = {
       message: 'runs a base64-decoded PowerShell script',
     },
   ],
-  visitSkill: decodedLiterals,
+  visitSkill: skill => [...decodedLiterals(skill), ...decodedThenRun(skill)],
 }

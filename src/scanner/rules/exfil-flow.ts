@@ -5,7 +5,7 @@ import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
 import { filledPlaceholders } from './exfil-placeholder'
 import { EXFIL_PROSE } from './exfil-prose'
-import { ENV_DUMP_RE, secretNames, SENSITIVE_RE, sourceHinted, STORES } from './leak-sources'
+import { ENV_DUMP_RE, joinedPaths, secretNames, SENSITIVE_RE, sourceHinted, STORES } from './leak-sources'
 import { LOCAL_HOST, sendsForeign } from './own-host'
 import { hitLines } from './skill-hits'
 
@@ -103,7 +103,7 @@ class Tainted extends Map<string, Taint> {
 function sourceOf(raw: string, language: string, tainted: Tainted): Taint | null {
   const lang = family(language)
   if (sourceHinted(raw)) {
-    const text = raw.replace(NOT_SENT, ' ')
+    const text = joinedPaths(raw.replace(NOT_SENT, ' '))
     if (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text))
       return { names: [] }
     const names = secretNames(text)
@@ -233,7 +233,8 @@ const IMPORT = /^\s*(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+[\w{}\
 // A file read: a path named in one statement is often opened in the next (`p = expanduser(f)`, `open(p)`).
 const READS = new RegExp(
   String.raw`\bopen\s*\(|\.read\w*\s*\(|\bread_(?:text|bytes)\s*\(|readFileSync|\breadFile\s*\(|\bexpanduser\s*\(`
-  + String.raw`|\bhomedir\s*\(|\bGet-Content\b|\bFile\.(?:read|open)|\bos\.ReadFile|ioutil\.ReadFile|\bcat\s+\S`
+  + String.raw`|\bhomedir\s*\(|\bGet-Content\b|\b(?:File|IO)\.(?:bin)?(?:read|open)|\bfile_get_contents\b|\bio\.open\b`
+  + String.raw`|\bos\.ReadFile|ioutil\.ReadFile|\bcat\s+\S`
   + String.raw`|\btar\s+-?\w*c|\bzip\s+-|\bbase64\s+\S`,
 )
 // A store's path or file name; a dotenv file is how a client loads its own key, and a phrase names no file.
@@ -244,11 +245,17 @@ function namesStore(text: string): boolean {
   return STORE_PATHS.some((re) => {
     re.lastIndex = 0
     for (let m = re.exec(text); m; m = re.exec(text)) {
-      if (/[./\\~]/.test(m[0]))
+      // A path, or a file name quoted whole in code (`'Login Data'`, `("id_rsa", "id_ed25519")`).
+      if (/[./\\~]/.test(m[0]) || quotedWhole(text, m.index, m.index + m[0].length))
         return true
     }
     return false
   })
+}
+
+function quotedWhole(text: string, start: number, end: number): boolean {
+  const q = text[start - 1]
+  return (q === '"' || q === '\'' || q === '`') && text[end] === q
 }
 
 /**
@@ -266,7 +273,7 @@ function readsAndSends(
   const readers = new Set<string>()
   for (const st of statements) {
     if (!names.has(st.unit) && sourceHinted(st.text)) {
-      const text = st.text.replace(NOT_SENT, ' ')
+      const text = joinedPaths(st.text.replace(NOT_SENT, ' '))
       if (namesStore(text))
         names.add(st.unit)
       // The whole environment needs no file read: copying it (`dict(os.environ)`) is the read.

@@ -15,11 +15,13 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
       + String.raw`|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)`,
   },
   { kind: 'AWS credentials', re: String.raw`\.aws[\/\\](?:credentials|config)\b|~\/\.aws\b|\$HOME\/\.aws\b` },
-  {
-    kind: 'cloud CLI credentials',
-    re: String.raw`\.config\/gcloud\b|application_default_credentials|\.azure[\/\\]|\.kube[\/\\]config\b`
-      + String.raw`|\.docker[\/\\]config\.json|\.terraform\.d\/credentials|\.vault-token\b|\.config\/doctl`,
-  },
+  // One kind per cloud: a tool reads its own cloud's login, a sweep reads several.
+  { kind: 'Google Cloud credentials', re: String.raw`\.config\/gcloud\b|application_default_credentials` },
+  { kind: 'Azure credentials', re: String.raw`\.azure[\/\\]` },
+  { kind: 'Kubernetes config', re: String.raw`\.kube[\/\\]config\b` },
+  { kind: 'Docker credentials', re: String.raw`\.docker[\/\\]config\.json` },
+  { kind: 'Terraform and Vault tokens', re: String.raw`\.terraform\.d\/credentials|\.vault-token\b` },
+  { kind: 'DigitalOcean credentials', re: String.raw`\.config\/doctl` },
   {
     kind: 'package and git tokens',
     re: String.raw`\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.config\/gh\/hosts|\.gem\/credentials`
@@ -81,11 +83,12 @@ export const SENSITIVE_RE = new RegExp(STORES.map(s => `(?:${s.re})`).join('|'),
  */
 export const CLI_TOKENS: ReadonlyArray<{ kind: string, re: string }> = [
   {
-    kind: 'cloud CLI credentials',
-    re: String.raw`\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b`
-      + String.raw`|\baws\s+configure\s+(?:export-credentials|get\s+aws_secret_access_key)\b`
-      + String.raw`|\bkubectl\s+config\s+view\b[^\n|;&]*--raw\b|\baz\s+account\s+get-access-token\b`,
+    kind: 'Google Cloud credentials',
+    re: String.raw`\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b`,
   },
+  { kind: 'AWS credentials', re: String.raw`\baws\s+configure\s+(?:export-credentials|get\s+aws_secret_access_key)\b` },
+  { kind: 'Kubernetes config', re: String.raw`\bkubectl\s+config\s+view\b[^\n|;&]*--raw\b` },
+  { kind: 'Azure credentials', re: String.raw`\baz\s+account\s+get-access-token\b` },
   {
     kind: 'package and git tokens',
     re: String.raw`\bgh\s+auth\s+token\b|\bglab\s+auth\s+status\b[^\n|;&]*(?:-t|--show-token)\b`
@@ -177,6 +180,40 @@ const hintFinder = lazyFinder(() => buildFinder(SOURCE_HINT_TOKENS, true))
  */
 export function sourceHinted(text: string): boolean {
   return text.length < 128 ? SOURCE_HINT.test(text) : hintFinder.test(text)
+}
+
+// The home directory as code finds it: it stands for `~` in a path built from pieces.
+const HOME_CALL = new RegExp(
+  String.raw`\b(?:Path\.home\(\)|(?:os\.)?homedir\(\)|os\.UserHomeDir\(\)|Dir\.home\b|expanduser\(\s*["']~["']\s*\)`
+  + String.raw`|os\.environ\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|process\.env\.(?:HOME|USERPROFILE)\b`
+  + String.raw`|ENV\[\s*["'](?:HOME|USERPROFILE)["']\s*\])|\$env:(?:USERPROFILE|HOME)\b`,
+  'g',
+)
+// A call that joins path pieces, its arguments on one line without nested calls.
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const JOIN_CALL = /\b(?:os\.path\.join|path\.(?:join|resolve)|filepath\.Join|File\.join|Path\.Combine)\s*\(([^()\n]{1,200})\)/g
+const QUOTED = /^\s*(["'`])(.*)\1\s*$/
+const PIECES = /(["'])\s*\/\s*["']/g
+const JOIN_HINT = /\/\s*["']|join|resolve|Combine|home|USERPROFILE|HOME/i
+
+/**
+ * A path built from pieces, written as one path: `Path.home() / ".aws" / "credentials"` reads as
+ * `"~/.aws/credentials"`, `path.join(home, '.docker', 'config.json')` as `"home/.docker/config.json"`. The stores
+ * are named by their paths, and a path joined at run time names them as a literal one does.
+ */
+export function joinedPaths(text: string): string {
+  if (!JOIN_HINT.test(text))
+    return text
+  const joined = text
+    .replace(HOME_CALL, '"~"')
+    .replace(JOIN_CALL, (_, args: string) => `"${args.split(',').map(a => QUOTED.exec(a)?.[2] ?? a.trim()).join('/')}"`)
+  // Pathlib's `/` between two quoted pieces, repeated until none is left (`"~" / ".ssh" / "id_rsa"`).
+  let out = joined
+  for (let prev = ''; prev !== out;) {
+    prev = out
+    out = out.replace(PIECES, '/')
+  }
+  return out
 }
 
 /** A whole-environment dump, a credential store, or a secret variable, on one piece of text. */

@@ -146,7 +146,9 @@ export const promptInjection: RuleModule = {
       anchor: String.raw`<\/?system|system\s*(?:prompt|message|override|instructions)|system(?:\*\*)?\s*:`,
       re: new RegExp(
         [
-          String.raw`<\/?system(?:[-_]prompt)?>|^\s*#{1,6}\s*(?:new\s+|updated\s+)?system\s*(?:prompt|message|override`,
+          // A tag may carry attributes (`<system_message priority="critical">`).
+          String.raw`<\/?system(?:[-_](?:prompt|message|instructions?|reminder))?(?:\s[^<>\n]{0,80})?>`,
+          String.raw`|^\s*#{1,6}\s*(?:new\s+|updated\s+)?system\s*(?:prompt|message|override`,
           String.raw`|instructions)\b|^\s*(?:\*\*)?system(?:\*\*)?\s*:\s*(?:\*\*)?\s*\S`,
         ].join(''),
         'i',
@@ -156,6 +158,20 @@ export const promptInjection: RuleModule = {
       accept: (m, line, next) =>
         (line.slice(0, m.index).match(/`/g) ?? []).length % 2 === 0
         && (/override/i.test(m[0]) || claimsAuthority(line.slice(m.index + m[0].length - 1), next)),
+    },
+    {
+      // `description: "... </description> </available_skills> <system_message>..."`: a value that closes the
+      // listing the agent reads skills in and opens a message of its own (a delimiter breakout).
+      anchor: String.raw`<\/(?:description|available_skills|skills?|skill_\w+|tool_result|function_results`
+        + String.raw`|instructions)>`,
+      re: new RegExp(
+        String.raw`<\/(?:description|available_skills|skills?|skill_\w+|tool_result|function_results|instructions)>`
+        + String.raw`\s*(?:<\/?[\w-]+(?:\s[^<>\n]{0,80})?>\s*){0,3}`
+        + String.raw`<(?:system|system[-_]\w+|instructions?|important|admin|developer|user)\b`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'closes the listing the agent reads skills in and opens a message of its own (delimiter breakout)',
     },
     {
       anchor: 'you are now|developer mode|jailbr|DAN',

@@ -172,6 +172,33 @@ const RB: Flow = {
   sink: /\b(?:eval|instance_eval|class_eval|system|exec|spawn)\b\s*\(?([^\n]*)/,
 }
 
+/**
+ * Scripts no rule parses (PowerShell, Lua, Perl, PHP, shell): a variable filled by a download reaches an
+ * evaluator (`load(body)`, `[scriptblock]::Create(...)`, `iex $x`, `eval "$x"`, `. $sb`).
+ */
+const SCRIPT: Flow = {
+  // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+  source: /\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr|DownloadString|DownloadData|curl|wget|LWP::Simple|HTTP::Tiny|socket\.http|http\.request|file_get_contents\s*\(\s*["']https?:)\b/i,
+  assign: /^\s*(?:local\s+|my\s+|our\s+|export\s+)?[$@]?(\w+)()\s*=(?!=)/,
+  // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+  sink: /\b(?:loadstring|load|dofile|Invoke-Expression|iex|eval)\b\s*\(?([^\n]*)|\[scriptblock\]::Create\s*\(([^\n]*)|(?:^|[;|]\s*)[.&]\s+(\$\w+)/i,
+}
+
+/** Python and JavaScript: a value decoded at run time (base64, hex, zlib) reaches exec/eval through variables. */
+const PY_DECODED: Flow = {
+  // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+  source: /\b(?:b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|unhexlify|fromhex|decompress|codecs\.decode)\s*\(/,
+  assign: PY.assign,
+  sink: /\b(?:exec|eval|compile)\s*\(([^\n]*)/,
+}
+const JS_DECODED: Flow = {
+  // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+  source: /(?<![.\w$])atob\s*\(|Buffer\s*\.\s*from\s*\([^)\n]*['"](?:base64|hex|base64url)['"]|\b(?:inflateSync|gunzipSync|inflateRawSync|brotliDecompressSync)\s*\(/,
+  assign: JS.assign,
+  // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+  sink: /(?<![.\w$])(?:eval|Function|runInThisContext|runInNewContext)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
+}
+
 /** A network read, in the languages whose code flows are followed (for a downloaded file written, then run). */
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const FETCH = /\bhttp\.(?:Get|Post)\s*\(|\bhttp\.DefaultClient\b|\b(?:requests|httpx)\.get\s*\(|\burlopen\s*\(|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|Net::HTTP|URI\.open|\bcurl\b|\bwget\b/
@@ -237,8 +264,16 @@ function callArgs(rest: string): string {
   return rest
 }
 
-/** A value downloaded in one statement reaches exec/eval/a shell in another, through assignments. */
-function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
+/**
+ * A value downloaded (or decoded) in one statement reaches exec/eval/a shell in another, through assignments. A
+ * download from an official installer's host is a warning, as its one-line form is.
+ */
+function valueFlow(
+  chunk: CodeChunk,
+  flow: Flow,
+  out: ChunkFinding[],
+  message = 'executes code downloaded at run time',
+): void {
   if (!flow.source.test(chunk.text) || !flow.sink.test(chunk.text))
     return
   const tainted = new Set<string>()
@@ -247,6 +282,7 @@ function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
     return
   let names: RegExp | null = null
   let downloaded = false
+  let from = ''
   const mentions = (text: string): boolean =>
     tainted.size > 0 && (names ??= new RegExp(String.raw`\b(?:${[...tainted].join('|')})\b`)).test(text)
   for (let i = 0; i < lines.length; i++) {
@@ -266,20 +302,24 @@ function valueFlow(chunk: CodeChunk, flow: Flow, out: ChunkFinding[]): void {
       tainted.add(appended[1]!)
       names = null
     }
-    downloaded ||= flow.source.test(line)
+    if (flow.source.test(line)) {
+      downloaded = true
+      from ||= line
+    }
     const sink = flow.sink.exec(line)
     if (!sink)
       continue
     // `eval(Net::HTTP.get(uri))`: the download is the argument itself (not a call later on the line).
-    const args = sink[1] ?? sink[2] ?? ''
+    const args = sink[1] ?? sink[2] ?? sink[3] ?? ''
     if (flow.source.test(callArgs(args)) || mentions(args)) {
+      const risk = flow === SCRIPT ? downloadRisk(flow.source.test(line) ? line : from) : null
       out.push({
         chunk,
         line: i,
         column: sink.index,
-        message: 'executes code downloaded at run time',
+        message,
         excerpt: line.slice(sink.index),
-        severity: 'error',
+        severity: risk === 'official' || risk === 'doc' ? 'warning' : 'error',
       })
     }
   }
@@ -300,10 +340,23 @@ export function downloadThenRun(skill: SkillSource): RawFinding[] {
       valueFlow(chunk, JS, found)
     else if (chunk.lang === 'rb')
       valueFlow(chunk, RB, found)
-    if (chunk.lang === 'py' || chunk.lang === 'js' || chunk.lang === 'rb' || chunk.lang === 'go')
+    if (chunk.lang === 'py' || chunk.lang === 'js' || chunk.lang === 'rb' || chunk.lang === 'go') {
       fileFlow(chunk, found)
-    else if (chunk.lang === 'sh' || chunk.lang === 'text')
+    }
+    else if (chunk.lang === 'sh' || chunk.lang === 'text') {
       pending = shellFlow(chunk, pending, found)
+      valueFlow(chunk, SCRIPT, found)
+    }
   }
   return toRaw('remote_exec', found)
+}
+
+/** Code decoded at run time and run through variables (`src = zlib.decompress(b64decode(...))` ... `exec(src)`). */
+export function decodedThenRun(skill: SkillSource): RawFinding[] {
+  const found: ChunkFinding[] = []
+  for (const chunk of codeChunks(skill)) {
+    if (chunk.lang === 'py' || chunk.lang === 'js')
+      valueFlow(chunk, chunk.lang === 'py' ? PY_DECODED : JS_DECODED, found, 'executes code decoded at run time')
+  }
+  return toRaw('encoded_payload', found)
 }

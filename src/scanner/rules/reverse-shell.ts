@@ -115,6 +115,17 @@ export const reverseShell: RuleModule = {
       view: 'noComments',
       message: 'a script language socket handed to a shell',
     }, byTarget),
+    {
+      // PHP: a shell whose standard streams are a variable (a socket) rather than pipes the script reads.
+      anchor: 'proc_open',
+      re: new RegExp(
+        String.raw`\bproc_open\s*\(\s*["'][^"'\n]*\b(?:ba|z|k|da)?sh\b[^"'\n]*["']\s*,\s*(?:array\s*\(|\[)\s*`
+        + String.raw`0\s*=>\s*\$\w+\s*,\s*1\s*=>\s*\$\w+`,
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'a script language socket handed to a shell',
+    },
     ...bySeverity({
       anchor: 'Sockets.TCPClient',
       re: /\bNet\.Sockets\.TCPClient\b[^\n]{0,400}\b(?:GetStream|iex|Invoke-Expression)\b/i,

@@ -25,11 +25,23 @@ function key(anchor: string, re: RegExp, message: string): LinePattern {
   return { anchor, re, langs: ['js', 'py', 'sh', 'prose', 'text'], message, accept: real }
 }
 
+/**
+ * Whether a PEM body can be key material: an unencrypted key is DER, a SEQUENCE (byte 0x30, base64 `M`), or an
+ * OpenSSH key (`openssh-key-v1`); base64 of a sentence ("This is not a real key") is a test fixture's stand-in.
+ * Encrypted and PGP blocks hold other bytes and are not judged by their start.
+ */
+function keyShaped(label: string, block: string, body: string): boolean {
+  if (/PGP|ENCRYPTED/.test(label) || /\bENCRYPTED\b/.test(block))
+    return true
+  return body.startsWith('M') || body.startsWith('b3BlbnNzaC1rZXktdjE')
+}
+
 /** A PEM header is a secret only when key material follows (docs show `-----BEGIN ... KEY-----` with `...`). */
 function pemBody(m: RegExpExecArray, line: string, next: () => string): boolean {
   const rest = line.slice(m.index + m[0].length).replace(/\\n/g, '')
   const body = /[A-Za-z0-9+/=]{40,}/.exec(rest) ?? /^\s*[A-Za-z0-9+/=]{40,}/.exec(next())
   return !!body && !isPlaceholder(body[0]) && entropy(body[0]) > 4
+    && keyShaped(m[0], rest + next(), body[0].trim())
 }
 
 const PEM = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----/g
@@ -48,8 +60,10 @@ function pemBlocks(path: string, text: string): RawFinding[] {
     const block = text.slice(m.index + m[0].length, end === -1 ? m.index + 8000 : end)
     // Armour headers (`Proc-Type: ...`, `Comment: ...`) are not key material.
     const body = block.split(/\r?\n|\\n/).filter(l => !/^[\w-]+:\s/.test(l)).join('').replace(/[\s"'+,]/g, '')
-    if (body.length < 64 || DOC_WORDS.test(block) || !/^[A-Za-z0-9+/=]+$/.test(body) || entropy(body) < 4.5)
+    if (body.length < 64 || DOC_WORDS.test(block) || !/^[A-Za-z0-9+/=]+$/.test(body) || entropy(body) < 4.5
+      || !keyShaped(m[1]!, block, body)) {
       continue
+    }
     const line = text.slice(0, m.index).split('\n').length
     const column = m.index - (text.lastIndexOf('\n', m.index - 1) + 1) + 1
     out.push({ rule: 'secrets', path, line, column, message: 'private key', excerpt: redact(m[0]) })
