@@ -258,11 +258,12 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     // A frontmatter value is what the agent reads first, whatever the body says around it.
     if (f.path !== path || (!CAUTION_RULES.has(f.rule) && !example) || f.line - 1 <= head)
       continue
-    if (f.rule === 'exfiltration' && /image|link/.test(f.message))
-      continue
     const line0 = f.line - 1
     const text = index.line(line0)
     const fence = fenceAt(line0)
+    // A rendered image loads whatever the text around it says; inside a fence it is text, not an image.
+    if (f.rule === 'exfiltration' && /image|link/.test(f.message) && !fence)
+      continue
     let cautious = false
     if (!example) {
       cautious = governedOnLine(text, f.column)
@@ -425,17 +426,23 @@ function governedBlock(index: LineIndex, fence: Fence): boolean {
   return underCautionHeading(index, fence) || recogniseLead(index, fence) || detectionRule(index, fence)
 }
 
+// A lead that calls the block test data for the agent to resist ("Use these as test inputs ... does not comply").
+const TEST_DATA_LEAD = /\b(?:test|attack|injection)\s+(?:inputs?|cases?|corpus|payloads?|samples?|strings?)\b/i
+const RESISTED = /\b(?:does|do|must|should)\s+not\s+comply\b/i
+
 function labelledAbove(index: LineIndex, fence: Fence): boolean {
   let seen = 0
+  let lead = ''
   for (let i = fence.open - 1; i >= 0 && seen < 2; i--) {
     const above = index.line(i)
     if (!above.trim())
       continue
     seen++
+    lead = `${above} ${lead}`
     if (LEAD_ABOVE_BLOCK.test(above))
       return true
   }
-  return false
+  return TEST_DATA_LEAD.test(lead) && RESISTED.test(lead)
 }
 
 /** A table row whose table follows a lead (ending in a colon) that says its rows are examples to recognise. */

@@ -17,7 +17,7 @@ const ACTION = [
 // A bare `[system]` or `## System Message` is a prompt template's section, not an injection.
 const AUTHORITY = new RegExp(
   [
-    String.raw`\b(?:ignore|disregard|forget|overrid\w*|supersed\w*|bypass\w*|priority|precedence`,
+    String.raw`\b(?:ignore|disregard|forget|overrid\w*|supersed\w*|outrank\w*|bypass\w*|priority|precedence`,
     String.raw`|(?:new|updated|real|actual|hidden)\s+instructions|you\s+are\s+now|developer\s+mode|jailbr\w*`,
     String.raw`|unrestricted|no\s+(?:longer\s+)?(?:restrictions|limits|rules|restricted)|authori[sz]ed?\b`,
     String.raw`|admin\w*\s+(?:mode|access|override)`,
@@ -79,10 +79,18 @@ const AT_DATA = new RegExp(
   ].join(''),
   'i',
 )
-function isOverride(m: RegExpExecArray, line: string): boolean {
+// Said after the phrase, in its sentence: "... must be treated as content to report, not an instruction to follow".
+const CALLED_DATA = new RegExp(
+  String.raw`^[^.!?]*?\b(?:(?:must|should|is\s+to)\s+be\s+treated\s+as\s+(?:data|content|text|untrusted)`
+  + String.raw`|not\s+(?:as\s+)?an?\s+instructions?\s+to\s+(?:follow|obey))\b`,
+  'i',
+)
+
+function isOverride(m: RegExpExecArray, line: string, next?: () => string): boolean {
   const before = line.slice(0, m.index)
   const sentence = before.slice(before.search(/[.!?]\s[^.!?]*$/) + 1)
-  return !REPORTED.test(sentence) && !AT_DATA.test(line.slice(m.index + m[0].length))
+  const after = line.slice(m.index + m[0].length)
+  return !REPORTED.test(sentence) && !AT_DATA.test(after) && !CALLED_DATA.test(`${after} ${next?.() ?? ''}`)
 }
 
 /** Instructions that take over the agent or hide what it does from the user (OWASP LLM01). Markdown and text only. */
@@ -172,6 +180,22 @@ export const promptInjection: RuleModule = {
       ),
       langs: ['prose', 'text'],
       message: 'closes the listing the agent reads skills in and opens a message of its own (delimiter breakout)',
+    },
+    {
+      // "IMPORTANT SYSTEM NOTE FOR THE ASSISTANT: ...", "[[PRIORITY INSTRUCTIONS FOR THE AI AGENT]]", an
+      // `assistant-directive`: text addressed to the agent, inside a skill's data, that claims authority.
+      anchor: String.raw`(?:note|notice|instructions?|directives?|message|memo)\s+(?:for|to)\s+`
+        + String.raw`(?:the\s+|any\s+|all\s+)?(?:ai|assistant|agent|llm|model|language\s+model|coding\s+agent)`
+        + String.raw`|(?:assistant|ai|agent|llm)[-_]directive`,
+      re: new RegExp(
+        String.raw`\b(?:note|notice|instructions?|directives?|message|memo)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?`
+        + String.raw`(?:ai|assistant|agent|llm|model|language\s+model|coding\s+agent)s?\b(?:\s+agent)?`
+        + String.raw`|\b(?:assistant|ai|agent|llm)[-_]directive\b`,
+        'i',
+      ),
+      langs: ['prose', 'text'],
+      message: 'fake system / role marker that claims authority',
+      accept: (m, line, next) => claimsAuthority(line.slice(m.index + m[0].length), next),
     },
     {
       anchor: 'you are now|developer mode|jailbr|DAN',

@@ -199,6 +199,14 @@ const JS_DECODED: Flow = {
   sink: /(?<![.\w$])(?:eval|Function|runInThisContext|runInNewContext)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
 }
 
+/** Shell: a value decoded into a variable (`t="$(... | base64 -d)"`) and run (`bash -c "$t"`, `eval "$t"`). */
+const SH_DECODED: Flow = {
+  source: /\bbase64\s+(?:-\w*d\w*|--decode)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc\s+)?[^\n|]*\s-d\b|\b(?:gunzip|zcat)\b/,
+  // `local t; t="$(...)"` declares, then fills.
+  assign: /^\s*(?:local\s+\w+\s*;\s*)?(?:export\s+|local\s+|readonly\s+)?(\w+)()=(?!=)/,
+  sink: /\b(?:eval|(?:ba|z|k|da)?sh\s+-c|python[\d.]*\s+-c|perl\s+-e|node\s+-e)\s+([^\n]*)/,
+}
+
 /** A network read, in the languages whose code flows are followed (for a downloaded file written, then run). */
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const FETCH = /\bhttp\.(?:Get|Post)\s*\(|\bhttp\.DefaultClient\b|\b(?:requests|httpx)\.get\s*\(|\burlopen\s*\(|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|Net::HTTP|URI\.open|\bcurl\b|\bwget\b/
@@ -355,8 +363,13 @@ export function downloadThenRun(skill: SkillSource): RawFinding[] {
 export function decodedThenRun(skill: SkillSource): RawFinding[] {
   const found: ChunkFinding[] = []
   for (const chunk of codeChunks(skill)) {
-    if (chunk.lang === 'py' || chunk.lang === 'js')
-      valueFlow(chunk, chunk.lang === 'py' ? PY_DECODED : JS_DECODED, found, 'executes code decoded at run time')
+    const flow = chunk.lang === 'py'
+      ? PY_DECODED
+      : chunk.lang === 'js'
+        ? JS_DECODED
+        : chunk.lang === 'sh' || chunk.lang === 'text' ? SH_DECODED : null
+    if (flow)
+      valueFlow(chunk, flow, found, 'executes code decoded at run time')
   }
   return toRaw('encoded_payload', found)
 }

@@ -266,6 +266,24 @@ export const remoteExec: RuleModule = {
       view: 'code',
       message: 'executes code downloaded at run time',
     },
+    {
+      // Any language, one line: an evaluator applied to a download (`ruby -e 'eval Net::HTTP.get(URI(...))'`,
+      // `iex (irm URL)`), or a response body handed to one (`https.get(u, r => ... new Function(s)(...))`).
+      anchor: 'eval|instance_eval|loadstring|load|Invoke-Expression|iex|new Function',
+      re: new RegExp(
+        // The download is in the evaluator's argument: not past the end of its call or statement.
+        String.raw`\b(?:eval|instance_eval|loadstring|load|Invoke-Expression|iex)\b\s*\(?\s*[^\n;)]{0,40}?`
+        + String.raw`(?:\bNet::HTTP\.get|\bURI\.open|\burlopen|\brequests\s*\.\s*get|\bhttps?\s*\.\s*get|\bfetch\s*\(`
+        + String.raw`|\bInvoke-RestMethod|\bInvoke-WebRequest|\birm\s|\bDownloadString`
+        + String.raw`|\bfile_get_contents\s*\(\s*["']https?:)`
+        // `require('https').get(...)` names the module in the call.
+        + String.raw`|\b(?:https?|request|got|axios)(?:['"]\s*\))?\s*\.\s*get\s*\([^\n]{0,300}?`
+        + String.raw`(?:\bnew\s+Function\s*\(|\beval\s*\()`,
+      ),
+      langs: ['js', 'sh', 'rb', 'go', 'text'],
+      view: 'noComments',
+      message: 'executes code downloaded at run time',
+    },
     ...DOWNLOAD_AND_RUN,
     // Anchored on the URL's preposition, which every match has: the four nouns are common words in docs
     // (105 hits against 19 in 695 READMEs of node_modules), each a hit to gate.

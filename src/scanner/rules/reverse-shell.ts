@@ -134,7 +134,7 @@ export const reverseShell: RuleModule = {
       message: 'PowerShell TCPClient loop runs what the connection sends',
     }, byTarget),
   ],
-  visitSkill: shellOverSocket,
+  visitSkill: skill => [...shellOverSocket(skill), ...commandLoop(skill)],
 }
 
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
@@ -198,6 +198,56 @@ function shellOverSocket(skill: SkillSource): RawFinding[] {
       excerpt: lines[hand]!,
       // A bind shell listens for whoever connects: an error unless it listens on this machine only.
       severity: LISTENS.test(window) && !LOOPBACK.test(window) ? 'error' : byTarget(/x/.exec('x')!, window),
+    })
+  }
+  return toRaw('reverse_shell', found)
+}
+
+// A connection, however it is named: a socket API, Lua's `socket.tcp()`, or a shell descriptor opened both ways
+// (`exec 5<>"$dev/$proto/$host/$port"`, where `/dev/tcp` is built from variables).
+const CONNECTION = new RegExp(
+  `${SOCKET.source}|\\bsocket\\.(?:tcp|connect)\\b|\\/dev\\/(?:tcp|udp)\\/|\\bexec\\s+\\d+<>`,
+  'i',
+)
+// A variable filled by a read of the connection: `cmd = s:receive("*l")`, `line = conn.recv(1024)`,
+// `read -r line <&5`.
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const READ_INTO = /^\s*(?:local\s+|my\s+)?\$?(\w+)\s*=[^=\n][^\n]*?(?::receive\s*\(|\.recv\w*\s*\(|\.gets\b|\.readline\s*\(|\bReadString\s*\()|\bread\s+(?:-\w+\s+)*(\w+)\s*<&\s*\d/
+// What runs a command line.
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const RUNS_LINE = /\b(?:io\.popen|os\.execute|os\.system|os\.popen|subprocess\.\w+|shell_exec|popen|system|eval|(?:ba|z|k|da)?sh\s+-c)\b\s*\(?\s*(.*)/
+
+/**
+ * A remote shell by lines in any language: a line read from a connection is run as a command (a command loop:
+ * read, run, send the output back), where no shell is handed the socket itself.
+ */
+function commandLoop(skill: SkillSource): RawFinding[] {
+  const found: ChunkFinding[] = []
+  for (const chunk of codeChunks(skill)) {
+    if (!CONNECTION.test(chunk.text) || !RUNS_LINE.test(chunk.text))
+      continue
+    const read = new Set<string>()
+    chunk.lines.forEach((line, i) => {
+      if (line.length > 4000)
+        return
+      const into = READ_INTO.exec(line)
+      if (into)
+        read.add((into[1] ?? into[2])!)
+      const run = read.size ? RUNS_LINE.exec(line) : null
+      if (!run || ![...read].some(v => new RegExp(String.raw`(?:^|[^\w$])\$?\{?${v}\b`).test(run[1]!)))
+        return
+      found.push({
+        chunk,
+        line: i,
+        column: line.length - line.trimStart().length,
+        message: 'runs command lines read from a network connection (a remote shell)',
+        excerpt: line,
+        // A loop on this machine only (a test harness on 127.0.0.1) is left to review.
+        severity: LOOPBACK.test(chunk.text) && (chunk.text.match(/\b(?:\d{1,3}\.){3}\d{1,3}\b/g) ?? [])
+          .every(ip => ip.startsWith('127.'))
+          ? 'warning'
+          : 'error',
+      })
     })
   }
   return toRaw('reverse_shell', found)

@@ -74,7 +74,7 @@ const registry = (m: RegExpExecArray): Severity | null => registryOf(m[1] ?? m[2
  * (unreviewed, but a project's own repository); pinned to a full commit, nothing; anything else an error.
  */
 function direct(m: RegExpExecArray): Severity | null {
-  return directOf(m[1] ?? '')
+  return directOf(m[1] ?? m[2] ?? '')
 }
 
 function directOf(url: string): Severity | null {
@@ -144,8 +144,11 @@ export const supplyChain: RuleModule = {
     ...bySeverity({
       anchor: String.raw`pip[\d.]*\s+install|pipx|easy_install|uv\s+tool|uvx`,
       re: new RegExp(
-        String.raw`\b(?:(?:pip[\d.]*|uv\s+pip|pipx|easy_install|python[\d.]*\s+-m\s+pip|uv\s+tool)\s+install|uvx)\b`
-        + String.raw`(?:\s+[^\s|;&]+){0,8}?\s+${SCHEME_URL}`,
+        String.raw`\b(?:pip[\d.]*|uv\s+pip|pipx|easy_install|python[\d.]*\s+-m\s+pip|uv\s+tool)\s+install\b`
+        + String.raw`(?:\s+[^\s|;&]+){0,8}?\s+${SCHEME_URL}`
+        // `uvx` runs one package: a URL there is its `--from` or its first argument; later ones are the tool's.
+        + String.raw`|\buvx(?:\s+--(?!from\b)[\w-]+(?:=[^\s|;&]+|\s+(?!-)[^\s|;&]+)?)*`
+        + String.raw`\s+(?:--from[=\s]+)?${SCHEME_URL}`,
         'i',
       ),
       langs: ALL,
