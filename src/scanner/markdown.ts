@@ -200,7 +200,9 @@ const NAMES_ATTACK = /\b(?:attack\w*|malicious|adversar\w*|exploit\w*|exfiltrat\
 const INDICATOR = new RegExp(
   String.raw`\b(?:attackers?|malware|intrusions?|look\s+for|indicators?\s+(?:of|such|like)|IOCs?|detects?`
   + String.raw`|detection\s+of|signatures?\s+(?:of|for|such|like)|captured\s+(?:by|in|from)`
-  + String.raw`|seen\s+in\s+(?:the\s+)?(?:wild|logs|samples))\b`,
+  + String.raw`|seen\s+in\s+(?:the\s+)?(?:wild|logs|samples)`
+  // "Typical layers: `eval(atob(...))`": a catalogue of the forms an analyst meets.
+  + String.raw`|(?:typical|common)\s+(?:layers?|patterns?|forms?|payloads?|tricks?|techniques?))\b`,
   'i',
 )
 /** The line before, when its sentence runs on into this one. */
@@ -393,7 +395,8 @@ function detectionRule(index: LineIndex, fence: Fence): boolean {
   const body: string[] = []
   for (let i = fence.open + 1; i < fence.close && i < index.count; i++) body.push(index.line(i))
   const text = body.join('\n')
-  return DETECTION_RULE.test(text) && DETECTION_CONDITION.test(text)
+  // A Sigma rule, or a YARA rule (its strings are what to look for in samples).
+  return (DETECTION_RULE.test(text) && DETECTION_CONDITION.test(text)) || inOrder(text, YARA_RULE)
 }
 
 /**
@@ -427,8 +430,16 @@ function governedBlock(index: LineIndex, fence: Fence): boolean {
 }
 
 // A lead that calls the block test data for the agent to resist ("Use these as test inputs ... does not comply").
-const TEST_DATA_LEAD = /\b(?:test|attack|injection)\s+(?:inputs?|cases?|corpus|payloads?|samples?|strings?)\b/i
-const RESISTED = /\b(?:does|do|must|should)\s+not\s+comply\b/i
+const TEST_DATA_LEAD = new RegExp(
+  String.raw`\b(?:(?:test|attack|injection)\s+(?:inputs?|cases?|corpus|suite|payloads?|samples?|strings?)`
+  + String.raw`|red[-\s]team|attacker\s+content|injected\s+text)\b`,
+  'i',
+)
+const RESISTED = new RegExp(
+  String.raw`\b(?:(?:does|do|must|should)\s+not\s+comply|treat\s+(?:them|these|it)\s+as\s+data|quoted\s+examples?`
+  + String.raw`|not\s+instructions)\b`,
+  'i',
+)
 
 function labelledAbove(index: LineIndex, fence: Fence): boolean {
   let seen = 0

@@ -284,6 +284,20 @@ export const controlDisablement: RuleModule = {
       severity: 'warning',
     },
     {
+      // Verification off for everything the user runs later, not for one command: the user's git, npm, yarn or curl
+      // configuration.
+      anchor: 'git config|npm config|yarn config|pnpm config|insecure',
+      re: new RegExp(
+        String.raw`\bgit\s+config\s+(?:--global|--system)\s+http\.sslVerify\s+(?:false|0)\b`
+        + String.raw`|\b(?:npm|yarn|pnpm)\s+config\s+set\s+(?:-g\s+|--global\s+)?strict-ssl\s+false\b`
+        + String.raw`|\binsecure\b["']?\s*>>?\s*["']?(?:~|\$HOME|\$\{HOME\})\/\.curlrc\b`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'turns TLS certificate verification off for every later command (the user\'s configuration)',
+    },
+    {
       anchor: String.raw`insecure|\s-k\b|no-check-certificate|NODE_TLS_REJECT|rejectUnauthorized|verify\s*=\s*False`
         + String.raw`|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|sslVerify|strict-ssl|_create_unverified_context|CERT_NONE`
         + String.raw`|InsecureSkipVerify|enableStrictSsl`

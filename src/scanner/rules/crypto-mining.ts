@@ -29,6 +29,14 @@ export const cryptoMining: RuleModule = {
   },
   patterns: [
     {
+      // The in-browser miner API (`new X.Anonymous('SITE_KEY', { throttle: 0.3 })`), whatever the library is called.
+      anchor: 'Anonymous|User',
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /\bnew\s+[\w$.]+\.(?:Anonymous|User)\s*\(\s*["'][\w-]{8,}["'][^)\n]{0,80}?\b(?:throttle|threads|autoThreads)\s*:/,
+      langs: ALL,
+      message: 'starts an in-browser miner (site key, throttle and threads)',
+    },
+    {
       anchor: 'stratum',
       // A pool's stratum URL, or a WebSocket proxy to one (`wss://host:8181/stratum`, how browser miners reach a pool).
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole

@@ -9,6 +9,12 @@ const PY_DECODE = String.raw`(?:b64decode|b32decode|b85decode|a85decode|b16decod
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const JS_DECODE = String.raw`(?:(?<![.\w$])atob\s*\(|Buffer\s*\.\s*from\s*\([^)\n]*['"](?:base64|hex|base64url)['"]|fromCharCode\s*\(|unescape\s*\(|decodeURIComponent\s*\(\s*['"](?:%[0-9a-f]{2}){4})`
 
+// A payload written as a placeholder (`eval(atob("..."))`, `exec(b64decode('<payload>'))`) names the technique.
+const PLACEHOLDER_ARG = /^\s*\(?\s*(["'`])(?:\.{2,}|…|<[\w\s-]*>|x{3,}|payload|base64)\1/i
+function decodesLiteral(m: RegExpExecArray, line: string): boolean {
+  return !PLACEHOLDER_ARG.test(line.slice(m.index + m[0].length))
+}
+
 /**
  * Encoded payloads: a decode that feeds a shell, an interpreter, exec/eval, curl or xargs, and literals that
  * decode to commands, code, secret paths or instructions (read in encoded-literals.ts).
@@ -75,6 +81,7 @@ export const encodedPayload: RuleModule = {
       langs: ['py', 'sh', 'prose', 'text'],
       view: 'noComments',
       message: 'decodes a payload and runs it (Python)',
+      accept: decodesLiteral,
     },
     {
       anchor: 'atob|Buffer|fromCharCode|unescape|decodeURIComponent',
@@ -86,6 +93,7 @@ export const encodedPayload: RuleModule = {
       langs: ['js', 'sh', 'prose', 'text'],
       view: 'noComments',
       message: 'decodes a payload and runs it (JavaScript)',
+      accept: decodesLiteral,
     },
     {
       anchor: String.raw`\s-(?:e|ec|en|enc|enco|encodedcommand)\s`,
@@ -94,6 +102,19 @@ export const encodedPayload: RuleModule = {
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
       message: 'runs a base64-encoded PowerShell command',
+    },
+    {
+      // Perl and PHP: an evaluator of a decode (`eval pack("H*", "...")`, `eval(gzinflate(base64_decode(...)))`).
+      anchor: 'eval|assert|create_function',
+      re: new RegExp(
+        String.raw`\b(?:eval|assert|create_function)\s*\(?\s*(?:@?\s*)?(?:pack\s*\(\s*["']H\*|unpack\s*\(\s*["']u`
+        + String.raw`|decode_base64\s*\(|MIME::Base64::decode|base64_decode\s*\(|gzinflate\s*\(|gzuncompress\s*\(`
+        + String.raw`|str_rot13\s*\(|hex2bin\s*\()`,
+      ),
+      langs: ['sh', 'prose', 'text'],
+      view: 'noComments',
+      message: 'decodes a payload and runs it (Perl, PHP)',
+      accept: decodesLiteral,
     },
     {
       anchor: 'FromBase64String',

@@ -84,7 +84,9 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
     re: new RegExp(
       [
         String.raw`(?:${VERB}|\b(?:make|issue|perform|fire)\s+an?\s+(?:\w+\s+)?request)${GAP(40)}\b(?:to|at)\b`,
-        `${GAP(60)}${SINK}${GAP(120)}\\b(?:with|containing|including|carrying|holding|of|where)\\b${GAP(60)}${DATA}`,
+        `${GAP(60)}${SINK}${GAP(120)}`,
+        `\\b(?:with|containing|including|carrying|holding|of|where|whose|contains?|includes?)\\b`
+        + `${GAP(60)}${DATA}`,
       ].join(''),
       'i',
     ),

@@ -14,10 +14,17 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
       + String.raw`(?![\w\/.*-]*(?:\.pub|known_hosts|authorized_keys|\/config)\b)`
       + String.raw`|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)`,
   },
-  { kind: 'AWS credentials', re: String.raw`\.aws[\/\\](?:credentials|config)\b|~\/\.aws\b|\$HOME\/\.aws\b` },
+  // A cloud instance's own credentials, from its metadata service, count as that cloud's.
+  {
+    kind: 'AWS credentials',
+    re: String.raw`\.aws[\/\\](?:credentials|config)\b|~\/\.aws\b|\$HOME\/\.aws\b|\/iam\/security-credentials\b`,
+  },
   // One kind per cloud: a tool reads its own cloud's login, a sweep reads several.
-  { kind: 'Google Cloud credentials', re: String.raw`\.config\/gcloud\b|application_default_credentials` },
-  { kind: 'Azure credentials', re: String.raw`\.azure[\/\\]` },
+  {
+    kind: 'Google Cloud credentials',
+    re: String.raw`\.config\/gcloud\b|application_default_credentials|computeMetadata\/v1\/instance\/service-accounts`,
+  },
+  { kind: 'Azure credentials', re: String.raw`\.azure[\/\\]|\bmetadata\/identity\/oauth2\/token` },
   { kind: 'Kubernetes config', re: String.raw`\.kube[\/\\]config\b` },
   { kind: 'Docker credentials', re: String.raw`\.docker[\/\\]config\.json` },
   { kind: 'Terraform and Vault tokens', re: String.raw`\.terraform\.d\/credentials|\.vault-token\b` },
@@ -71,7 +78,8 @@ export const STORE_ANCHOR = [
   String.raw`|BraveSoftware|Edge|browser|saved|security|keychain|secret-tool|kwallet|gnome-keyring|cmdkey|vaultcmd`,
   String.raw`|Credential|CredEnumerate|bash_history|zsh_history|sh_history|fish_history|python_history|psql_history`,
   String.raw`|mysql_history|node_repl_history|ConsoleHost_history|shell\s+history|wallet|electrum|Exodus|metamask`,
-  String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM`,
+  String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM|iam\/security-credentials`,
+  String.raw`|computeMetadata|metadata\/identity`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -92,6 +100,7 @@ export const CLI_TOKENS: ReadonlyArray<{ kind: string, re: string }> = [
   {
     kind: 'package and git tokens',
     re: String.raw`\bgh\s+auth\s+token\b|\bglab\s+auth\s+status\b[^\n|;&]*(?:-t|--show-token)\b`
+      + String.raw`|\bgit\s+credential\s+fill\b`
       + String.raw`|\bnpm\s+token\s+list\b`,
   },
 ]
@@ -218,5 +227,6 @@ export function joinedPaths(text: string): string {
 
 /** A whole-environment dump, a credential store, or a secret variable, on one piece of text. */
 export function hasSource(text: string): boolean {
-  return sourceHinted(text) && (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text) || secretNames(text).length > 0)
+  return sourceHinted(text)
+    && (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text) || CLI_TOKEN_RE.test(text) || secretNames(text).length > 0)
 }

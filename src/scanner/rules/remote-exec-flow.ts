@@ -150,7 +150,8 @@ interface Flow {
 const PY: Flow = {
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
   source: /\b(?:requests\.(?:get|post)|urlopen|urllib\.request\.\w+|httpx\.(?:get|post)|urllib3\.\w+|aiohttp|\.get\(\s*(?:url|URL)\b)/,
-  assign: /^\s*(?:with\s+.*\bas\s+(\w+)|(\w+)\s*(?::[^=]+)?=(?!=))/,
+  // `for fix in manifest["hotfixes"]:` fills `fix` from what it iterates.
+  assign: /^\s*(?:with\s+.*\bas\s+(\w+)|(\w+)\s*(?::[^=]+)?=(?!=)|for\s+(\w+)\s+in\b)/,
   // subprocess only with a shell: a downloaded value as one argument of a fixed command is not code.
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
   sink: /\b(?:exec|eval|os\.system|os\.popen|pickle\.loads|marshal\.loads|subprocess\.\w+(?=[^\n]*shell\s*=\s*True))\s*\(([^\n]*)/,
@@ -273,17 +274,41 @@ function callArgs(rest: string): string {
 }
 
 /**
+ * Python functions whose body downloads (`def fetch_manifest(): ... urlopen(...)`): a call of one is a download
+ * too, its return value what it fetched.
+ */
+function withFetchers(chunk: CodeChunk, flow: Flow): Flow {
+  if (flow !== PY)
+    return flow
+  const names: string[] = []
+  const { lines } = chunk
+  for (let i = 0; i < lines.length; i++) {
+    const def = /^(\s*)def\s+(\w+)\s*\(/.exec(lines[i]!)
+    if (!def)
+      continue
+    let j = i + 1
+    while (j < lines.length && (!lines[j]!.trim() || /^\s*/.exec(lines[j]!)![0].length > def[1]!.length)) j++
+    if (lines.slice(i + 1, j).some(l => flow.source.test(l)))
+      names.push(def[2]!)
+  }
+  return names.length
+    ? { ...flow, source: new RegExp(`${flow.source.source}|\\b(?:${names.join('|')})\\s*\\(`, flow.source.flags) }
+    : flow
+}
+
+/**
  * A value downloaded (or decoded) in one statement reaches exec/eval/a shell in another, through assignments. A
  * download from an official installer's host is a warning, as its one-line form is.
  */
 function valueFlow(
   chunk: CodeChunk,
-  flow: Flow,
+  given: Flow,
   out: ChunkFinding[],
   message = 'executes code downloaded at run time',
 ): void {
-  if (!flow.source.test(chunk.text) || !flow.sink.test(chunk.text))
+  if (!given.source.test(chunk.text) || !given.sink.test(chunk.text))
     return
+  const flow = withFetchers(chunk, given)
   const tainted = new Set<string>()
   const { lines } = chunk
   if (lines.length > MAX_CHUNK_LINES)
@@ -300,7 +325,7 @@ function valueFlow(
     const assign = flow.assign.exec(line)
     // `with urlopen(url) as resp:` names what it opens after it.
     const rhs = assign && !/^\s*with\b/.test(line) ? line.slice(assign[0].length) : line
-    const name = assign ? (assign[1] ?? assign[2])! : ''
+    const name = assign ? (assign[1] ?? assign[2] ?? assign[3])! : ''
     if (assign && !tainted.has(name) && (flow.source.test(rhs) || mentions(rhs))) {
       tainted.add(name)
       names = null

@@ -1,6 +1,6 @@
-import type { Severity } from '../../core/types'
-import type { RuleModule } from '../types'
-import { bySeverity } from './code-blocks'
+import type { Severity, SkillSource } from '../../core/types'
+import type { RawFinding, RuleModule } from '../types'
+import { bySeverity, codeChunks, toRaw } from './code-blocks'
 import { hostOf, isIp, isReservedIp, isStagingHost } from './hosts'
 
 const ALL = ['sh', 'prose', 'text', 'py', 'js'] as const
@@ -251,6 +251,7 @@ export const supplyChain: RuleModule = {
       message: 'runs an unpinned package with npx -y',
     }, m => npxJudge(m[1] ?? '')),
   ],
+  visitSkill: selfPublishing,
 }
 
 /** Pinned to an exact version: nothing. A URL or git source off the registry: by host. Unpinned: a warning. */
@@ -260,4 +261,28 @@ function npxJudge(spec: string): Severity | null {
   const at = spec.lastIndexOf('@')
   const version = at > 0 ? spec.slice(at + 1) : ''
   return /^v?\d+\.\d+\.\d+(?:[-+][\w.]+)?$/.test(version) ? null : 'warning'
+}
+
+// A worm's loop: the packages its user may publish are listed, each is given an install hook and published again.
+const PUBLISH = /\b(?:npm|pnpm|yarn)\s+publish\b/
+const INSTALL_HOOK = /\b(?:pre|post)?install["']?\s*:\s*["'`]/
+const OWNED = /\bnpm\s+(?:access\s+(?:list|ls)\s+packages|owner\s+ls|search\s+--json\s+maintainer:)|\bnpm\s+pack\b/
+
+/** Code that adds an install hook to packages it fetches and publishes them again (a self-spreading package). */
+function selfPublishing(skill: SkillSource): RawFinding[] {
+  const found = codeChunks(skill).flatMap((chunk) => {
+    if (!PUBLISH.test(chunk.text) || !INSTALL_HOOK.test(chunk.text) || !OWNED.test(chunk.text))
+      return []
+    const line = chunk.lines.findIndex(l => PUBLISH.test(l))
+    const text = chunk.lines[line]!
+    return [{
+      chunk,
+      line,
+      column: text.length - text.trimStart().length,
+      message: 'adds an install hook to the packages it can publish and publishes them again (a worm)',
+      excerpt: text,
+      severity: 'error' as const,
+    }]
+  })
+  return toRaw('supply_chain', found)
 }
