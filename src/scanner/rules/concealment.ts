@@ -107,8 +107,8 @@ export const concealment: RuleModule = {
         && !FORMATTING.test(m[0]),
     },
     {
-      // "leave it out of the list of commands you show the user".
-      anchor: 'leave|keep',
+      // "leave it out of the list of commands you show the user" (anchored on "out of": "keep" is in most prose).
+      anchor: String.raw`out\s+of`,
       re: new RegExp(
         String.raw`\b(?:leave|keep)\s+(?:it|this|that|them|these|those)\s+out\s+of\b[^.\n]{0,60}?`
         + String.raw`(?:\byou\s+(?:show|give|report)|\bshown\s+to|\bvisible\s+to|\b(?:tell|show)\s+the\s+user`

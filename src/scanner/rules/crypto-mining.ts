@@ -30,7 +30,8 @@ export const cryptoMining: RuleModule = {
   patterns: [
     {
       // The in-browser miner API (`new X.Anonymous('SITE_KEY', { throttle: 0.3 })`), whatever the library is called.
-      anchor: 'Anonymous|User',
+      // Anchored on the option names every match has: `User` and `Anonymous` are words of most prose.
+      anchor: 'throttle|threads|autoThreads',
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
       re: /\bnew\s+[\w$.]+\.(?:Anonymous|User)\s*\(\s*["'][\w-]{8,}["'][^)\n]{0,80}?\b(?:throttle|threads|autoThreads)\s*:/,
       langs: ALL,
