@@ -7,8 +7,9 @@ import { downloadRisk } from './hosts'
 
 /**
  * A download saved to a file in one statement and run in a later one (the one-line forms are line patterns):
- * `curl -o /tmp/a URL` ... `chmod +x /tmp/a` ... `/tmp/a`; and, in Python, a downloaded value reaching
- * exec/eval/os.system through variables.
+ * `curl -o /tmp/a URL` ... `chmod +x /tmp/a` ... `/tmp/a`; a downloaded value reaching an evaluator through
+ * variables (Python, JavaScript, Ruby, and scripts no rule parses: PowerShell, Lua, shell); and, for
+ * `encoded_payload`, a value decoded at run time reaching one the same way.
  */
 
 /** How far apart the download and the run may be. */
