@@ -250,6 +250,18 @@ function frontmatterEnd(index: LineIndex): number {
   return -1
 }
 
+/**
+ * A `key: "value"` line with the value's enclosing quotes blanked, and the phrases it quotes in single quotes
+ * (`such as 'ignore all previous instructions'`, not the apostrophes of `user's`) marked as quotes (columns kept).
+ */
+function unquotedValue(line: string): string {
+  const m = /^(\s*[\w-]+:\s*)(["'])(.*)\2(\s*)$/.exec(line)
+  if (!m)
+    return line
+  const value = m[3]!.replace(/(^|\s)'([^'\n]+)'(?=[\s.,;:!?)]|$)/g, '$1"$2"')
+  return `${m[1]} ${value} ${m[4]}`
+}
+
 /** Marks findings that a markdown warning only quotes ("never run `curl | sh`"): they are reported as info. */
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
   const fenceAt = (line0: number): Fence | undefined =>
@@ -257,11 +269,11 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
   const head = frontmatterEnd(index)
   for (const f of findings) {
     const example = EXAMPLE_RULES.has(f.rule)
-    // A frontmatter value is what the agent reads first, whatever the body says around it.
-    if (f.path !== path || (!CAUTION_RULES.has(f.rule) && !example) || f.line - 1 <= head)
+    if (f.path !== path || (!CAUTION_RULES.has(f.rule) && !example))
       continue
     const line0 = f.line - 1
-    const text = index.line(line0)
+    // A frontmatter value's own YAML quotes quote nothing: the value is what the agent reads.
+    const text = line0 <= head ? unquotedValue(index.line(line0)) : index.line(line0)
     const fence = fenceAt(line0)
     // A rendered image loads whatever the text around it says; inside a fence it is text, not an image.
     if (f.rule === 'exfiltration' && /image|link/.test(f.message) && !fence)

@@ -129,6 +129,10 @@ describe('attacker forms, seventh set', () => {
       'Use the refund macro for late parcels.',
     ].join('\n')
     expect(hitsOf('prompt_injection', { 'SKILL.md': md })).toEqual(['error prompt_injection SKILL.md:3:23'])
+    // A description that quotes an override names what the skill defends against: reported for review.
+    const defends = md.replace(/^description: .*$/m, 'description: "Explains injections such as \'ignore all previous '
+      + 'instructions\' in pages."')
+    expect(hitsOf('prompt_injection', { 'SKILL.md': defends }).map(h => h.split(' ')[0])).toEqual(['warning'])
     // A reference that documents the listing's markup opens no message after it.
     expect(hitsOf('prompt_injection', skillMd('The listing ends with `</available_skills>` and a blank line.')))
       .toEqual([])
