@@ -1,7 +1,7 @@
 import type { SkillFile } from '../core/types'
 import type { LineIndex } from './lines'
 import type { Lang, RawFinding } from './types'
-import { markdownOf } from '../core/markdown'
+import { frontmatterEnd, markdownOf } from '../core/markdown'
 
 export interface Fence {
   /** 0-based line of the opening fence. */
@@ -239,17 +239,6 @@ const DEFANGED = new RegExp(
   'i',
 )
 
-/** The 0-based line of the frontmatter's closing `---`, or -1 when the text opens with none. */
-function frontmatterEnd(index: LineIndex): number {
-  if (index.count < 2 || index.line(0).trimEnd() !== '---')
-    return -1
-  for (let i = 1; i < index.count && i < 500; i++) {
-    if (index.line(i).trimEnd() === '---')
-      return i
-  }
-  return -1
-}
-
 /**
  * A `key: "value"` line with the value's enclosing quotes blanked, and the phrases it quotes in single quotes
  * (`such as 'ignore all previous instructions'`, not the apostrophes of `user's`) marked as quotes (columns kept).
@@ -266,7 +255,9 @@ function unquotedValue(line: string): string {
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
   const fenceAt = (line0: number): Fence | undefined =>
     fences.find(fc => line0 > fc.open && line0 < fc.close + (fc.close === index.count - 1 ? 1 : 0))
-  const head = frontmatterEnd(index)
+  // The 0-based line of the frontmatter's closing delimiter (-1: no frontmatter).
+  const end = frontmatterEnd(index.text)
+  const head = end === 0 ? -1 : index.lineOf(end - 1)
   for (const f of findings) {
     const example = EXAMPLE_RULES.has(f.rule)
     if (f.path !== path || (!CAUTION_RULES.has(f.rule) && !example))

@@ -12,6 +12,7 @@ import { anchorsOf, findHeadings } from './headings'
 import { findLinks } from './links'
 import { maskProse } from './prose'
 
+export { frontmatterEnd } from './blocks'
 export type { MdFence } from './blocks'
 export { githubSlug } from './headings'
 export type { MdHeading } from './headings'

@@ -146,6 +146,12 @@ interface Flow {
   sink: RegExp
   /** A variable a response's chunks are appended to, once a download is seen (group 1). */
   append?: RegExp
+  /** Python functions (by indentation) whose body is a source: a call of one is a source too. */
+  fetchers?: boolean
+  /** A download from an official installer's or a documentation host is a warning, as its one-line form is. */
+  byHost?: boolean
+  /** The finding's message. */
+  message?: string
 }
 
 const PY: Flow = {
@@ -156,6 +162,7 @@ const PY: Flow = {
   // subprocess only with a shell: a downloaded value as one argument of a fixed command is not code.
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
   sink: /\b(?:exec|eval|os\.system|os\.popen|pickle\.loads|marshal\.loads|subprocess\.\w+(?=[^\n]*shell\s*=\s*True))\s*\(([^\n]*)/,
+  fetchers: true,
 }
 
 const JS: Flow = {
@@ -184,7 +191,10 @@ const SCRIPT: Flow = {
   assign: /^\s*(?:local\s+|my\s+|our\s+|export\s+)?[$@]?(\w+)()\s*=(?!=)/,
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
   sink: /\b(?:loadstring|load|dofile|Invoke-Expression|iex|eval)\b\s*\(?([^\n]*)|\[scriptblock\]::Create\s*\(([^\n]*)|(?:^|[;|]\s*)[.&]\s+(\$\w+)/i,
+  byHost: true,
 }
+
+const DECODED = 'executes code decoded at run time'
 
 /** Python and JavaScript: a value decoded at run time (base64, hex, zlib) reaches exec/eval through variables. */
 const PY_DECODED: Flow = {
@@ -192,6 +202,7 @@ const PY_DECODED: Flow = {
   source: /\b(?:b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|unhexlify|fromhex|decompress|codecs\.decode)\s*\(/,
   assign: PY.assign,
   sink: /\b(?:exec|eval|compile)\s*\(([^\n]*)/,
+  message: DECODED,
 }
 const JS_DECODED: Flow = {
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
@@ -199,6 +210,7 @@ const JS_DECODED: Flow = {
   assign: JS.assign,
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
   sink: /(?<![.\w$])(?:eval|Function|runInThisContext|runInNewContext)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
+  message: DECODED,
 }
 
 /** Shell: a value decoded into a variable (`t="$(... | base64 -d)"`) and run (`bash -c "$t"`, `eval "$t"`). */
@@ -207,6 +219,7 @@ const SH_DECODED: Flow = {
   // `local t; t="$(...)"` declares, then fills.
   assign: /^\s*(?:local\s+\w+\s*;\s*)?(?:export\s+|local\s+|readonly\s+)?(\w+)()=(?!=)/,
   sink: /\b(?:eval|(?:ba|z|k|da)?sh\s+-c|python[\d.]*\s+-c|perl\s+-e|node\s+-e)\s+([^\n]*)/,
+  message: DECODED,
 }
 
 /** A network read, in the languages whose code flows are followed (for a downloaded file written, then run). */
@@ -279,7 +292,7 @@ function callArgs(rest: string): string {
  * too, its return value what it fetched.
  */
 function withFetchers(chunk: CodeChunk, flow: Flow): Flow {
-  if (flow !== PY)
+  if (!flow.fetchers)
     return flow
   const names: string[] = []
   const { lines } = chunk
@@ -301,12 +314,7 @@ function withFetchers(chunk: CodeChunk, flow: Flow): Flow {
  * A value downloaded (or decoded) in one statement reaches exec/eval/a shell in another, through assignments. A
  * download from an official installer's host is a warning, as its one-line form is.
  */
-function valueFlow(
-  chunk: CodeChunk,
-  given: Flow,
-  out: ChunkFinding[],
-  message = 'executes code downloaded at run time',
-): void {
+function valueFlow(chunk: CodeChunk, given: Flow, out: ChunkFinding[]): void {
   if (!given.source.test(chunk.text) || !given.sink.test(chunk.text))
     return
   const flow = withFetchers(chunk, given)
@@ -336,7 +344,8 @@ function valueFlow(
       tainted.add(appended[1]!)
       names = null
     }
-    if (flow.source.test(line)) {
+    const downloads = flow.source.test(line)
+    if (downloads) {
       downloaded = true
       from ||= line
     }
@@ -346,12 +355,12 @@ function valueFlow(
     // `eval(Net::HTTP.get(uri))`: the download is the argument itself (not a call later on the line).
     const args = sink[1] ?? sink[2] ?? sink[3] ?? ''
     if (flow.source.test(callArgs(args)) || mentions(args)) {
-      const risk = flow === SCRIPT ? downloadRisk(flow.source.test(line) ? line : from) : null
+      const risk = flow.byHost ? downloadRisk(downloads ? line : from) : null
       out.push({
         chunk,
         line: i,
         column: sink.index,
-        message,
+        message: flow.message ?? 'executes code downloaded at run time',
         excerpt: line.slice(sink.index),
         severity: risk === 'official' || risk === 'doc' ? 'warning' : 'error',
       })
@@ -395,7 +404,7 @@ export function decodedThenRun(skill: SkillSource): RawFinding[] {
         ? JS_DECODED
         : chunk.lang === 'sh' || chunk.lang === 'text' ? SH_DECODED : null
     if (flow)
-      valueFlow(chunk, flow, found, 'executes code decoded at run time')
+      valueFlow(chunk, flow, found)
   }
   return toRaw('encoded_payload', found)
 }
