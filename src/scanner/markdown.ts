@@ -338,8 +338,11 @@ export function markDetectionRule(findings: RawFinding[], text: string): void {
 }
 
 // A detection table's header names its cells indicators (`| Technique | Indicator |`): they are what to look for.
-const PAYLOAD_HEADER
-  = /\b(?:payloads?|attacks?|malicious|exploits?|dangerous|vulnerable|unsafe|insecure|indicators?|IOCs?)\b/i
+const PAYLOAD_HEADER = new RegExp(
+  String.raw`\b(?:payloads?|attacks?|malicious|exploits?|dangerous|vulnerable|unsafe|insecure|indicators?|IOCs?`
+  + String.raw`|phrasings?|test\s+(?:strings?|inputs?|cases?)|quoted\s+data)\b`,
+  'i',
+)
 
 function payloadTable(index: LineIndex, line0: number): boolean {
   if (!/^\s*\|/.test(index.line(line0)))

@@ -23,6 +23,16 @@ const SINK = new RegExp(
   String.raw`\b(?:curl|wget|nc|scp|rsync|Invoke-(?:WebRequest|RestMethod)|requests\.(?:post|put)|urlopen|fetch\s*\(`
   + String.raw`|axios|smtplib|sendall)\b`,
 )
+/**
+ * Code that collects values into one document or file: what a sweep stages for a later send (an archive of the
+ * stores is a backup, and stays a warning).
+ */
+const STAGES = new RegExp(
+  String.raw`\bJSON\.(?:generate|pretty_generate|dump|stringify)\b|\.to_json\b|\bjson\.dumps?\b|ConvertTo-Json`
+  + String.raw`|\bFile\.write\b|writeFileSync|\bos\.WriteFile\b|Set-Content|Out-File`,
+)
+/** Decrypting a browser's saved passwords or cookies: a password manager's vault opened without its owner. */
+const DECRYPTS = /password_value|encrypted_value|CryptUnprotectData|Chrome Safe Storage|\bsaltysalt\b|\bos_crypt\b/
 
 function finding(st: Statement, message: string, severity?: 'warning'): RawFinding {
   const first = st.text.split('\n')[0]!
@@ -43,9 +53,13 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
   const units = unitsOf(skill)
   const byFile = new Map<string, Statement[]>()
   const sinks = new Set<string>()
+  // Files whose code stages what it read (into one document or archive) or decrypts browser secrets.
+  const staged = new Set<string>()
   for (const st of codeStatements(units)) {
     if (SINK.test(st.text))
       sinks.add(st.path)
+    if (STAGES.test(st.text) || DECRYPTS.test(st.text))
+      staged.add(st.path)
     if (!sourceHinted(st.text))
       continue
     const list = byFile.get(st.path) ?? []
@@ -58,7 +72,7 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
   }
   // Several kinds of credential store read by the code of one file.
   for (const [path, list] of byFile) {
-    const sink = sinks.has(path)
+    const sink = sinks.has(path) || staged.has(path)
     const kinds = new Set<string>()
     let second: Statement | null = null
     for (const st of list) {

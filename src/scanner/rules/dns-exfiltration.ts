@@ -38,7 +38,8 @@ const DATA_VAR = new RegExp(
  */
 const LOOKUP_ANY = new RegExp(
   String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
-  + String.raw`|GetHost(?:Entry|Addresses)|getByName|getaddress|lookup|resolve\w*|Resolv::DNS\.new\.\w+)\s*\(\s*`
+  + String.raw`|GetHost(?:Entry|Addresses)|getByName|getaddress(?:es)?|getresources?|lookup|resolve\w*`
+  + String.raw`|Resolv::DNS\.new\.\w+)\s*\(\s*`
   + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
   // An interpolation may slice or index what it reads (`f"{hexd[i:i+60]}."`, `` `${parts[n]}.` ``).
   + String.raw`(?:f?["'\`](?:\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,40}\}|%[sdxv]|#\{[^{}\n]{1,40}\})\.`

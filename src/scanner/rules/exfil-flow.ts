@@ -5,6 +5,7 @@ import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
 import { filledPlaceholders } from './exfil-placeholder'
 import { EXFIL_PROSE } from './exfil-prose'
+import { treeUploads } from './exfil-tree'
 import { ENV_DUMP_RE, joinedPaths, secretNames, SENSITIVE_RE, sourceHinted, STORES } from './leak-sources'
 import { LOCAL_HOST, sendsForeign } from './own-host'
 import { hitLines } from './skill-hits'
@@ -35,6 +36,11 @@ export const SINK = new RegExp(
     // Node, Go and Ruby sockets and clients, Python's `send_message`.
     String.raw`|\bnet\s*\.\s*(?:connect|createConnection|Dial\w*)\b|\btls\s*\.\s*(?:connect|Dial)\b`,
     String.raw`|\bhttp\s*\.\s*(?:Post|PostForm|NewRequest)\b|Net::HTTP|\bTCPSocket\b|\.send_message\s*\(`,
+    // Cloud storage and gist CLIs: a copy to a bucket or a gist is an upload.
+    String.raw`|\baws\s+s3\s+(?:cp|mv|sync)\b|\bgsutil\s+(?:-\w+\s+)*(?:cp|mv|rsync)\b`,
+    String.raw`|\bgcloud\s+storage\s+(?:cp|mv|rsync)\b|\baz\s+storage\s+(?:blob|file)\s+upload`,
+    String.raw`|\bazcopy\s+(?:copy|cp|sync)\b|\brclone\s+(?:copy|copyto|sync|move)\b`,
+    String.raw`|\bs3cmd\s+(?:put|sync)\b|\bgh\s+gist\s+create\b|\bgit\s+push\b`,
   ].join(''),
   'i',
 )
@@ -222,7 +228,8 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
       ? 'sends secrets, a credential file or the environment over the network (multi-line statement)'
       : 'sends secrets, a credential file or the environment filled elsewhere over the network'))
   })
-  out.push(...readsAndSends(statements, sinks, flagged))
+  const tree = treeUploads(statements, sinks).filter(f => !out.some(o => o.path === f.path && o.line === f.line))
+  out.push(...tree, ...readsAndSends(statements, sinks, flagged))
   return markQuoted(skill, out)
 }
 

@@ -55,6 +55,12 @@ const CONTENTS = String.raw`(?:them|everything|(?:its|their|the)\s+(?:full\s+|en
 // No name of data starts inside a word: said first, it lets the regex skip the inside of every word at once.
 const NOT_MID_WORD = String.raw`(?:(?<![a-z])|(?![a-z]))`
 
+// Data a URL's query string should never carry: files of secrets and the conversation (not a token in general: an
+// API's docs put the reader's own key in its own URL).
+const QUERY_DATA = String.raw`(?:(?<![a-z])|(?![a-z]))(?:${SENSITIVE}|conversation(?:\s+history)?|chat\s+history`
+  + String.raw`|system\s+prompt|(?:full|whole|entire)\s+environment\b|env(?:ironment)?\s+variables)`
+const QUERY_PARAM = String.raw`(?<![\w/])[?&][\w-]{1,20}=`
+
 export const EXFIL_PROSE: readonly LinePattern[] = [
   {
     anchor: ANCHOR,
@@ -107,5 +113,13 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
     langs: ['prose', 'text'],
     message: 'instructs the agent to publish secrets or conversation data',
     accept: notOwnKey,
+  },
+  {
+    // "Append ?k= followed by the base64 of the project's .env": a query parameter filled with secrets or the chat.
+    anchor: ANCHOR,
+    re: new RegExp(`${QUERY_PARAM}${GAP(80)}${QUERY_DATA}|${QUERY_DATA}${GAP(80)}${QUERY_PARAM}`, 'i'),
+    lineGate: /[?&][\w-]{1,20}=/,
+    langs: ['prose', 'text'],
+    message: 'instructs the agent to put secrets or conversation data into a URL',
   },
 ]

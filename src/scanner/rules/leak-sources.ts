@@ -26,6 +26,8 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   },
   { kind: 'Azure credentials', re: String.raw`\.azure[\/\\]|\bmetadata\/identity\/oauth2\/token` },
   { kind: 'Kubernetes config', re: String.raw`\.kube[\/\\]config\b` },
+  // A pod's own identity, mounted into every container.
+  { kind: 'Kubernetes service account token', re: String.raw`\/var\/run\/secrets\/kubernetes\.io\/serviceaccount` },
   { kind: 'Docker credentials', re: String.raw`\.docker[\/\\]config\.json` },
   { kind: 'Terraform and Vault tokens', re: String.raw`\.terraform\.d\/credentials|\.vault-token\b` },
   { kind: 'DigitalOcean credentials', re: String.raw`\.config\/doctl` },
@@ -79,7 +81,7 @@ export const STORE_ANCHOR = [
   String.raw`|Credential|CredEnumerate|bash_history|zsh_history|sh_history|fish_history|python_history|psql_history`,
   String.raw`|mysql_history|node_repl_history|ConsoleHost_history|shell\s+history|wallet|electrum|Exodus|metamask`,
   String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM|iam\/security-credentials`,
-  String.raw`|computeMetadata|metadata\/identity`,
+  String.raw`|computeMetadata|metadata\/identity|serviceaccount`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -96,6 +98,12 @@ export const CLI_TOKENS: ReadonlyArray<{ kind: string, re: string }> = [
   },
   { kind: 'AWS credentials', re: String.raw`\baws\s+configure\s+(?:export-credentials|get\s+aws_secret_access_key)\b` },
   { kind: 'Kubernetes config', re: String.raw`\bkubectl\s+config\s+view\b[^\n|;&]*--raw\b` },
+  // Every secret of a namespace or of the cluster, as data (one named secret is a deployment's own).
+  {
+    kind: 'Kubernetes secrets',
+    re: String.raw`\bkubectl\s+get\s+secrets?\b(?![^\n|;&]*\s-o\s*=?\s*jsonpath)[^\n|;&]*?`
+      + String.raw`(?:\s-A\b|--all-namespaces|\s-o\s*=?\s*(?:yaml|json)\b)`,
+  },
   { kind: 'Azure credentials', re: String.raw`\baz\s+account\s+get-access-token\b` },
   {
     kind: 'package and git tokens',

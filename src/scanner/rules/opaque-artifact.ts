@@ -23,6 +23,38 @@ const RUNS = new RegExp(
   'gm',
 )
 
+/** A command or call that loads or runs a compiled file: a jar, a shared library, WebAssembly, Python bytecode. */
+const LOADER = new RegExp(
+  [
+    String.raw`\bjava\s+(?:-\S+\s+)*-(?:jar|cp|classpath)\b|LD_PRELOAD|DYLD_INSERT_LIBRARIES|\bctypes\b`,
+    String.raw`|\bcdll\b|\bCDLL\b|\bWinDLL\b|LoadLibrary|\bdlopen\b|System\.load`,
+    String.raw`|WebAssembly\.(?:compile|instantiate)|\bwasmtime\b|\bwasmer\b|\bwasm3\b|SourcelessFileLoader`,
+    String.raw`|\bmarshal\.loads?\b|\bimportlib\b|\brundll32\b|\bregsvr32\b`,
+    String.raw`|\bAdd-Type\b|Assembly\]::Load|\bchmod\s+(?:\+|[0-7]*[1357]\b)|\bpython[\d.]*\s`,
+  ].join(''),
+)
+const COMPILED_FILE = /\.(jar|so|dylib|dll|wasm|pyc|class|node)\b/gi
+
+/** The extensions of compiled files that a line of the skill's text loads or runs. */
+function loadedExtensions(skill: SkillSource): Set<string> {
+  const out = new Set<string>()
+  for (const file of skill.files) {
+    const text = file.text
+    if (!text)
+      continue
+    COMPILED_FILE.lastIndex = 0
+    for (let m = COMPILED_FILE.exec(text); m; m = COMPILED_FILE.exec(text)) {
+      const start = text.lastIndexOf('\n', m.index) + 1
+      const end = text.indexOf('\n', m.index)
+      const line = text.slice(start, end === -1 ? text.length : end)
+      if (LOADER.test(line))
+        out.add(m[1]!.toLowerCase())
+      COMPILED_FILE.lastIndex = end === -1 ? text.length : end
+    }
+  }
+  return out
+}
+
 function shipped(skill: SkillSource, ref: string): boolean {
   const rel = ref.replace(/^\.\//, '')
   return skill.files.some(f => f.path === rel || f.path.endsWith(`/${rel}`) || rel.endsWith(`/${f.path}`))
@@ -36,7 +68,8 @@ export const opaqueArtifact: RuleModule = {
     severity: 'error',
     cwe: 'CWE-506',
     description:
-      'Opaque artifacts: executables (ELF, PE, Mach-O) are errors; archives, other binaries and instructions to run '
+      'Opaque artifacts: executables (ELF, PE, Mach-O) and compiled files the skill loads or runs (a jar, '
+      + 'WebAssembly, Python bytecode, a library) are errors; other archives and binaries and instructions to run '
       + 'a script the skill does not ship are warnings (what runs cannot be reviewed).',
     hint:
       'Ship the source of what the skill runs as text files, and the scripts its instructions name; build binaries '
@@ -45,12 +78,16 @@ export const opaqueArtifact: RuleModule = {
   patterns: [],
   visitSkill(skill) {
     const out: RawFinding[] = []
+    let loaded: Set<string> | undefined
     for (const file of skill.files) {
       if (file.text === null) {
         const format = file.format ?? 'binary'
         if (format === 'media')
           continue
         const exe = EXECUTABLE[format]
+        const ext = file.path.slice(file.path.lastIndexOf('.') + 1).toLowerCase()
+        // An archive or other binary that the skill's own text loads or runs (`java -jar`, `WebAssembly.compile`).
+        const runs = !exe && (loaded ??= loadedExtensions(skill)).has(ext)
         out.push({
           rule: RULE,
           path: file.path,
@@ -58,9 +95,11 @@ export const opaqueArtifact: RuleModule = {
           column: 1,
           message: exe
             ? `${file.path} is ${exe}: its code cannot be reviewed`
-            : `${file.path} is ${format === 'archive' ? 'an archive' : 'a binary file'}: its content is not scanned`,
+            : runs
+              ? `${file.path} is compiled code that the skill loads or runs: its code cannot be reviewed`
+              : `${file.path} is ${format === 'archive' ? 'an archive' : 'a binary file'}: its content is not scanned`,
           excerpt: file.path,
-          ...(exe ? {} : { severity: 'warning' as const }),
+          ...(exe || runs ? {} : { severity: 'warning' as const }),
         })
         continue
       }

@@ -1,5 +1,7 @@
 import type { RuleModule } from '../types'
 import { clauseBefore, describesAct, namesOrderInTable } from './clauses'
+import { markQuoted } from './code-units'
+import { foreignOrders, foreignOverride } from './foreign-prose'
 
 const OVERRIDE_VERB = String.raw`(?:ignore|disregard|forget|override|bypass)`
 const PRIOR
@@ -57,6 +59,7 @@ function commentOf(m: RegExpExecArray, line: string): string {
 function claimsAuthority(rest: string, next: () => string): boolean {
   const text = `${rest} ${next()}`
   return AUTHORITY.test(text) || HIDDEN_ORDER.test(text) || /\bMUST\b[^\n]{0,160}https?:\/\//.test(text)
+    || foreignOverride(text)
 }
 
 // An override phrase that is reported or refused ("refuse requests to ignore previous instructions", "if a page
@@ -116,6 +119,7 @@ export const promptInjection: RuleModule = {
       'Skills describe a task; they never override the system, change the agent\'s role or hide actions from the '
       + 'user. Quote attack strings only inside a clearly marked warning.',
   },
+  visitSkill: skill => markQuoted(skill, foreignOrders(skill, 'prompt_injection')),
   patterns: [
     {
       anchor: 'ignore|disregard|forget|override|bypass',

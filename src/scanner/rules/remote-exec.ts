@@ -26,6 +26,12 @@ const RUNNABLE = [
   String.raw`|rar)\b|\b(?:binary|binaries|installer|executable|archive|\.exe)\b)`,
 ].join('')
 
+/**
+ * A loop that runs each line it reads as a command (`while read -r c; do eval "$c"; done`, `xargs -I{} sh -c {}`):
+ * an interpreter fed line by line.
+ */
+const LINE_RUNNER = String.raw`while\s+(?:IFS=\S*\s+)?read\b[^;\n]{0,40};\s*do\s+(?:eval\b|(?:ba|z)?sh\s+-c\b`
+  + String.raw`|["']?\$\{?\w+\}?["']?\s*(?:;|$))|xargs\b[^|\n;]{0,40}\b(?:(?:ba|z)?sh\s+-c|eval)\b`
 /** Commands a download may pass through on its way to the shell (`curl ... | tee x | sh`). */
 const FILTER = String.raw`(?:tee|cat|sed|tr|head|tail|gunzip|zcat|gzip\s+-d|base64\s+(?:-d|--decode)|dos2unix|rev)\b`
 const RUNNABLE_RE = new RegExp(RUNNABLE, 'i')
@@ -157,7 +163,7 @@ export const remoteExec: RuleModule = {
       anchor: 'curl|wget|iwr|irm|fetch',
       re: new RegExp(
         String.raw`\b(?:curl|wget|iwr|irm|fetch)\b[^|\n;]{0,300}(?:\|\s*${FILTER}[^|\n;]{0,80})*`
-        + String.raw`\|\s*(?:${SHELL}|iex\b|Invoke-Expression\b)`,
+        + String.raw`\|\s*(?:${SHELL}|iex\b|Invoke-Expression\b|${LINE_RUNNER})`,
         'i',
       ),
       langs: ['sh', 'prose', 'text', 'py', 'js'],
@@ -275,7 +281,8 @@ export const remoteExec: RuleModule = {
         String.raw`\b(?:eval|instance_eval|loadstring|load|Invoke-Expression|iex)\b\s*\(?\s*[^\n;)]{0,40}?`
         + String.raw`(?:\bNet::HTTP\.get|\bURI\.open|\burlopen|\brequests\s*\.\s*get|\bhttps?\s*\.\s*get|\bfetch\s*\(`
         + String.raw`|\bInvoke-RestMethod|\bInvoke-WebRequest|\birm\s|\bDownloadString`
-        + String.raw`|\bfile_get_contents\s*\(\s*["']https?:)`
+        + String.raw`|\bfile_get_contents\s*\(\s*["']https?:|\b(?:LWP::Simple::)?get\s*\(\s*["']https?:`
+        + String.raw`|\bHTTP::Tiny->new->get\b)`
         // `require('https').get(...)` names the module in the call.
         + String.raw`|\b(?:https?|request|got|axios)(?:['"]\s*\))?\s*\.\s*get\s*\([^\n]{0,300}?`
         + String.raw`(?:\bnew\s+Function\s*\(|\beval\s*\()`,

@@ -26,14 +26,30 @@ function key(anchor: string, re: RegExp, message: string): LinePattern {
 }
 
 /**
- * Whether a PEM body can be key material: an unencrypted key is DER, a SEQUENCE (byte 0x30, base64 `M`), or an
- * OpenSSH key (`openssh-key-v1`); base64 of a sentence ("This is not a real key") is a test fixture's stand-in.
- * Encrypted and PGP blocks hold other bytes and are not judged by their start.
+ * Whether a PEM body can be key material: key bytes are binary (DER, an OpenSSH blob, ciphertext), while a test
+ * fixture's stand-in is often base64 of a sentence ("This is not a real key"), which decodes to text. Encrypted
+ * and PGP blocks hold other bytes and are not judged by what they decode to.
  */
 function keyShaped(label: string, block: string, body: string): boolean {
   if (/PGP|ENCRYPTED/.test(label) || /\bENCRYPTED\b/.test(block))
     return true
-  return body.startsWith('M') || body.startsWith('b3BlbnNzaC1rZXktdjE')
+  // Up to the padding (or a PGP checksum line), whole groups of four.
+  const end = body.indexOf('=')
+  const b64 = body.slice(0, Math.min(end === -1 ? body.length : end, 1024) & ~3)
+  let bytes: string
+  try {
+    bytes = atob(b64)
+  }
+  catch {
+    return false
+  }
+  let text = 0
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes.charCodeAt(i)
+    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13)
+      text++
+  }
+  return bytes.length > 0 && text < bytes.length * 0.85
 }
 
 /** A PEM header is a secret only when key material follows (docs show `-----BEGIN ... KEY-----` with `...`). */

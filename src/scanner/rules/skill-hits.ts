@@ -94,6 +94,15 @@ const GROUPS = {
     'tls',
     '(?:net::http)',
     'tcpsocket',
+    'aws\\s',
+    'gsutil',
+    'gcloud\\s',
+    'az\\s',
+    'azcopy',
+    'rclone',
+    's3cmd',
+    'gh\\s',
+    'git\\s',
   ],
 } as const
 

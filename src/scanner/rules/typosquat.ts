@@ -42,6 +42,9 @@ function slip(name: string, known: string): boolean {
 const SKILLS = new Set(known.skills)
 const NPM = new Set(known.npm)
 const PYPI = new Set(known.pypi)
+const lower = (names: string[]): Set<string> => new Set(names.map(n => n.toLowerCase()))
+// Cargo treats `-` and `_` in a crate's name as one character.
+const crate = (name: string): string => name.toLowerCase().replace(/-/g, '_')
 
 /** The well-known name that `name` imitates, if any. */
 function imitated(name: string, list: Set<string>): string | undefined {
@@ -122,6 +125,118 @@ function manifestNames(path: string, text: string): Array<Named & { line: number
   return out
 }
 
+type Ecosystem = 'go' | 'gems' | 'crates' | 'actions' | 'docker'
+
+/** Known names per ecosystem, lower case (crates with `_`), and what a message calls one. */
+const ECOSYSTEMS: Record<Ecosystem, { known: Set<string>, noun: string }> = {
+  go: { known: lower(known.go), noun: 'Go module' },
+  gems: { known: lower(known.gems), noun: 'gem' },
+  crates: { known: new Set(known.crates.map(crate)), noun: 'crate' },
+  actions: { known: lower(known.actions), noun: 'GitHub Action' },
+  docker: { known: lower(known.docker), noun: 'Docker image' },
+}
+
+/** Commands and manifest lines that name a dependency of another ecosystem: group 1 is the name. */
+const DEP_LINES: ReadonlyArray<{ eco: Ecosystem, key: string, re: RegExp }> = [
+  {
+    eco: 'go',
+    key: 'go ',
+    re: /\bgo\s+(?:get|install)\s+(?:-\w+\s+)*([\w.-]+\.[a-z]{2,}\/[\w./-]+?)(?=@|\s|$|[`'"])/g,
+  },
+  // A go.mod `require` line, or a line of its block: `github.com/owner/repo v1.2.3`.
+  { eco: 'go', key: 'require', re: /^\s*(?:require\s+)?([\w.-]+\.[a-z]{2,}\/[\w./-]+)\s+v\d/gm },
+  { eco: 'gems', key: 'gem', re: /\bgem\s+install\s+(?:-\S+\s+)*([\w.-]+)|^\s*gem\s+['"]([\w.-]+)['"]/gm },
+  { eco: 'gems', key: 'bundle', re: /\bbundle\s+add\s+([\w.-]+)/g },
+  { eco: 'crates', key: 'cargo', re: /\bcargo\s+(?:add|install)\s+([\w-]+(?:\s+(?!-)[\w-]+)*)/g },
+  { eco: 'actions', key: 'uses', re: /\buses:\s*["']?([\w.-]+\/[\w.-]+)(?:\/[\w./-]*)?@/g },
+  {
+    eco: 'docker',
+    key: 'FROM',
+    re: /(?:^|`)\s*FROM\s+(?:--platform=\S+\s+)?([\w./-]+)(?::[\w.-]+)?(?:@sha256:\w+)?(?=\s|$|`)/gm,
+  },
+  { eco: 'docker', key: 'image', re: /\bimage:\s*["']?([\w./-]+)(?::[\w.-]+)?["']?\s*$/gm },
+]
+
+const DOCKER_CONTEXT = /(?:^|\/)(?:Dockerfile|Containerfile)[^/]*$|\.dockerfile$/i
+
+/** A Go module path as far as `known` reaches (`.../aws-sdk-go-v2/service/s3` is the SDK's). */
+function goPrefix(name: string, known: string): string {
+  return name.split('/').slice(0, known.split('/').length).join('/').replace(/\/v\d+$/, '')
+}
+
+/** The well-known name a dependency of an ecosystem imitates, if any. */
+function imitatedIn(eco: Ecosystem, raw: string): string | undefined {
+  const { known: list } = ECOSYSTEMS[eco]
+  let name = eco === 'crates' ? crate(raw) : raw.toLowerCase()
+  if (eco === 'docker')
+    name = name.replace(/^(?:docker\.io\/)?(?:library\/)?/, '')
+  if (eco !== 'go')
+    return imitated(name, list)
+  for (const k of list) {
+    if (name === k || name.startsWith(`${k}/`))
+      return undefined
+  }
+  for (const k of list) {
+    if (oneEdit(goPrefix(name, k), k))
+      return k
+  }
+  return undefined
+}
+
+interface Dependency { eco: Ecosystem, name: string, line: number, column: number }
+
+/** Dependencies on Go modules, gems, crates, GitHub Actions and Docker images that a file names. */
+function ecosystemDeps(path: string, text: string): Dependency[] {
+  const out: Dependency[] = []
+  let index: number[] | null = null
+  const at = (offset: number): { line: number, column: number } => {
+    index ??= [0, ...[...text.matchAll(/\n/g)].map(m => m.index + 1)]
+    let lo = 0
+    let hi = index.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (index[mid]! <= offset)
+        lo = mid
+      else hi = mid - 1
+    }
+    return { line: lo + 1, column: offset - index[lo]! + 1 }
+  }
+  for (const { eco, key, re } of DEP_LINES) {
+    if (!text.includes(key))
+      continue
+    // `FROM` also opens SQL clauses: an image has a tag, or the file speaks of containers.
+    const sql = key === 'FROM' && !DOCKER_CONTEXT.test(path) && !/docker|container/i.test(text)
+    re.lastIndex = 0
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (sql && !/:[\w.-]+/.test(m[0]))
+        continue
+      const group = m[1] === undefined ? 2 : 1
+      const names = m[group]!
+      const start = m.index + m[0].indexOf(names)
+      for (const w of names.matchAll(/\S+/g)) out.push({ eco, name: w[0], ...at(start + w.index) })
+    }
+  }
+  // Cargo.toml's dependency tables (in the file or a fenced block): `name = "1"`, `name = { version = ... }`.
+  if (text.includes('dependencies]')) {
+    let inDeps = false
+    text.split('\n').forEach((l, i) => {
+      const section = /^\s*\[([\w.-]+)\]\s*$/.exec(l)
+      if (section) {
+        inDeps = /(?:^|\.)(?:dev-|build-)?dependencies$/.test(section[1]!)
+      }
+      else if (/^\s*(?:```|~~~)/.test(l)) {
+        inDeps = false
+      }
+      else if (inDeps) {
+        const dep = /^\s*([\w-]+)\s*=/.exec(l)
+        if (dep)
+          out.push({ eco: 'crates', name: dep[1]!, line: i + 1, column: l.indexOf(dep[1]!) + 1 })
+      }
+    })
+  }
+  return out
+}
+
 function nameLine(skill: SkillSource): { line: number, column: number, text: string } {
   const lines = (skill.skillMd.text ?? '').split('\n')
   const i = lines.findIndex(l => /^name\s*:/.test(l))
@@ -137,7 +252,8 @@ export const typosquat: RuleModule = {
     cwe: 'CWE-1357',
     description:
       'A skill name one edit away from a well-known public skill, or an installed package one edit away from a '
-      + 'popular npm or PyPI package (data/well-known-skills.json).',
+      + 'popular npm or PyPI package, Go module, gem, crate, GitHub Action or Docker image '
+      + '(data/well-known-skills.json).',
     hint:
       'Check the name letter by letter against the skill or package you meant; install the real one from its '
       + 'official source.',
@@ -175,6 +291,21 @@ export const typosquat: RuleModule = {
             column: dep.offset + 1,
             message: `depends on "${dep.name}", one edit away from the popular package "${target}"`,
             excerpt: dep.name,
+          })
+        }
+      }
+      for (const dep of ecosystemDeps(file.path, text)) {
+        const target = imitatedIn(dep.eco, dep.name)
+        if (target) {
+          const line = text.split('\n', dep.line)[dep.line - 1] ?? ''
+          out.push({
+            rule: 'typosquatting',
+            path: file.path,
+            line: dep.line,
+            column: dep.column,
+            message: `names "${dep.name}", one edit away from the popular ${ECOSYSTEMS[dep.eco].noun} `
+              + `"${target}"`,
+            excerpt: excerptAt(line, dep.column - 1, dep.name.length),
           })
         }
       }

@@ -46,6 +46,15 @@ const SAMPLES: string[][] = [
   ['xNet::HTTP.post_form(u, d)'],
   ['TCPSocket.new(h, p)'],
   ['x.send_message(msg)'],
+  ['aws s3 cp f s3://b/', 'aws s3 sync . s3://b/'],
+  ['gsutil -m cp f gs://b/'],
+  ['gcloud storage cp f gs://b/'],
+  ['az storage blob upload -f f'],
+  ['azcopy copy f https://a.blob.core.windows.net/c'],
+  ['rclone copy f remote:b'],
+  ['s3cmd put f s3://b/'],
+  ['gh gist create f'],
+  ['git push origin main'],
 ]
 
 describe('skill hits', () => {
