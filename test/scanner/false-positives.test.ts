@@ -118,6 +118,8 @@ describe('false positives on real skills', () => {
       'warning remote_exec references/py.md:17:1',
       'info network_access references/py.md:17:1',
       'warning dangerous_shell references/py.md:21:21',
+      // The PHP block is read as code too (a shell command in any language's comment is still one).
+      'info fs_write references/py.md:21:21',
     ])
   })
   it('reads a zero-width space that escapes a nested fence as markdown, not hidden text', () => {

@@ -42,8 +42,21 @@ const FENCE_LANG: Record<string, Lang> = {
   rb: 'rb',
   go: 'go',
 }
-/** Text files read as code: no extension, or a scripting language no rule parses. */
-const SCRIPT_EXT = /(?:^|\/)[^./]+$|\.(?:rb|pl|php|lua|go|txt)$/i
+/**
+ * Text files read as code: no extension (Makefile, Dockerfile, Justfile), or a language no rule parses (a build
+ * script, a C# tool, a Kotlin or Swift script): their statements still read stores and send data.
+ */
+const SCRIPT_EXT = new RegExp(
+  String.raw`(?:^|\/)[^./]+$|\.(?:rb|pl|pm|php|lua|go|txt|cs|csx|java|kt|kts|scala|groovy|gradle|swift|rs|c|cc|cpp`
+  + String.raw`|cxx|h|hpp|m|mm|dart|exs?|r|jl|nim|zig|mk|just|nix|tf|vbs|applescript|ahk|tcl|awk)$`,
+  'i',
+)
+/** Info strings of fenced blocks in those languages. */
+const OTHER_CODE = new RegExp(
+  String.raw`^(?:c|cc|cpp|c\+\+|h|hpp|cs|csharp|c#|java|kotlin|kt|kts|scala|groovy|gradle|swift|rust|rs|objc`
+  + String.raw`|objective-c|dart|elixir|ex|r|julia|jl|nim|zig|perl|pl|php|lua|make|makefile|mk|dockerfile|docker`
+  + String.raw`|containerfile|just|justfile|nix|hcl|terraform|tf|vb|vbs|vbscript|applescript|ahk|autohotkey|tcl|awk)$`,
+)
 /** Info strings of blocks read as unlabelled text (which may be any shell). */
 const PLAIN = new Set(['', 'text', 'txt', 'plain', 'plaintext'])
 
@@ -70,6 +83,8 @@ function splitUnits(skill: SkillSource, maxChars = 128 * 1024): Unit[] {
       // Data files (xml, json, csv...) hold no statements; scripts without a known extension may.
       if (kind.lang !== 'text' || SCRIPT_EXT.test(file.path))
         out.push({ path: file.path, lang: kind.lang, lines: text.split(/\r?\n/), first: 0 })
+      else if (/\.ya?ml$/i.test(file.path))
+        pushYamlShell(out, file.path, text.split(/\r?\n/), 0)
       continue
     }
     const lines = text.split(/\r?\n/)
@@ -79,13 +94,58 @@ function splitUnits(skill: SkillSource, maxChars = 128 * 1024): Unit[] {
       const closed = /^\s*(?:`{3,}|~{3,})\s*$/.test(lines[last] ?? '') && last > f.open
       prose.fill('', f.open, last + 1)
       // A block in a language no rule reads (yara, sql, yaml...) is data, not the skill's code.
-      const lang = FENCE_LANG[f.lang] ?? (PLAIN.has(f.info) ? 'text' : null)
+      const lang = FENCE_LANG[f.lang] ?? (PLAIN.has(f.info) || OTHER_CODE.test(f.info) ? 'text' : null)
+      const body = lines.slice(f.open + 1, closed ? last : last + 1)
       if (lang)
-        out.push({ path: file.path, lang, lines: lines.slice(f.open + 1, closed ? last : last + 1), first: f.open + 1 })
+        out.push({ path: file.path, lang, lines: body, first: f.open + 1 })
+      else if (f.info === 'yaml' || f.info === 'yml')
+        pushYamlShell(out, file.path, body, f.open + 1)
     }
     out.push({ path: file.path, lang: 'prose', lines: prose, first: 0 })
   }
   return out
+}
+
+// A key whose value is a command line (CI steps, Ansible tasks, compose services), and a list of them.
+const COMMAND_KEY = /^(\s*)(?:-\s+)?(?:run|shell|command|cmd|entrypoint|ansible\.builtin\.(?:shell|command)):\s*(.*)$/
+const SCRIPT_KEY = /^(\s*)(?:-\s+)?(?:script|before_script|after_script|commands|steps):\s*$/
+
+/**
+ * The shell in a YAML file (a CI workflow's `run:` steps, GitLab's `script:` lists, Ansible's `shell:`), as a shell
+ * unit whose other lines are blank: the file's lines keep their numbers.
+ */
+function pushYamlShell(out: Unit[], path: string, lines: string[], first: number): void {
+  const shell = Array.from<string>({ length: lines.length }).fill('')
+  let found = false
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    const command = COMMAND_KEY.exec(line)
+    const list = command ? null : SCRIPT_KEY.exec(line)
+    if (!command && !list)
+      continue
+    const indent = (command ?? list)![1]!.length
+    const value = command?.[2]?.trim() ?? ''
+    if (command && value && !/^[|>][-+]?$/.test(value)) {
+      shell[i] = value.replace(/^["']|["']$/g, '')
+      found = true
+      continue
+    }
+    // A block scalar (`run: |`) or a list (`script:`): the lines indented deeper, list markers dropped.
+    for (let j = i + 1; j < lines.length; j++) {
+      const next = lines[j]!
+      if (!next.trim())
+        continue
+      if (next.length - next.trimStart().length <= indent && !(list && /^\s*-\s/.test(next)
+        && next.length - next.trimStart().length === indent)) {
+        break
+      }
+      shell[j] = next.trim().replace(/^-\s+/, '').replace(/^["']|["']$/g, '')
+      found = true
+      i = j
+    }
+  }
+  if (found)
+    out.push({ path, lang: 'sh', lines: shell, first })
 }
 
 const COMMENT: Partial<Record<Lang, RegExp>> = {

@@ -29,8 +29,15 @@ const SINK = new RegExp(
  */
 const STAGES = new RegExp(
   String.raw`\bJSON\.(?:generate|pretty_generate|dump|stringify)\b|\.to_json\b|\bjson\.dumps?\b|ConvertTo-Json`
-  + String.raw`|\bFile\.write\b|writeFileSync|\bos\.WriteFile\b|Set-Content|Out-File`,
+  + String.raw`|\bFile\.write\b|writeFileSync|\bos\.WriteFile\b|Set-Content|Out-File`
+  + String.raw`|\bFile\.WriteAll(?:Text|Bytes|Lines)\b|JsonSerializer\.Serialize|JsonConvert\.SerializeObject`
+  + String.raw`|\bFiles\.write|\.writeText\s*\(|\bfs::write\b|serde_json::to_`,
 )
+// A name prefix of a service's variables (`"AWS_"`), and the calls that test one.
+const PREFIX = String.raw`["'][A-Z][A-Z0-9]*_["']`
+const STARTS = String.raw`\b(?:startswith|startsWith|start_with\?|StartsWith)`
+const BROWSER_LOGINS = /Login\s?Data\b|logins\.json\b/
+const BROWSER_KEY = /Local\s?State\b|key[34]\.db\b/
 /** Decrypting a browser's saved passwords or cookies: a password manager's vault opened without its owner. */
 const DECRYPTS = /password_value|encrypted_value|CryptUnprotectData|Chrome Safe Storage|\bsaltysalt\b|\bos_crypt\b/
 
@@ -85,7 +92,14 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
         kinds.add(k)
       }
     }
-    if (second && (kinds.size >= 3 || sink)) {
+    // A browser's saved logins with the key that decrypts them (Chrome's `Local State`, Firefox's `key4.db`).
+    const vault = list.some(st => BROWSER_LOGINS.test(st.text)) && list.some(st => BROWSER_KEY.test(st.text))
+    if (vault && !second) {
+      const st = list.find(x => BROWSER_KEY.test(x.text))!
+      out.push(finding(st, 'reads a browser\'s saved logins with the key that decrypts them'))
+      continue
+    }
+    if (second && (kinds.size >= 3 || sink || vault)) {
       out.push(finding(second, `reads ${kinds.size} kinds of credential store (${[...kinds].join(', ')})`))
     }
     else if (second) {
@@ -116,7 +130,7 @@ export const credentialHarvesting: RuleModule = {
     {
       // macOS: every item of a keychain with its secret decrypted (`-d`), one prompt or none for all of them.
       anchor: 'dump-keychain',
-      re: /\bsecurity\s+dump-keychain\b[^\n|;&]*?\s-[a-z]*d/,
+      re: /(?:\bsecurity\s+|["'])dump-keychain\b["']?[^\n|;&]*?[\s"'](?:-[a-z]*d\b)/,
       langs: ['sh', 'py', 'js', 'text', 'prose'],
       view: 'noComments',
       message: 'dumps every secret of a keychain, decrypted (`security dump-keychain -d`)',
@@ -148,6 +162,19 @@ export const credentialHarvesting: RuleModule = {
       message: 'collects the environment\'s secrets by name pattern',
       // `env | grep AWS_ | sed 's/(SECRET|TOKEN)=.*/\1=<redacted>/'` shows which variables are set, not their values.
       accept: (m, line) => !REDACTED.test(line.slice(m.index)),
+    },
+    {
+      // The variables of several services by their prefixes (`AWS_`, `GITHUB_`, `NPM_`): their tokens, whatever
+      // each is named.
+      anchor: String.raw`environ|process\.env|ENV\b|env:`,
+      re: new RegExp(
+        String.raw`(?:os\.environ|process\.env|\bENV\b|env:)[^\n]{0,120}?`
+        + String.raw`(?:${STARTS}\s*\(\s*\(\s*(?:${PREFIX}\s*,\s*){2,}${PREFIX}`
+        + String.raw`|(?:${STARTS}\s*\(\s*${PREFIX}\s*\)[^\n]{0,40}?){2}${STARTS}\s*\(\s*${PREFIX})`,
+      ),
+      langs: ['sh', 'py', 'js', 'rb', 'text'],
+      view: 'noComments',
+      message: 'collects the environment variables of several services by their prefixes',
     },
     {
       anchor: 'find|fd|locate|grep|rg|findstr|Select-String|trufflehog|gitleaks|Get-ChildItem|gci',

@@ -68,6 +68,7 @@ function literalRemote(url: string): boolean {
  */
 export function treeUploads(statements: readonly Statement[], sinks: readonly boolean[]): RawFinding[] {
   const out: RawFinding[] = []
+  const values = new Map<string, Map<string, string>>()
   // Archives written, by unit (a block or a script).
   const packed = new Map<string, string[]>()
   // Per unit: remotes it adds with a literal URL, remotes set to push every ref, whether it force-added secrets.
@@ -92,9 +93,10 @@ export function treeUploads(statements: readonly Statement[], sinks: readonly bo
     return to !== undefined
       && (PUSH_ALL.test(push[1]!) || mirrors.has(`${st.unit}\0${to}`) || forced.has(st.unit))
   }
-  statements.forEach((st, i) => {
-    if (st.lang === 'js' || st.lang === 'py' || st.lang === 'rb' || st.lang === 'go')
+  statements.forEach((raw, i) => {
+    if (raw.lang === 'js' || raw.lang === 'py' || raw.lang === 'rb' || raw.lang === 'go')
       return
+    const st = { ...raw, text: expanded(raw, values) }
     if (/\bgit\s/.test(st.text) && gitSends(st)) {
       out.push(finding(st, PUSH_MESSAGE))
       return
@@ -121,6 +123,31 @@ export function treeUploads(statements: readonly Statement[], sinks: readonly bo
       out.push(finding(st, MESSAGE))
   })
   return out
+}
+
+// `NAME=value` (shell), `set NAME=value` (batch), `NAME := value` (make), `$name = "value"` (PowerShell).
+const ASSIGN = /^\s*(?:set\s+|export\s+|\$)?([A-Za-z_]\w*)\s*(?:\?|::?)?=\s*["']?([^\s"'$%`]+)["']?\s*$/
+const USE = /%(\w+)%|\$\{(\w+)\}|\$\((\w+)\)|\$(\w+)/g
+
+/**
+ * A statement's text with the variables its unit set to a literal before it put in place (`set H=host` ...
+ * `https://%H%/x`): the address a command sends to is often one assignment away.
+ */
+function expanded(st: Statement, values: Map<string, Map<string, string>>): string {
+  let known = values.get(st.unit)
+  const set = ASSIGN.exec(st.text)
+  if (set) {
+    if (!known)
+      values.set(st.unit, (known = new Map()))
+    known.set(set[1]!, set[2]!)
+    return st.text
+  }
+  if (!known?.size || !/[$%]/.test(st.text))
+    return st.text
+  const table = known
+  const value = (all: string, ...names: Array<string | undefined>): string =>
+    table.get(names.slice(0, 4).find(Boolean)!) ?? all
+  return st.text.replace(USE, value)
 }
 
 function finding(st: Statement, message: string): RawFinding {

@@ -37,6 +37,11 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
       + String.raw`|\.cargo\/credentials`,
   },
   { kind: 'GnuPG keyring', re: String.raw`\.gnupg\b|secring\.gpg` },
+  { kind: 'password store', re: String.raw`\.password-store\b|\.kdbx\b|1Password[\/\\]|Bitwarden[\/\\]` },
+  {
+    kind: 'Wi-Fi passwords',
+    re: String.raw`\bwlan\s+show\s+profiles?\b[^\n]*\bkey\s*=\s*clear|\/etc\/NetworkManager\/system-connections`,
+  },
   {
     kind: 'browser profiles',
     re: String.raw`Login\s?Data\b|logins\.json|key[34]\.db\b|cookies\.sqlite|Cookies\.binarycookies`
@@ -81,7 +86,8 @@ export const STORE_ANCHOR = [
   String.raw`|Credential|CredEnumerate|bash_history|zsh_history|sh_history|fish_history|python_history|psql_history`,
   String.raw`|mysql_history|node_repl_history|ConsoleHost_history|shell\s+history|wallet|electrum|Exodus|metamask`,
   String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM|iam\/security-credentials`,
-  String.raw`|computeMetadata|metadata\/identity|serviceaccount`,
+  String.raw`|computeMetadata|metadata\/identity|serviceaccount|password-store|kdbx|1Password|Bitwarden|wlan`,
+  String.raw`|NetworkManager`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -181,7 +187,7 @@ export const SOURCE_HINT = new RegExp(
     String.raw`|user\s?data|firefox|chrome|brave|Edge[\/\\]|exodus|electrum|metamask|seed\s+phrase|kwallet|\bSAM\b`
     + String.raw`|copilot`,
     String.raw`|codex|claude|solana|_PAT\b|doctl|\/gh\/|\(\s*set\b|\bset\s*[|>]|export\s+-p|declare\s+-x|gci\s`
-    + String.raw`|Get-ChildItem`,
+    + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager`,
   ].join(''),
   'i',
 )
@@ -212,15 +218,23 @@ const JOIN_CALL = /\b(?:os\.path\.join|path\.(?:join|resolve)|filepath\.Join|Fil
 const QUOTED = /^\s*(["'`])(.*)\1\s*$/
 const PIECES = /(["'])\s*\/\s*["']/g
 const JOIN_HINT = /\/\s*["']|join|resolve|Combine|home|USERPROFILE|HOME/i
+// The home directory as a Makefile, a batch file or a .NET, Java, Swift or Rust program names it.
+const HOME_VAR = new RegExp(
+  String.raw`\$\(HOME\)|\$\{HOME\}|%USERPROFILE%|%HOMEPATH%|NSHomeDirectory\(\)`
+  + String.raw`|System\.getProperty\(\s*"user\.home"\s*\)|Environment\.GetFolderPath\(\s*Environment\.SpecialFolder`
+  + String.raw`\.UserProfile\s*\)|\bhome_dir\(\)(?:\.unwrap\(\))?`,
+  'g',
+)
 
 /**
  * A path built from pieces, written as one path: `Path.home() / ".aws" / "credentials"` reads as
  * `"~/.aws/credentials"`, `path.join(home, '.docker', 'config.json')` as `"home/.docker/config.json"`. The stores
  * are named by their paths, and a path joined at run time names them as a literal one does.
  */
-export function joinedPaths(text: string): string {
-  if (!JOIN_HINT.test(text))
-    return text
+export function joinedPaths(source: string): string {
+  if (!JOIN_HINT.test(source))
+    return source
+  const text = source.replace(HOME_VAR, '$HOME')
   const joined = text
     .replace(HOME_CALL, '"~"')
     .replace(JOIN_CALL, (_, args: string) => `"${args.split(',').map(a => QUOTED.exec(a)?.[2] ?? a.trim()).join('/')}"`)

@@ -31,6 +31,10 @@ const SAVE: RegExp[] = [
   /\bcertutil\b[^\n]{0,100}-urlcache\b[^\n]{0,100}?https?:\/\/\S+\s+["']?([^\s"']+)/i,
   // Python: urlretrieve(URL, FILE)
   /\burlretrieve\s*\(\s*[^,]+,\s*(?:f?["']([^"']+)["']|(\w+))/,
+  // Dockerfile: ADD URL FILE (ADD fetches a URL at build time)
+  /^\s*ADD\s+(?:--\S+\s+)*["']?https?:\/\/\S+\s+["']?([^\s"']+)/i,
+  // Ansible: get_url's `dest:` (read on the line that names it)
+  /^\s*dest:\s*["']?([^\s"'#]+)/,
 ]
 
 const VERIFY = /\b(?:sha(?:1|256|512)sum|shasum|md5sum|gpg\s+--verify|cosign\s+verify|minisign|Get-FileHash|hashlib)\b/i
@@ -56,7 +60,8 @@ function runsFileRe(name: string): RegExp {
   return new RegExp(
     [
       String.raw`\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+x|[0-7]*[1357][0-7]{0,2})\s+["']?${ref}`,
-      String.raw`|(?:^|[;&|(]\s*|\b(?:sudo|exec|then|do|RUN|nohup|setsid|timeout\s+\S+|env(?:\s+\w+=\S*)*)\s+)`
+      String.raw`|(?:^|[;&|(]\s*|\b(?:sudo|exec|then|do|RUN|nohup|setsid|timeout\s+\S+|env(?:\s+\w+=\S*)*)\s+`
+      + String.raw`|\b(?:shell|command|cmd|script):\s+)`
       + String.raw`["']?(?:\.\/|\/|~\/|\$\{?\w+\}?\/)[^\s"';|&]*${esc}\b`,
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
       String.raw`|\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+)*["']?${ref}|\b(?:python[\d.]*|node|perl|ruby|php|bun|source|msiexec\s+\/i)\s+["']?${ref}`,
@@ -69,7 +74,10 @@ function runsFileRe(name: string): RegExp {
   )
 }
 
-const DOWNLOAD = /curl|wget|iwr|irm|Invoke-|Start-Bits|certutil|urlretrieve/i
+const DOWNLOAD = /curl|wget|iwr|irm|Invoke-|Start-Bits|certutil|urlretrieve|^\s*ADD\s|get_url/im
+/** Ansible's `get_url:` task: its `url:` and `dest:` lines follow it. */
+const GET_URL = /\bget_url:/
+const DEST = /^\s*dest:\s*\S/
 
 /** A download saved to a file, waiting for a later statement that runs it. */
 interface Saved {
@@ -106,7 +114,11 @@ function shellFlow(chunk: CodeChunk, pending: Saved[], out: ChunkFinding[]): Sav
         waiting = waiting.filter(w => w !== ran)
       }
     }
-    if (!hasDownload || !DOWNLOAD.test(line))
+    // A task's `dest:` saves what the `url:` above it names (the saved line is read for its host).
+    const task = DEST.test(line) && lines.slice(Math.max(0, i - 6), i).some(l => GET_URL.test(l))
+      ? lines.slice(Math.max(0, i - 6), i + 1).join(' ')
+      : null
+    if (!hasDownload || (!task && !DOWNLOAD.test(line)))
       continue
     let name: string | null = null
     for (const re of SAVE) {
@@ -118,7 +130,7 @@ function shellFlow(chunk: CodeChunk, pending: Saved[], out: ChunkFinding[]): Sav
     }
     if (!name || name.length < 2 || name === '-' || name === '/dev/null' || name === 'null')
       continue
-    waiting = [...waiting.filter(w => w.name !== name), { name, line, verified: false, chunk, at: i }]
+    waiting = [...waiting.filter(w => w.name !== name), { name, line: task ?? line, verified: false, chunk, at: i }]
   }
   return waiting
 }

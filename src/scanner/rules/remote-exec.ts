@@ -291,6 +291,15 @@ export const remoteExec: RuleModule = {
       view: 'noComments',
       message: 'executes code downloaded at run time',
     },
+    ...bySeverity({
+      // Gradle applying a build script from a URL (`apply(from = "https://...")`, `apply from: '...'`): the
+      // build runs whatever that address serves at the time.
+      anchor: 'apply',
+      re: /\bapply\s*\(?\s*from\s*[:=]\s*["']https?:\/\//,
+      langs: ['text', 'prose'],
+      view: 'noComments',
+      message: 'applies a build script downloaded at build time',
+    }, byHost),
     ...DOWNLOAD_AND_RUN,
     // Anchored on the URL's preposition, which every match has: the four nouns are common words in docs
     // (105 hits against 19 in 695 READMEs of node_modules), each a hit to gate.
