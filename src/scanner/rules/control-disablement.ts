@@ -114,6 +114,25 @@ export const controlDisablement: RuleModule = {
   },
   patterns: [
     {
+      // PyTorch's safe loading switched off for every load: the variable that forces it off, or `torch.load`
+      // replaced by a wrapper that passes `weights_only=False` (a pickle in a checkpoint then runs its code).
+      anchor: 'TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD|torch.load',
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /\bTORCH_FORCE_NO_WEIGHTS_ONLY_LOAD["']?\s*\]?\s*[=:]\s*["']?(?:1|true)\b|\btorch\.load\s*=(?!=)[^\n]*weights_only/i,
+      langs: [...CODE, 'prose'],
+      view: 'noComments',
+      message: 'switches PyTorch\'s safe loading off for every checkpoint (pickles in them run code)',
+    },
+    {
+      // One load that runs a checkpoint's or a repository's code: reviewed in context (real models need it).
+      anchor: 'weights_only|trust_remote_code|allow_pickle',
+      re: /\b(?:weights_only["']?\s*[=:]\s*False|trust_remote_code["']?\s*[=:]\s*True|allow_pickle\s*=\s*True)\b/,
+      langs: [...CODE, 'prose'],
+      view: 'noComments',
+      severity: 'warning',
+      message: 'loads a model or array in a way that runs the code it carries',
+    },
+    {
       anchor: 'dangerously|bypassPermissions|danger-full-access|approval',
       re: new RegExp(BYPASS, 'i'),
       langs: CODE,

@@ -42,15 +42,19 @@ const LOOKUP_ANY = new RegExp(
   + String.raw`|Resolv::DNS\.new\.\w+)\s*\(\s*`
   + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
   // An interpolation may slice or index what it reads (`f"{hexd[i:i+60]}."`, `` `${parts[n]}.` ``).
-  + String.raw`(?:f?["'\`](?:\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,40}\}|%[sdxv]|#\{[^{}\n]{1,40}\})\.`
-  + String.raw`|\w+\s*\+\s*["']\.`
+  + String.raw`(?:f?["'\`](?:\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,40}\}|%[sdxv]|#\{[^{}\n]{1,40}\}`
+  // Julia's `"$(expr)."`, nested calls included.
+  + String.raw`|\$\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){1,60}\))\.`
+  // A label joined by `+`, or by R's `paste0(chunk, ".zone")` and its like.
+  + String.raw`|\w+\s*[+,]\s*["']\.`
   // Perl's `join('.', $label, ...)`; a batch file's `%L%.zone` (or a slice of a variable, `%S:~0,50%`).
   + String.raw`|join\s*\(\s*["']\.["']\s*,\s*\$\w+|%\w+(?::~\d+,\d+)?%\.)`,
 )
 // What turns a secret into labels: an encoding, or a cut into label-sized pieces.
 const LABEL_CODING = new RegExp(
   String.raw`\b(?:base64|b64encode|b32encode|base32|xxd|hexdump|hexlify|EncodeToString|unpack1?\(\s*['"]H`
-  + String.raw`|fold\s+-w|\.hex\(\)|ToString\(\s*['"]x2['"]\s*\)|ToBase64String)|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`
+  + String.raw`|fold\s+-w|\.hex\(\)|ToString\(\s*['"]x2['"]\s*\)|ToBase64String|bytes2hex|charToRaw|base64encode`
+  + String.raw`|Iterators\.partition|chunked)|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`
   // A batch slice (`%S:~0,50%`) and Perl's four-argument `substr($hex, 0, 56, '')` cut labels too.
   + String.raw`|%\w+:~\d+,\d+%|\bsubstr\s*\(\s*\$\w+\s*,\s*0\s*,\s*\d+\s*,\s*''\s*\)`
   // A cut into label-sized pieces by a regex (`[regex]::Matches($tag, '.{1,50}')`, `re.findall('.{1,60}', s)`).

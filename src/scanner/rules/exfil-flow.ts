@@ -41,6 +41,9 @@ export const SINK = new RegExp(
     String.raw`|\bgcloud\s+storage\s+(?:cp|mv|rsync)\b|\baz\s+storage\s+(?:blob|file)\s+upload`,
     String.raw`|\bazcopy\s+(?:copy|cp|sync)\b|\brclone\s+(?:copy|copyto|sync|move)\b`,
     String.raw`|\bs3cmd\s+(?:put|sync)\b|\bgh\s+gist\s+create\b|\bgit\s+push\b`,
+    // R and Julia clients.
+    String.raw`|\bhttr2?::(?:POST|PUT|PATCH|req_perform)\b|\bcurl_fetch_\w+|\bRCurl::\w+|\bpostForm\b`
+    + String.raw`|\bHTTP\.(?:post|put|request)\b|\bDownloads\.request\b`,
   ].join(''),
   'i',
 )
@@ -57,7 +60,7 @@ const CALL_ON = /^\s*([A-Za-z_]\w*)\s*\.\s*\w+\s*\(/
 const MODULES = new Set('fs os path sys json subprocess shutil console logging logger log process self this'.split(' '))
 // A file a statement writes: `> /tmp/x`, `tee /tmp/x`, `tar czf /tmp/x`, `zip -r /tmp/x`, `cp src /tmp/x`.
 const WRITES_FILE = new RegExp(
-  String.raw`(?:>>?\s*|\btee\s+(?:-a\s+)?|\btar\s+-?\w*f\s+|\bzip\s+(?:-\w+\s+)*|-OutFile\s+`
+  String.raw`(?:>>?\s*|\btee\s+(?:-a\s+)?|\btar\s+(?:--[\w-]+(?:=\S+)?\s+)*-?\w*f\s+|\bzip\s+(?:-\w+\s+)*|-OutFile\s+`
   + String.raw`|Out-File\s+(?:-FilePath\s+)?)["']?([^\s"';|&)]+)`,
   'g',
 )
@@ -150,7 +153,11 @@ function learn(st: Statement, tainted: Tainted): void {
   WRITES_FILE.lastIndex = 0
   for (let m = WRITES_FILE.exec(st.text); m; m = WRITES_FILE.exec(st.text)) {
     const file = m[1]!
-    if (/[/\\]|\.[a-z]\w*$/i.test(file) && !/^(?:\/dev\/null|&\d)$/.test(file) && !SENSITIVE_RE.test(file))
+    // A file named by a variable (`tar -cf "$f" ...`): the variable stands for it wherever it is sent.
+    const named = /^\$\{?([A-Za-z_]\w*)\}?$/.exec(file)
+    if (named)
+      tainted.set(`${family(st.lang)}:${named[1]}`, t)
+    else if (/[/\\]|\.[a-z]\w*$/i.test(file) && !/^(?:\/dev\/null|&\d)$/.test(file) && !SENSITIVE_RE.test(file))
       tainted.set(`file:${file}`, t)
   }
   const cp = CP_DEST.exec(st.text)

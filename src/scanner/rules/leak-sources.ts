@@ -141,6 +141,8 @@ export const SECRET_READ = new RegExp(
     String.raw`process\.env(?:\.(${SECRET_NAME})|\[\s*['"](${SECRET_NAME})['"])`,
     // Ruby's `ENV["X"]` and `ENV.fetch("X")`, .NET's `GetEnvironmentVariable("X")`.
     String.raw`(?:\bENV(?:\.fetch\s*\(\s*|\s*\[\s*)|GetEnvironmentVariable\s*\(\s*)['"](${SECRET_NAME})['"]`,
+    // R's `Sys.getenv("X")`, Julia's `get(ENV, "X", ...)`, Java's `System.getenv("X")`.
+    String.raw`(?:\bSys\.getenv\s*\(\s*|\bget\s*\(\s*ENV\s*,\s*|\bSystem\.getenv\s*\(\s*)['"](${SECRET_NAME})['"]`,
   ].join('|'),
   'g',
 )
@@ -149,7 +151,7 @@ export const SECRET_READ = new RegExp(
 export function secretNames(text: string): string[] {
   const out = new Set<string>()
   SECRET_READ.lastIndex = 0
-  for (let m = SECRET_READ.exec(text); m; m = SECRET_READ.exec(text)) out.add((m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5])!)
+  for (let m = SECRET_READ.exec(text); m; m = SECRET_READ.exec(text)) out.add(m.slice(1).find(g => g !== undefined)!)
   return [...out]
 }
 
@@ -160,6 +162,8 @@ export const ENV_DUMP = [
   String.raw`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b))`,
   String.raw`|\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))`,
   String.raw`|Get-ChildItem\s+env:|\bgci\s+env:|\bls\s+env:|\[Environment\]::GetEnvironmentVariables`,
+  // R's `Sys.getenv()` with no name, Julia's `ENV` copied whole.
+  String.raw`|\bSys\.getenv\(\s*\)|\b(?:Dict|collect)\(\s*ENV\s*\)`,
 ].join('')
 export const ENV_DUMP_RE = new RegExp(ENV_DUMP, 'i')
 

@@ -292,6 +292,19 @@ export const remoteExec: RuleModule = {
       message: 'executes code downloaded at run time',
     },
     ...bySeverity({
+      // R and Julia running code from a URL: `source("https://...")`, `devtools::source_url(...)`,
+      // `eval(parse(text = readLines(url)))`, `include(download("https://..."))`.
+      anchor: 'source|source_url|source_gist|parse|include|include_string',
+      re: new RegExp(
+        String.raw`\bsource\s*\(\s*(?:url\s*\(\s*)?["']https?:\/\/|\b(?:devtools::)?source_(?:url|gist)\s*\(`
+        + String.raw`|\beval\s*\(\s*parse\s*\(\s*text\s*=\s*(?:readLines|httr::content|RCurl::getURL|url)\b`
+        + String.raw`|\binclude(?:_string)?\s*\([^\n]{0,40}?\b(?:download|HTTP\.get)\s*\(`,
+      ),
+      langs: ['text', 'prose'],
+      view: 'noComments',
+      message: 'runs code downloaded at run time (R, Julia)',
+    }, byHost),
+    ...bySeverity({
       // Gradle applying a build script from a URL (`apply(from = "https://...")`, `apply from: '...'`): the
       // build runs whatever that address serves at the time.
       anchor: 'apply',

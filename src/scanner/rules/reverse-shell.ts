@@ -206,13 +206,15 @@ function shellOverSocket(skill: SkillSource): RawFinding[] {
 // A connection, however it is named: a socket API, Lua's `socket.tcp()`, or a shell descriptor opened both ways
 // (`exec 5<>"$dev/$proto/$host/$port"`, where `/dev/tcp` is built from variables).
 const CONNECTION = new RegExp(
-  `${SOCKET.source}|\\bsocket\\.(?:tcp|connect)\\b|\\/dev\\/(?:tcp|udp)\\/|\\bexec\\s+\\d+<>`,
+  `${SOCKET.source}|\\bsocket\\.(?:tcp|connect)\\b|\\/dev\\/(?:tcp|udp)\\/|\\bexec\\s+\\d+<>`
+  // R's socket connections, Julia's `connect(host, port)`.
+  + `|\\bsocketConnection\\s*\\(|\\bmake\\.socket\\s*\\(|\\bSockets\\.connect\\s*\\(`,
   'i',
 )
 // A variable filled by a read of the connection: `cmd = s:receive("*l")`, `line = conn.recv(1024)`,
 // `read -r line <&5`.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const READ_INTO = /^\s*(?:local\s+|my\s+)?\$?(\w+)\s*=[^=\n][^\n]*?(?::receive\s*\(|\.recv\w*\s*\(|\.gets\b|\.readline\s*\(|\bReadString\s*\()|\bread\s+(?:-\w+\s+)*(\w+)\s*<&\s*\d/
+const READ_INTO = /^\s*(?:local\s+|my\s+)?\$?(\w+)\s*=[^=\n][^\n]*?(?::receive\s*\(|\.recv\w*\s*\(|\.gets\b|\.readline\s*\(|\bReadString\s*\()|\bread\s+(?:-\w+\s+)*(\w+)\s*<&\s*\d|\b(\w+)\s*(?:<-|=)\s*(?:readLines|read\.socket|readline)\s*\(\s*\w+/
 // What runs a command line.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const RUNS_LINE = /\b(?:io\.popen|os\.execute|os\.system|os\.popen|subprocess\.\w+|shell_exec|popen|system|eval|(?:ba|z|k|da)?sh\s+-c)\b\s*\(?\s*(.*)/
@@ -232,7 +234,7 @@ function commandLoop(skill: SkillSource): RawFinding[] {
         return
       const into = READ_INTO.exec(line)
       if (into)
-        read.add((into[1] ?? into[2])!)
+        read.add((into[1] ?? into[2] ?? into[3])!)
       const run = read.size ? RUNS_LINE.exec(line) : null
       if (!run || ![...read].some(v => new RegExp(String.raw`(?:^|[^\w$])\$?\{?${v}\b`).test(run[1]!)))
         return

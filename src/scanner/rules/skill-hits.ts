@@ -103,6 +103,11 @@ const GROUPS = {
     's3cmd',
     'gh\\s',
     'git\\s',
+    'httr',
+    'curl_fetch_',
+    'rcurl',
+    'postform',
+    'downloads\\.',
   ],
 } as const
 

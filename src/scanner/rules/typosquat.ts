@@ -96,7 +96,10 @@ function packageNames(args: string, npm: boolean, first = false): Named[] {
 function manifestNames(path: string, text: string): Array<Named & { line: number, npm: boolean }> {
   const base = path.slice(path.lastIndexOf('/') + 1)
   const out: Array<Named & { line: number, npm: boolean }> = []
-  if (/^requirements.*\.txt$/.test(base)) {
+  if (base === 'pyproject.toml' || /^environment.*\.ya?ml$/.test(base)) {
+    out.push(...pythonManifest(text, base === 'pyproject.toml'))
+  }
+  else if (/^requirements.*\.txt$/.test(base)) {
     text.split('\n').forEach((l, i) => {
       const name = /^\s*([\w.-]+)/.exec(l)?.[1]
       if (name)
@@ -234,6 +237,48 @@ function ecosystemDeps(path: string, text: string): Dependency[] {
       }
     })
   }
+  return out
+}
+
+/**
+ * PyPI names of a pyproject.toml (requirement strings in its arrays, Poetry's dependency tables) or of a conda
+ * environment file (its `dependencies:` list and the `pip:` list inside it).
+ */
+function pythonManifest(text: string, toml: boolean): Array<Named & { line: number, npm: boolean }> {
+  const out: Array<Named & { line: number, npm: boolean }> = []
+  let section = ''
+  let inArray = false
+  let inList = false
+  text.split('\n').forEach((l, i) => {
+    let name: string | undefined
+    if (toml) {
+      const header = /^\s*\[([\w.-]+)\]\s*$/.exec(l)
+      if (header) {
+        section = header[1]!
+        inArray = false
+        return
+      }
+      const listed = /^(?:project|project\.optional-dependencies|build-system|dependency-groups)$/.test(section)
+      if (/=\s*\[/.test(l) && listed)
+        inArray = true
+      if (inArray)
+        name = /["']([A-Za-z][\w.-]*)(?:\[[^\]]*\])?\s*(?:[<>=!~;@]|["'])/.exec(l)?.[1]
+      else if (/^tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w-]+\.dependencies)$/.test(section))
+        name = /^\s*([A-Za-z][\w.-]*)\s*=/.exec(l)?.[1]
+      if (inArray && /\]\s*(?:,\s*)?$/.test(l))
+        inArray = false
+    }
+    else {
+      if (/^\s*dependencies:\s*$/.test(l))
+        inList = true
+      else if (/^\S/.test(l))
+        inList = false
+      if (inList)
+        name = /^\s*-\s+([A-Za-z][\w.-]*)\s*(?:[<>=!~]|$)/.exec(l)?.[1]
+    }
+    if (name && name !== 'python' && name !== 'pip')
+      out.push({ name, offset: l.indexOf(name), line: i + 1, npm: false })
+  })
   return out
 }
 

@@ -55,6 +55,12 @@ const SAMPLES: string[][] = [
   ['s3cmd put f s3://b/'],
   ['gh gist create f'],
   ['git push origin main'],
+  ['httr::POST(u, body = b)', 'httr2::req_perform(r)'],
+  ['curl_fetch_memory(u, h)'],
+  ['RCurl::getURL(u)'],
+  ['postForm(u, a = b)'],
+  ['HTTP.post(u, [], b)'],
+  ['Downloads.request(u)'],
 ]
 
 describe('skill hits', () => {
