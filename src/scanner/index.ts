@@ -22,7 +22,7 @@ import { compileCustom, scanCustom } from './custom'
 import { excerptAt } from './excerpt'
 import { scanJs } from './js/scan-js'
 import { LineIndex } from './lines'
-import { findFences, markCautionary, markDetectionRule } from './markdown'
+import { findFences, markCautionary, markDetectionRule, markSearchPatterns } from './markdown'
 import { RULE_MODULES } from './rules/index'
 import { sniffLang } from './sniff'
 import { findDirectives } from './suppress'
@@ -348,6 +348,8 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
         : scanSegment({ ...whole, lang: kind.lang, astDone: false }, ctx.raw)
     if (kind.lang === 'text' && ctx.raw.length > before)
       markDetectionRule(ctx.raw.slice(before), text)
+    if (!kind.markdown && ctx.raw.length > before)
+      markSearchPatterns(ctx.raw.slice(before), text)
     const index = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(text) : null
     if (index && custom.length)
       scanCustom(custom, file.path, index, ctx.raw)
@@ -364,6 +366,7 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     }
   }
 
+  const visited = ctx.raw.length
   for (const module of RULE_MODULES) {
     if (!module.visitSkill)
       continue
@@ -372,6 +375,12 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
     // The key is built only when timing: this runs for every rule of every skill.
     if (visiting)
       endTiming(`scan: ${module.meta.id} (whole skill)`, visiting)
+  }
+  // Whole-skill findings in code files lie in search patterns as line findings do.
+  for (const file of skill.files) {
+    const found = ctx.raw.slice(visited).filter(f => f.path === file.path)
+    if (found.length && file.text !== null && !/\.(?:md|mdx|markdown)$/i.test(file.path))
+      markSearchPatterns(found, file.text)
   }
   for (const module of RULE_MODULES) {
     const lower = module.lowerInSkill

@@ -251,6 +251,33 @@ function unquotedValue(line: string): string {
   return `${m[1]} ${value} ${m[4]}`
 }
 
+// What takes a search pattern: a regex constructor, or a search command with its flags.
+const PATTERN_TAKER = new RegExp(
+  String.raw`(?:\bre\.(?:compile|search|match|fullmatch|findall|finditer|sub)|\bnew\s+RegExp|\bRegExp|Pattern\.compile`
+  + String.raw`|\bRegex|\bregexp\.(?:MustCompile|Compile)|\bgrepl?|\bregmatches)\s*\(\s*(?:r|rb|br)?$`
+  + String.raw`|\b(?:grep|egrep|rg|ag|findstr|Select-String(?:\s+-Pattern)?)(?:\s+-[\w-]+)*\s+$`,
+)
+// A string that is a list of alternatives without spaces (`xmrig|minerd|cpuminer`): an indicator list, never a
+// command line.
+const ALTERNATIVES = /^[^\s|]+(?:\|[^\s|]+){2,}$/
+
+/**
+ * Whether the match at `column` (1-based) lies inside a quoted string that is a search pattern: handed to a regex
+ * constructor or a search command (`grep -Ei 'xmrig|minerd'`, `re.compile(r"exec\(.*b64decode")`), or written as
+ * a list of alternatives. A detector's patterns name what it looks for.
+ */
+export function inSearchPattern(line: string, column: number): boolean {
+  const at = column - 1
+  for (const m of line.matchAll(/(["'])((?:\\.|(?!\1).)*)\1/g)) {
+    const start = m.index + 1
+    const end = start + m[2]!.length
+    if (at < start || at >= end)
+      continue
+    return PATTERN_TAKER.test(line.slice(0, m.index)) || ALTERNATIVES.test(m[2]!)
+  }
+  return false
+}
+
 /** Marks findings that a markdown warning only quotes ("never run `curl | sh`"): they are reported as info. */
 export function markCautionary(findings: RawFinding[], index: LineIndex, fences: Fence[], path: string): void {
   const fenceAt = (line0: number): Fence | undefined =>
@@ -271,7 +298,7 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
       continue
     let cautious = false
     if (!example) {
-      cautious = governedOnLine(text, f.column)
+      cautious = governedOnLine(text, f.column) || (!!fence && inSearchPattern(text, f.column))
         || (!fence && (governedByList(index, line0) || governedByQuote(index, line0)))
       if (!cautious && (f.rule === 'prompt_injection' || f.rule === 'concealment'))
         cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
@@ -328,6 +355,18 @@ function inOrder(text: string, parts: readonly RegExp[]): boolean {
  * A data file that is a detection rule (YARA, Sigma): its strings are what to look for in samples and logs, so the
  * attacks it quotes are marked as quoted (an error becomes a warning), as in a detection rule fenced in prose.
  */
+/** Marks findings of a code file that lie inside its search patterns (`inSearchPattern`). */
+export function markSearchPatterns(findings: RawFinding[], text: string): void {
+  let lines: string[] | null = null
+  for (const f of findings) {
+    if (!CAUTION_RULES.has(f.rule) || f.cautionary)
+      continue
+    lines ??= text.split('\n')
+    if (inSearchPattern(lines[f.line - 1] ?? '', f.column))
+      f.cautionary = true
+  }
+}
+
 export function markDetectionRule(findings: RawFinding[], text: string): void {
   if (!findings.some(f => CAUTION_RULES.has(f.rule)) || !(inOrder(text, YARA_RULE) || inOrder(text, SIGMA_RULE)))
     return
@@ -437,13 +476,13 @@ function governedBlock(index: LineIndex, fence: Fence): boolean {
 
 // A lead that calls the block test data for the agent to resist ("Use these as test inputs ... does not comply").
 const TEST_DATA_LEAD = new RegExp(
-  String.raw`\b(?:(?:test|attack|injection)\s+(?:inputs?|cases?|corpus|suite|payloads?|samples?|strings?)`
+  String.raw`\b(?:(?:test|attack|injection)\s+(?:inputs?|cases?|corpus|corpora|suite|payloads?|samples?|strings?)`
   + String.raw`|red[-\s]team|attacker\s+content|injected\s+text)\b`,
   'i',
 )
 const RESISTED = new RegExp(
   String.raw`\b(?:(?:does|do|must|should)\s+not\s+comply|treat\s+(?:them|these|it)\s+as\s+data|quoted\s+examples?`
-  + String.raw`|not\s+instructions)\b`,
+  + String.raw`|not\s+instructions|(?:these|they)\s+are\s+data|(?:do\s+not|never)\s+(?:act\s+on|follow)\s+them)\b`,
   'i',
 )
 
@@ -459,7 +498,10 @@ function labelledAbove(index: LineIndex, fence: Fence): boolean {
     if (LEAD_ABOVE_BLOCK.test(above))
       return true
   }
-  return TEST_DATA_LEAD.test(lead) && RESISTED.test(lead)
+  // The sentence right after the block may say what the lead did not ("These are data ...; do not act on them").
+  let after = ''
+  for (let i = fence.close + 1; i < index.count && i <= fence.close + 3; i++) after += ` ${index.line(i)}`
+  return TEST_DATA_LEAD.test(lead) && RESISTED.test(`${lead} ${after.replace(/[*_]/g, '')}`)
 }
 
 /** A table row whose table follows a lead (ending in a colon) that says its rows are examples to recognise. */

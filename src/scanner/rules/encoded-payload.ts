@@ -74,8 +74,9 @@ export const encodedPayload: RuleModule = {
         'b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|decodestring|unhexlify|fromhex|decompress'
         + '|rot13|rot_13|rot-13|chr|bytes|bytearray|codecs',
       re: new RegExp(
-        // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-        String.raw`\b(?:exec|eval|compile|os\.system|os\.popen|Popen|subprocess\.(?:run|call|check_output|check_call|getoutput))`
+        // `re.compile(...)` compiles a pattern, not code: the builtins stand alone.
+        String.raw`(?:(?<![.\w])(?:exec|eval|compile)|\b(?:os\.system|os\.popen|Popen`
+        + String.raw`|subprocess\.(?:run|call|check_output|check_call|getoutput)))`
         + String.raw`\s*\([^\n]{0,200}?${PY_DECODE}`,
       ),
       langs: ['py', 'sh', 'prose', 'text'],

@@ -213,7 +213,7 @@ const PY_DECODED: Flow = {
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
   source: /\b(?:b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|unhexlify|fromhex|decompress|codecs\.decode)\s*\(/,
   assign: PY.assign,
-  sink: /\b(?:exec|eval|compile)\s*\(([^\n]*)/,
+  sink: /(?<![.\w])(?:exec|eval|compile)\s*\(([^\n]*)/,
   message: DECODED,
 }
 const JS_DECODED: Flow = {
