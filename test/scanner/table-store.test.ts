@@ -8,6 +8,7 @@ import { buildBuiltinTables, builtinFinders } from '../../src/scanner/finder/bui
 import { decodeTableStore, encodeTableStore, shippedStore, STORE_FILE } from '../../src/scanner/finder/store'
 import { buildTables, newTables } from '../../src/scanner/finder/tables'
 import { AST_TRIGGER } from '../../src/scanner/js/trigger'
+import { FOREIGN_WORD_TOKENS } from '../../src/scanner/rules/foreign-prose'
 import { SOURCE_HINT_TOKENS } from '../../src/scanner/rules/leak-sources'
 import { SKILL_HIT_TOKENS } from '../../src/scanner/rules/skill-hits'
 import { COMPILED } from '../../src/scanner/text-scan'
@@ -56,8 +57,9 @@ describe('scanner table store', () => {
     used.add(`:${AST_TRIGGER.source}`)
     used.add(`gi:${new RegExp(SKILL_HIT_TOKENS.join('|')).source}`)
     used.add(`gi:${new RegExp(SOURCE_HINT_TOKENS.join('|')).source}`)
+    used.add(`:${new RegExp(FOREIGN_WORD_TOKENS.join('|')).source}`)
     const listed = builtinFinders().map(f => `${f.ignoreCase ? 'gi' : ''}:${new RegExp(f.tokens.join('|')).source}`)
-    expect(listed.length).toBe(15)
+    expect(listed.length).toBe(16)
     expect(new Set(listed)).toEqual(used)
   })
 
@@ -67,7 +69,7 @@ describe('scanner table store', () => {
     // Deterministic: the same tables give the same file.
     expect(Buffer.from(encodeTableStore(buildBuiltinTables())).equals(Buffer.from(bytes))).toBe(true)
     const store = decodeTableStore(bytes)!
-    expect(store.size).toBe(15)
+    expect(store.size).toBe(16)
     for (const { tokens, ignoreCase, tables } of built) {
       const sizes: number[] = []
       const got = store.get(tokens, ignoreCase, (groups) => {
@@ -107,7 +109,7 @@ describe('scanner table store', () => {
     // `npm test` builds first (the bundler tests import dist/): a store from other sources fails here.
     const store = decodeTableStore(fs.readFileSync(path.join(dist, STORE_FILE)))!
     expect(store).not.toBeNull()
-    expect(store.size).toBe(15)
+    expect(store.size).toBe(16)
     for (const { tokens, ignoreCase } of builtinFinders()) {
       const got = store.get(tokens, ignoreCase, newTables)
       expect(got, tokens.join('|').slice(0, 80)).toBeDefined()

@@ -1,6 +1,7 @@
 import type { LinePattern } from '../types'
 import type { FinderTables } from './tables'
 import { AST_TRIGGER_TOKENS } from '../js/trigger'
+import { FOREIGN_WORD_TOKENS } from '../rules/foreign-prose'
 import { RULE_MODULES } from '../rules/index'
 import { SOURCE_HINT_TOKENS } from '../rules/leak-sources'
 import { SKILL_HIT_TOKENS } from '../rules/skill-hits'
@@ -14,6 +15,7 @@ export function builtinFinders(): Array<{ tokens: readonly string[], ignoreCase:
     { tokens: AST_TRIGGER_TOKENS, ignoreCase: false },
     { tokens: SKILL_HIT_TOKENS, ignoreCase: true },
     { tokens: SOURCE_HINT_TOKENS, ignoreCase: true },
+    { tokens: FOREIGN_WORD_TOKENS, ignoreCase: false },
   ]
 }
 

@@ -202,9 +202,12 @@ function onSinkLine(st: Statement, lines: Map<string, Set<number>>): boolean {
   return false
 }
 
+// A query parameter is written on one line: only the sentences that name data and a place are read wrapped.
+const WRAPPED_PROSE = EXFIL_PROSE.filter(p => !p.message.includes('into a URL'))
+
 export function visitExfiltration(skill: SkillSource): RawFinding[] {
   const units = unitsOf(skill)
-  const prose = [...wrappedMatches(units, EXFIL_PROSE, 'exfiltration'), ...filledPlaceholders(skill, units)]
+  const prose = [...wrappedMatches(units, WRAPPED_PROSE, 'exfiltration'), ...filledPlaceholders(skill, units)]
   // A statement on no line with a sink's literal sends nothing, and a skill without one leaks nothing in code.
   const lines = sinkLines(skill, units)
   if (!lines.size)

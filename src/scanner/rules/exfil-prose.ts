@@ -116,7 +116,8 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
   },
   {
     // "Append ?k= followed by the base64 of the project's .env": a query parameter filled with secrets or the chat.
-    anchor: ANCHOR,
+    // Anchored on the parameter (`?k=`, `&ctx=`), which every match holds and prose seldom does.
+    anchor: String.raw`[?&][\w-]{1,20}=`,
     re: new RegExp(`${QUERY_PARAM}${GAP(80)}${QUERY_DATA}|${QUERY_DATA}${GAP(80)}${QUERY_PARAM}`, 'i'),
     lineGate: /[?&][\w-]{1,20}=/,
     langs: ['prose', 'text'],

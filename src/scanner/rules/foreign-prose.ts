@@ -1,6 +1,8 @@
 import type { SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
+import { escapeRegExp } from '../../core/escape-regexp'
 import { excerptAt } from '../excerpt'
+import { buildFinder, lazyFinder } from '../finder/index'
 
 /**
  * The commonest orders of concealment and instruction override written in languages other than English (Spanish,
@@ -153,13 +155,17 @@ const FORMS: readonly ForeignForm[] = [
   },
 ]
 
+// Every form's words in one literal search: an English file (most of them) costs one pass.
+export const FOREIGN_WORD_TOKENS: readonly string[] = [...new Set(FORMS.flatMap(f => f.words))].map(escapeRegExp)
+const anyWord = lazyFinder(() => buildFinder(FOREIGN_WORD_TOKENS, false))
+
 /** Orders of these forms in a skill's markdown and text files, one finding per rule and line. */
 export function foreignOrders(skill: SkillSource, rule: ForeignForm['rule']): RawFinding[] {
   const out: RawFinding[] = []
   const forms = FORMS.filter(f => f.rule === rule)
   for (const file of skill.files) {
     const text = file.text
-    if (!text || !/\.(?:md|mdx|markdown|txt)$/i.test(file.path))
+    if (!text || !/\.(?:md|mdx|markdown|txt)$/i.test(file.path) || !anyWord.test(text))
       continue
     const seen = new Set<number>()
     for (const f of forms) {

@@ -40,7 +40,10 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   { kind: 'password store', re: String.raw`\.password-store\b|\.kdbx\b|1Password[\/\\]|Bitwarden[\/\\]` },
   {
     kind: 'Wi-Fi passwords',
-    re: String.raw`\bwlan\s+show\s+profiles?\b[^\n]*\bkey\s*=\s*clear|\/etc\/NetworkManager\/system-connections`,
+    // Within one command: a pattern that spans sentences would make every sentence pattern built on these read
+    // whole paragraphs.
+    re: String.raw`\bwlan\s+show\s+profiles?\b[^\n.;|&]{0,120}\bkey\s*=\s*clear`
+      + String.raw`|\/etc\/NetworkManager\/system-connections`,
   },
   {
     kind: 'browser profiles',

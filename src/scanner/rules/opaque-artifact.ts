@@ -34,6 +34,7 @@ const LOADER = new RegExp(
   ].join(''),
 )
 const COMPILED_FILE = /\.(jar|so|dylib|dll|wasm|pyc|class|node)\b/gi
+const COMPILED_EXT = new Set(['jar', 'so', 'dylib', 'dll', 'wasm', 'pyc', 'class', 'node'])
 
 /** The extensions of compiled files that a line of the skill's text loads or runs. */
 function loadedExtensions(skill: SkillSource): Set<string> {
@@ -87,7 +88,7 @@ export const opaqueArtifact: RuleModule = {
         const exe = EXECUTABLE[format]
         const ext = file.path.slice(file.path.lastIndexOf('.') + 1).toLowerCase()
         // An archive or other binary that the skill's own text loads or runs (`java -jar`, `WebAssembly.compile`).
-        const runs = !exe && (loaded ??= loadedExtensions(skill)).has(ext)
+        const runs = !exe && COMPILED_EXT.has(ext) && (loaded ??= loadedExtensions(skill)).has(ext)
         out.push({
           rule: RULE,
           path: file.path,

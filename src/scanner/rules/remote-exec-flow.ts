@@ -74,7 +74,7 @@ function runsFileRe(name: string): RegExp {
   )
 }
 
-const DOWNLOAD = /curl|wget|iwr|irm|Invoke-|Start-Bits|certutil|urlretrieve|^\s*ADD\s|get_url/im
+const DOWNLOAD = /curl|wget|iwr|irm|Invoke-|Start-Bits|certutil|urlretrieve|\bADD\s+(?:--\S+\s+)*["']?https?:|get_url/i
 /** Ansible's `get_url:` task: its `url:` and `dest:` lines follow it. */
 const GET_URL = /\bget_url:/
 const DEST = /^\s*dest:\s*\S/

@@ -294,7 +294,8 @@ export const remoteExec: RuleModule = {
     ...bySeverity({
       // R and Julia running code from a URL: `source("https://...")`, `devtools::source_url(...)`,
       // `eval(parse(text = readLines(url)))`, `include(download("https://..."))`.
-      anchor: 'source|source_url|source_gist|parse|include|include_string',
+      // The call's name with its parenthesis: "source", "parse" and "include" alone are everyday words in prose.
+      anchor: String.raw`source\s*\(|source_url|source_gist|parse\s*\(|include\s*\(|include_string`,
       re: new RegExp(
         String.raw`\bsource\s*\(\s*(?:url\s*\(\s*)?["']https?:\/\/|\b(?:devtools::)?source_(?:url|gist)\s*\(`
         + String.raw`|\beval\s*\(\s*parse\s*\(\s*text\s*=\s*(?:readLines|httr::content|RCurl::getURL|url)\b`

@@ -45,6 +45,21 @@ const GROUPS = {
   ],
   install: ['install', 'add\\s', 'npx\\s', 'bunx\\s', 'pnpx\\s', 'npm\\s', 'pnpm\\s', 'bun\\s'],
   run: ['scripts?/', 'bin/', 'tools/', 'resources/', 'lib/', 'hooks/', 'setup/', 'install/'],
+  // What names a dependency of another ecosystem (typosquat.ts); Dockerfile's `FROM` is looked for apart, by case.
+  deps: [
+    'go\\s+get',
+    'go\\s+install',
+    'require\\s+\\(',
+    'require\\s+[\\w-]+\\.',
+    'gem\\s+install',
+    'gem\\s+[\'"]',
+    'bundle\\s+add',
+    'cargo\\s+add',
+    'cargo\\s+install',
+    'uses:',
+    'image:',
+    'dependencies\\]',
+  ],
   // A literal of every alternative of the network sinks of `exfil-flow.ts`: a line without one holds none.
   // Those the sinks match inside a word are wrapped in a group (a token that starts with a word character
   // is matched at a word start).
@@ -135,7 +150,7 @@ const cache = new WeakMap<SkillFile, Record<HitGroup, HitLine[]>>()
 export function hitLines(file: SkillFile, group: HitGroup): HitLine[] {
   let found = cache.get(file)
   if (!found) {
-    found = { agentConfig: [], install: [], run: [], sink: [] }
+    found = { agentConfig: [], install: [], run: [], deps: [], sink: [] }
     const text = file.text ?? ''
     let line = 0
     let pos = 0

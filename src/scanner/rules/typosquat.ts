@@ -140,24 +140,32 @@ const ECOSYSTEMS: Record<Ecosystem, { known: Set<string>, noun: string }> = {
 }
 
 /** Commands and manifest lines that name a dependency of another ecosystem: group 1 is the name. */
-const DEP_LINES: ReadonlyArray<{ eco: Ecosystem, key: string, re: RegExp }> = [
+const DEP_LINES: ReadonlyArray<{ eco: Ecosystem, keys: readonly string[], re: RegExp }> = [
   {
     eco: 'go',
-    key: 'go ',
+    keys: ['go get', 'go install'],
     re: /\bgo\s+(?:get|install)\s+(?:-\w+\s+)*([\w.-]+\.[a-z]{2,}\/[\w./-]+?)(?=@|\s|$|[`'"])/g,
   },
   // A go.mod `require` line, or a line of its block: `github.com/owner/repo v1.2.3`.
-  { eco: 'go', key: 'require', re: /^\s*(?:require\s+)?([\w.-]+\.[a-z]{2,}\/[\w./-]+)\s+v\d/gm },
-  { eco: 'gems', key: 'gem', re: /\bgem\s+install\s+(?:-\S+\s+)*([\w.-]+)|^\s*gem\s+['"]([\w.-]+)['"]/gm },
-  { eco: 'gems', key: 'bundle', re: /\bbundle\s+add\s+([\w.-]+)/g },
-  { eco: 'crates', key: 'cargo', re: /\bcargo\s+(?:add|install)\s+([\w-]+(?:\s+(?!-)[\w-]+)*)/g },
-  { eco: 'actions', key: 'uses', re: /\buses:\s*["']?([\w.-]+\/[\w.-]+)(?:\/[\w./-]*)?@/g },
+  {
+    eco: 'go',
+    keys: ['require (', 'require github', 'require golang', 'require go'],
+    re: /^\s*(?:require\s+)?([\w.-]+\.[a-z]{2,}\/[\w./-]+)\s+v\d/gm,
+  },
+  { eco: 'gems', keys: ['gem '], re: /\bgem\s+install\s+(?:-\S+\s+)*([\w.-]+)|^\s*gem\s+['"]([\w.-]+)['"]/gm },
+  { eco: 'gems', keys: ['bundle add'], re: /\bbundle\s+add\s+([\w.-]+)/g },
+  {
+    eco: 'crates',
+    keys: ['cargo add', 'cargo install'],
+    re: /\bcargo\s+(?:add|install)\s+([\w-]+(?:\s+(?!-)[\w-]+)*)/g,
+  },
+  { eco: 'actions', keys: ['uses:'], re: /\buses:\s*["']?([\w.-]+\/[\w.-]+)(?:\/[\w./-]*)?@/g },
   {
     eco: 'docker',
-    key: 'FROM',
+    keys: ['FROM '],
     re: /(?:^|`)\s*FROM\s+(?:--platform=\S+\s+)?([\w./-]+)(?::[\w.-]+)?(?:@sha256:\w+)?(?=\s|$|`)/gm,
   },
-  { eco: 'docker', key: 'image', re: /\bimage:\s*["']?([\w./-]+)(?::[\w.-]+)?["']?\s*$/gm },
+  { eco: 'docker', keys: ['image:'], re: /\bimage:\s*["']?([\w./-]+)(?::[\w.-]+)?["']?\s*$/gm },
 ]
 
 const DOCKER_CONTEXT = /(?:^|\/)(?:Dockerfile|Containerfile)[^/]*$|\.dockerfile$/i
@@ -204,11 +212,11 @@ function ecosystemDeps(path: string, text: string): Dependency[] {
     }
     return { line: lo + 1, column: offset - index[lo]! + 1 }
   }
-  for (const { eco, key, re } of DEP_LINES) {
-    if (!text.includes(key))
+  for (const { eco, keys, re } of DEP_LINES) {
+    if (!keys.some(k => text.includes(k)))
       continue
     // `FROM` also opens SQL clauses: an image has a tag, or the file speaks of containers.
-    const sql = key === 'FROM' && !DOCKER_CONTEXT.test(path) && !/docker|container/i.test(text)
+    const sql = keys[0] === 'FROM ' && !DOCKER_CONTEXT.test(path) && !/docker|container/i.test(text)
     re.lastIndex = 0
     for (let m = re.exec(text); m; m = re.exec(text)) {
       if (sql && !/:[\w.-]+/.test(m[0]))
@@ -339,7 +347,8 @@ export const typosquat: RuleModule = {
           })
         }
       }
-      for (const dep of ecosystemDeps(file.path, text)) {
+      const named = hitLines(file, 'deps').length > 0 || text.includes('FROM ')
+      for (const dep of named ? ecosystemDeps(file.path, text) : []) {
         const target = imitatedIn(dep.eco, dep.name)
         if (target) {
           const line = text.split('\n', dep.line)[dep.line - 1] ?? ''

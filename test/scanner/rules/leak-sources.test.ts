@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { SOURCE_HINT, sourceHinted } from '../../../src/scanner/rules/leak-sources'
+import { crossesSentences } from '../../../src/scanner/finder'
+import { SOURCE_HINT, sourceHinted, STORES } from '../../../src/scanner/rules/leak-sources'
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/scanner')
 
@@ -46,5 +47,11 @@ describe('sourceHinted (SOURCE_HINT through the literal finder)', () => {
         expect(sourceHinted(t), t).toBe(want)
       }
     }
+  })
+})
+
+describe('credential stores', () => {
+  it('each stay within a sentence (the prose patterns built on them read sentences, not paragraphs)', () => {
+    expect(STORES.filter(s => crossesSentences(new RegExp(s.re, 'i'))).map(s => s.kind)).toEqual([])
   })
 })
