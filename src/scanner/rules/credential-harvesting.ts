@@ -41,16 +41,24 @@ const BROWSER_KEY = /Local\s?State\b|key[34]\.db\b/
 /** Decrypting a browser's saved passwords or cookies: a password manager's vault opened without its owner. */
 const DECRYPTS = /password_value|encrypted_value|CryptUnprotectData|Chrome Safe Storage|\bsaltysalt\b|\bos_crypt\b/
 
-function finding(st: Statement, message: string, severity?: 'warning'): RawFinding {
-  const first = st.text.split('\n')[0]!
-  const col = first.length - first.trimStart().length
+/**
+ * A finding on a statement: on its line that `at` names (where a multi-line statement names the store), else on its
+ * first line.
+ */
+function finding(st: Statement, message: string, severity?: 'warning', at?: (line: string) => boolean): RawFinding {
+  const lines = st.text.split('\n')
+  const i = at ? Math.max(0, lines.findIndex(at)) : 0
+  // A statement's lines are its file's (comment lines dropped): a line past them stays on the first.
+  const k = i < st.span ? i : 0
+  const text = lines[k]!
+  const col = text.length - text.trimStart().length
   return {
     rule: 'credential_harvesting',
     path: st.path,
-    line: st.line,
+    line: st.line + k,
     column: col + 1,
     message,
-    excerpt: excerptAt(first, col, Math.min(80, first.length - col)),
+    excerpt: excerptAt(text, col, Math.min(80, text.length - col)),
     ...(severity ? { severity } : {}),
   }
 }
@@ -82,28 +90,34 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
     const sink = sinks.has(path) || staged.has(path)
     const kinds = new Set<string>()
     let second: Statement | null = null
+    let secondKind = ''
     for (const st of list) {
       const text = joinedPaths(st.text)
       if (!SENSITIVE_RE.test(text) && !CLI_TOKEN_RE.test(text))
         continue
       for (const k of storeKinds(text)) {
-        if (!kinds.has(k) && kinds.size === 1)
-          second ??= st
+        if (!kinds.has(k) && kinds.size === 1 && !second) {
+          second = st
+          secondKind = k
+        }
         kinds.add(k)
       }
     }
+    const names = (line: string): boolean => storeKinds(joinedPaths(line)).includes(secondKind)
     // A browser's saved logins with the key that decrypts them (Chrome's `Local State`, Firefox's `key4.db`).
     const vault = list.some(st => BROWSER_LOGINS.test(st.text)) && list.some(st => BROWSER_KEY.test(st.text))
     if (vault && !second) {
       const st = list.find(x => BROWSER_KEY.test(x.text))!
-      out.push(finding(st, 'reads a browser\'s saved logins with the key that decrypts them'))
+      const message = 'reads a browser\'s saved logins with the key that decrypts them'
+      out.push(finding(st, message, undefined, l => BROWSER_KEY.test(l)))
       continue
     }
     if (second && (kinds.size >= 3 || sink || vault)) {
-      out.push(finding(second, `reads ${kinds.size} kinds of credential store (${[...kinds].join(', ')})`))
+      const message = `reads ${kinds.size} kinds of credential store (${[...kinds].join(', ')})`
+      out.push(finding(second, message, undefined, names))
     }
     else if (second) {
-      out.push(finding(second, `reads 2 kinds of credential store (${[...kinds].join(', ')})`, 'warning'))
+      out.push(finding(second, `reads 2 kinds of credential store (${[...kinds].join(', ')})`, 'warning', names))
     }
   }
   out.push(...proseHarvest(units))

@@ -47,8 +47,9 @@ export const reverseShell: RuleModule = {
       re: new RegExp(
         [
           String.raw`(?:\b(?:ba|z|k)?sh\s+-i\b|\bexec\s+\d*\s*<>|[0-9]?>&\s*[0-9]|<&\s*\d|\d?<>\s*)`,
-          String.raw`[^\n]{0,80}\/dev\/(?:tcp|udp)\/[^\s/]+\/(?:\d+|\$\{?\w+\}?)`,
-          String.raw`|\/dev\/(?:tcp|udp)\/[^\s/]+\/(?:\d+|\$\{?\w+\}?)[^\n]{0,40}`,
+          // The port as a number or a variable: `$PORT`, `${PORT}`, a template's `{{ port }}`.
+          String.raw`[^\n]{0,80}\/dev\/(?:tcp|udp)\/[^\s/]+\/(?:\d+|\$\{?\w+\}?|\{\{\s*\w+\s*\}\})`,
+          String.raw`|\/dev\/(?:tcp|udp)\/[^\s/]+\/(?:\d+|\$\{?\w+\}?|\{\{\s*\w+\s*\}\})[^\n]{0,40}`,
           String.raw`(?:0>&1|<&\s*\d|>&\s*\d|\|\s*(?:${SHELL_BIN}))`,
         ].join(''),
       ),

