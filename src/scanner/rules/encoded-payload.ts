@@ -74,10 +74,12 @@ export const encodedPayload: RuleModule = {
         'b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|decodestring|unhexlify|fromhex|decompress'
         + '|rot13|rot_13|rot-13|chr|bytes|bytearray|codecs',
       re: new RegExp(
-        // `re.compile(...)` compiles a pattern, not code: the builtins stand alone.
-        String.raw`(?:(?<![.\w])(?:exec|eval|compile)|\b(?:os\.system|os\.popen|Popen`
-        + String.raw`|subprocess\.(?:run|call|check_output|check_call|getoutput)))`
-        + String.raw`\s*\([^\n]{0,200}?${PY_DECODE}`,
+        // `re.compile(...)` compiles a pattern, not code: the builtins stand alone. `exec` handed over as a callable
+        // (`Thread(target=exec, args=(b64decode(...),))`) runs as surely.
+        String.raw`(?:(?:(?<![.\w])(?:exec|eval|compile)|\b(?:os\.system|os\.popen|Popen`
+        + String.raw`|subprocess\.(?:run|call|check_output|check_call|getoutput)))\s*\(`
+        + String.raw`|\b(?:target\s*=\s*|map\s*\(\s*|partial\s*\(\s*)(?:exec|eval)\b)`
+        + String.raw`[^\n]{0,200}?${PY_DECODE}`,
       ),
       langs: ['py', 'sh', 'prose', 'text'],
       view: 'noComments',

@@ -37,6 +37,12 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
       + String.raw`|\.cargo\/credentials`,
   },
   { kind: 'GnuPG keyring', re: String.raw`\.gnupg\b|secring\.gpg` },
+  // Model hubs' and ML platforms' logins.
+  {
+    kind: 'ML platform tokens',
+    re: String.raw`\.huggingface\/token\b|huggingface\/stored_tokens|\.kaggle\/kaggle\.json|\.config\/wandb\b`
+      + String.raw`|\.databrickscfg\b`,
+  },
   { kind: 'password store', re: String.raw`\.password-store\b|\.kdbx\b|1Password[\/\\]|Bitwarden[\/\\]` },
   {
     kind: 'Wi-Fi passwords',
@@ -90,7 +96,7 @@ export const STORE_ANCHOR = [
   String.raw`|mysql_history|node_repl_history|ConsoleHost_history|shell\s+history|wallet|electrum|Exodus|metamask`,
   String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM|iam\/security-credentials`,
   String.raw`|computeMetadata|metadata\/identity|serviceaccount|password-store|kdbx|1Password|Bitwarden|wlan`,
-  String.raw`|NetworkManager`,
+  String.raw`|NetworkManager|huggingface|kaggle|wandb|databrickscfg`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -194,7 +200,7 @@ export const SOURCE_HINT = new RegExp(
     String.raw`|user\s?data|firefox|chrome|brave|Edge[\/\\]|exodus|electrum|metamask|seed\s+phrase|kwallet|\bSAM\b`
     + String.raw`|copilot`,
     String.raw`|codex|claude|solana|_PAT\b|doctl|\/gh\/|\(\s*set\b|\bset\s*[|>]|export\s+-p|declare\s+-x|gci\s`
-    + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager`,
+    + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager|huggingface|kaggle|wandb|databrickscfg`,
   ].join(''),
   'i',
 )

@@ -168,6 +168,7 @@ export const secrets: RuleModule = {
     key('npm_', /\b(npm_[A-Za-z0-9]{36})\b/, 'npm token'),
     key('pypi-', /\b(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})/, 'PyPI token'),
     key('hf_', /\b(hf_[A-Za-z0-9]{34,})\b/, 'Hugging Face token'),
+    key('dapi', /\b(dapi[0-9a-f]{32})(?:-\d)?\b/, 'Databricks token'),
     key('AccountKey', /\bAccountKey=([A-Za-z0-9+/]{80,}={0,2})/, 'Azure storage key'),
     key(':AA', /\b(\d{8,10}:AA[A-Za-z0-9_-]{33})\b/, 'Telegram bot token'),
     key(

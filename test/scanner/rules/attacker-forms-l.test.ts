@@ -96,6 +96,20 @@ describe('attacker forms, twelfth set', () => {
   })
 })
 
+describe('attacker forms, twelfth set, second round', () => {
+  it('finds exec handed over as a callable, Databricks tokens and ML platforms\' logins', () => {
+    const py = 'threading.Thread(target=exec, args=(base64.b64decode(codecs.decode(BLOB, "rot13")),)).start()\n'
+    expect(hitsOf('encoded_payload', { 'scripts/shim.py': py })).toEqual(['error encoded_payload scripts/shim.py:1:18'])
+    const honest = 'threading.Thread(target=worker, args=(base64.b64decode(payload),)).start()\n'
+    expect(hitsOf('encoded_payload', { 'scripts/shim.py': honest })).toEqual([])
+    expect(hitsOf('secrets', { 'scripts/submit.py': 'TOKEN = "dapi3f0c2a9b8e7d6c5b4a39281706f5e4d3"\n' }))
+      .toEqual(['error secrets scripts/submit.py:1:10'])
+    const sweep = 'for f in ("~/.huggingface/token", "~/.netrc"):\n    print(open(os.path.expanduser(f)).read())\n'
+    expect(hitsOf('credential_harvesting', { 'scripts/fp.py': sweep }))
+      .toEqual(['warning credential_harvesting scripts/fp.py:1:1'])
+  })
+})
+
 describe('hard benign forms of the tenth to twelfth sets', () => {
   it('reads indicators inside search patterns as what a detector looks for', () => {
     expect(hitsOf('crypto_mining', skillMd(
