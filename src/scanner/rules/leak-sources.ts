@@ -34,7 +34,8 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   {
     kind: 'package and git tokens',
     re: String.raw`\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.config\/gh\/hosts|\.gem\/credentials`
-      + String.raw`|\.cargo\/credentials`,
+      // Gradle's and Maven's user settings, where publishing and signing credentials live.
+      + String.raw`|\.cargo\/credentials|\.gradle\/gradle\.properties|\.m2\/settings(?:-security)?\.xml`,
   },
   { kind: 'GnuPG keyring', re: String.raw`\.gnupg\b|secring\.gpg` },
   // Model hubs' and ML platforms' logins.
@@ -96,7 +97,7 @@ export const STORE_ANCHOR = [
   String.raw`|mysql_history|node_repl_history|ConsoleHost_history|shell\s+history|wallet|electrum|Exodus|metamask`,
   String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM|iam\/security-credentials`,
   String.raw`|computeMetadata|metadata\/identity|serviceaccount|password-store|kdbx|1Password|Bitwarden|wlan`,
-  String.raw`|NetworkManager|huggingface|kaggle|wandb|databrickscfg`,
+  String.raw`|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle\.properties|\.m2\/`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -200,7 +201,8 @@ export const SOURCE_HINT = new RegExp(
     String.raw`|user\s?data|firefox|chrome|brave|Edge[\/\\]|exodus|electrum|metamask|seed\s+phrase|kwallet|\bSAM\b`
     + String.raw`|copilot`,
     String.raw`|codex|claude|solana|_PAT\b|doctl|\/gh\/|\(\s*set\b|\bset\s*[|>]|export\s+-p|declare\s+-x|gci\s`
-    + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager|huggingface|kaggle|wandb|databrickscfg`,
+    + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle`
+    + String.raw`|\.m2\/`,
   ].join(''),
   'i',
 )
@@ -227,10 +229,10 @@ const HOME_CALL = new RegExp(
 )
 // A call that joins path pieces, its arguments on one line without nested calls.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const JOIN_CALL = /\b(?:os\.path\.join|path\.(?:join|resolve)|filepath\.Join|File\.join|Path\.Combine)\s*\(([^()\n]{1,200})\)/g
+const JOIN_CALL = /\b(?:os\.path\.join|path\.(?:join|resolve)|filepath\.Join|File\.join|Path\.Combine|Paths\.get|Path\.of)\s*\(([^()\n]{1,200})\)/g
 const QUOTED = /^\s*(["'`])(.*)\1\s*$/
 const PIECES = /(["'])\s*\/\s*["']/g
-const JOIN_HINT = /\/\s*["']|join|resolve|Combine|home|USERPROFILE|HOME/i
+const JOIN_HINT = /\/\s*["']|join|resolve|Combine|Paths\.get|Path\.of|home|USERPROFILE|HOME/i
 // The home directory as a Makefile, a batch file or a .NET, Java, Swift or Rust program names it.
 const HOME_VAR = new RegExp(
   String.raw`\$\(HOME\)|\$\{HOME\}|%USERPROFILE%|%HOMEPATH%|NSHomeDirectory\(\)`

