@@ -318,11 +318,15 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
   }
 
   const known = (rule: string): boolean => ruleMeta(rule) !== undefined || customMeta.has(rule)
+  // The texts of the files that are not markdown: their search patterns are looked for after the whole-skill rules.
+  const codeTexts = new Map<string, string>()
   for (const file of skill.files) {
     const text = file.text
     if (text === null)
       continue
     const kind = classify(file.path, text)
+    if (!kind.markdown)
+      codeTexts.set(file.path, text)
     if (file.size > maxText || text.length > maxText) {
       ctx.meta.push(
         metaDiagnostic(ctx, {
@@ -377,11 +381,16 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
       endTiming(`scan: ${module.meta.id} (whole skill)`, visiting)
   }
   // Whole-skill findings in code files lie in search patterns as line findings do.
-  for (const file of skill.files) {
-    const found = ctx.raw.slice(visited).filter(f => f.path === file.path)
-    if (found.length && file.text !== null && !/\.(?:md|mdx|markdown)$/i.test(file.path))
-      markSearchPatterns(found, file.text)
+  const byPath = new Map<string, RawFinding[]>()
+  for (const f of ctx.raw.slice(visited)) {
+    if (!codeTexts.has(f.path))
+      continue
+    const list = byPath.get(f.path)
+    if (list)
+      list.push(f)
+    else byPath.set(f.path, [f])
   }
+  for (const [path, found] of byPath) markSearchPatterns(found, codeTexts.get(path)!)
   for (const module of RULE_MODULES) {
     const lower = module.lowerInSkill
     if (!lower)

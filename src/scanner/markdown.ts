@@ -351,10 +351,6 @@ function inOrder(text: string, parts: readonly RegExp[]): boolean {
   return true
 }
 
-/**
- * A data file that is a detection rule (YARA, Sigma): its strings are what to look for in samples and logs, so the
- * attacks it quotes are marked as quoted (an error becomes a warning), as in a detection rule fenced in prose.
- */
 /** Marks findings of a code file that lie inside its search patterns (`inSearchPattern`). */
 export function markSearchPatterns(findings: RawFinding[], text: string): void {
   let lines: string[] | null = null
@@ -367,6 +363,10 @@ export function markSearchPatterns(findings: RawFinding[], text: string): void {
   }
 }
 
+/**
+ * A data file that is a detection rule (YARA, Sigma): its strings are what to look for in samples and logs, so the
+ * attacks it quotes are marked as quoted (an error becomes a warning), as in a detection rule fenced in prose.
+ */
 export function markDetectionRule(findings: RawFinding[], text: string): void {
   if (!findings.some(f => CAUTION_RULES.has(f.rule)) || !(inOrder(text, YARA_RULE) || inOrder(text, SIGMA_RULE)))
     return

@@ -135,10 +135,10 @@ function pushYamlShell(out: Unit[], path: string, lines: string[], first: number
       const next = lines[j]!
       if (!next.trim())
         continue
-      if (next.length - next.trimStart().length <= indent && !(list && /^\s*-\s/.test(next)
-        && next.length - next.trimStart().length === indent)) {
+      // Deeper than the key, or a list item at the key's own depth (`script:` then `- cmd` under it).
+      const depth = next.length - next.trimStart().length
+      if (depth < indent || (depth === indent && !(list && /^\s*-\s/.test(next))))
         break
-      }
       shell[j] = next.trim().replace(/^-\s+/, '').replace(/^["']|["']$/g, '')
       found = true
       i = j

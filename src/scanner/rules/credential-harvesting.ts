@@ -87,7 +87,7 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
   }
   // Several kinds of credential store read by the code of one file.
   for (const [path, list] of byFile) {
-    const sink = sinks.has(path) || staged.has(path)
+    const sendsOrStages = sinks.has(path) || staged.has(path)
     const kinds = new Set<string>()
     let second: Statement | null = null
     let secondKind = ''
@@ -112,7 +112,7 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
       out.push(finding(st, message, undefined, l => BROWSER_KEY.test(l)))
       continue
     }
-    if (second && (kinds.size >= 3 || sink || vault)) {
+    if (second && (kinds.size >= 3 || sendsOrStages || vault)) {
       const message = `reads ${kinds.size} kinds of credential store (${[...kinds].join(', ')})`
       out.push(finding(second, message, undefined, names))
     }

@@ -4,7 +4,7 @@ import type { Statement, Unit } from './code-units'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
 import { filledPlaceholders } from './exfil-placeholder'
-import { EXFIL_PROSE } from './exfil-prose'
+import { EXFIL_SENTENCES } from './exfil-prose'
 import { treeUploads } from './exfil-tree'
 import { ENV_DUMP_RE, joinedPaths, secretNames, SENSITIVE_RE, sourceHinted, STORES } from './leak-sources'
 import { LOCAL_HOST, sendsForeign } from './own-host'
@@ -202,12 +202,9 @@ function onSinkLine(st: Statement, lines: Map<string, Set<number>>): boolean {
   return false
 }
 
-// A query parameter is written on one line: only the sentences that name data and a place are read wrapped.
-const WRAPPED_PROSE = EXFIL_PROSE.filter(p => !p.message.includes('into a URL'))
-
 export function visitExfiltration(skill: SkillSource): RawFinding[] {
   const units = unitsOf(skill)
-  const prose = [...wrappedMatches(units, WRAPPED_PROSE, 'exfiltration'), ...filledPlaceholders(skill, units)]
+  const prose = [...wrappedMatches(units, EXFIL_SENTENCES, 'exfiltration'), ...filledPlaceholders(skill, units)]
   // A statement on no line with a sink's literal sends nothing, and a skill without one leaks nothing in code.
   const lines = sinkLines(skill, units)
   if (!lines.size)
@@ -238,8 +235,11 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
       ? 'sends secrets, a credential file or the environment over the network (multi-line statement)'
       : 'sends secrets, a credential file or the environment filled elsewhere over the network'))
   })
-  const tree = treeUploads(statements, sinks).filter(f => !out.some(o => o.path === f.path && o.line === f.line))
-  out.push(...tree, ...readsAndSends(statements, sinks, flagged))
+  for (const { at, message } of treeUploads(statements, sinks)) {
+    if (!flagged.has(at))
+      out.push(sendFinding(statements[at]!, message))
+  }
+  out.push(...readsAndSends(statements, sinks, flagged))
   return markQuoted(skill, out)
 }
 

@@ -57,11 +57,14 @@ const NOT_MID_WORD = String.raw`(?:(?<![a-z])|(?![a-z]))`
 
 // Data a URL's query string should never carry: files of secrets and the conversation (not a token in general: an
 // API's docs put the reader's own key in its own URL).
-const QUERY_DATA = String.raw`(?:(?<![a-z])|(?![a-z]))(?:${SENSITIVE}|conversation(?:\s+history)?|chat\s+history`
+const QUERY_DATA = String.raw`${NOT_MID_WORD}(?:${SENSITIVE}|conversation(?:\s+history)?|chat\s+history`
   + String.raw`|system\s+prompt|(?:full|whole|entire)\s+environment\b|env(?:ironment)?\s+variables)`
-const QUERY_PARAM = String.raw`(?<![\w/])[?&][\w-]{1,20}=`
+// A query parameter (`?k=`, `&ctx=`): the anchor, the line gate and the pattern's own part.
+const PARAM = String.raw`[?&][\w-]{1,20}=`
+const QUERY_PARAM = String.raw`(?<![\w/])${PARAM}`
 
-export const EXFIL_PROSE: readonly LinePattern[] = [
+/** The sentence patterns: a verb of sending, the data and a place (read over wrapped lines too: `exfil-flow.ts`). */
+export const EXFIL_SENTENCES: readonly LinePattern[] = [
   {
     anchor: ANCHOR,
     re: new RegExp(
@@ -114,12 +117,16 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
     message: 'instructs the agent to publish secrets or conversation data',
     accept: notOwnKey,
   },
+]
+
+export const EXFIL_PROSE: readonly LinePattern[] = [
+  ...EXFIL_SENTENCES,
   {
     // "Append ?k= followed by the base64 of the project's .env": a query parameter filled with secrets or the chat.
-    // Anchored on the parameter (`?k=`, `&ctx=`), which every match holds and prose seldom does.
-    anchor: String.raw`[?&][\w-]{1,20}=`,
+    // Anchored on the parameter, which every match holds and prose seldom does; written on one line, not wrapped.
+    anchor: PARAM,
     re: new RegExp(`${QUERY_PARAM}${GAP(80)}${QUERY_DATA}|${QUERY_DATA}${GAP(80)}${QUERY_PARAM}`, 'i'),
-    lineGate: /[?&][\w-]{1,20}=/,
+    lineGate: new RegExp(PARAM),
     langs: ['prose', 'text'],
     message: 'instructs the agent to put secrets or conversation data into a URL',
   },

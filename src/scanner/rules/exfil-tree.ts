@@ -1,6 +1,4 @@
-import type { RawFinding } from '../types'
 import type { Statement } from './code-units'
-import { excerptAt } from '../excerpt'
 import { hostOf, isDocHost, urlsIn } from './hosts'
 
 /**
@@ -62,12 +60,19 @@ function literalRemote(url: string): boolean {
   return !/[<>{}$[\]]|\b(?:your|user|username|owner|org|you|name)\b/i.test(owner) && !/^[A-Z][A-Z_-]+$/.test(owner)
 }
 
+/** A statement that sends the tree (its index among the statements), and what it does. */
+export interface TreeUpload {
+  at: number
+  message: string
+}
+
 /**
  * Uploads of the tree: packed and piped to a send, packed to a file that a later statement of the same block or
- * script sends, or copied with rsync or scp to a literal host.
+ * script sends, or copied with rsync or scp to a literal host; and repositories pushed whole to a remote the skill
+ * adds. The caller reports them as its other sends.
  */
-export function treeUploads(statements: readonly Statement[], sinks: readonly boolean[]): RawFinding[] {
-  const out: RawFinding[] = []
+export function treeUploads(statements: readonly Statement[], sinks: readonly boolean[]): TreeUpload[] {
+  const out: TreeUpload[] = []
   const values = new Map<string, Map<string, string>>()
   // Archives written, by unit (a block or a script).
   const packed = new Map<string, string[]>()
@@ -98,12 +103,12 @@ export function treeUploads(statements: readonly Statement[], sinks: readonly bo
       return
     const st = { ...raw, text: expanded(raw, values) }
     if (/\bgit\s/.test(st.text) && gitSends(st)) {
-      out.push(finding(st, PUSH_MESSAGE))
+      out.push({ at: i, message: PUSH_MESSAGE })
       return
     }
     const copy = COPIES.exec(st.text)
     if (copy && !isDocHost(copy[1]!.toLowerCase())) {
-      out.push(finding(st, MESSAGE))
+      out.push({ at: i, message: MESSAGE })
       return
     }
     const pack = PACKS.exec(st.text)
@@ -111,7 +116,7 @@ export function treeUploads(statements: readonly Statement[], sinks: readonly bo
       const archive = pack.slice(1).find(g => g !== undefined)
       const rest = st.text.slice(pack.index + pack[0].length)
       if ((archive === undefined || archive === '-') && /\|/.test(rest) && sinks[i] && remoteHosts(rest).length) {
-        out.push(finding(st, MESSAGE))
+        out.push({ at: i, message: MESSAGE })
         return
       }
       if (archive && archive !== '-')
@@ -120,7 +125,7 @@ export function treeUploads(statements: readonly Statement[], sinks: readonly bo
     }
     const archives = packed.get(st.unit)
     if (sinks[i] && archives?.some(a => st.text.includes(a)) && remoteHosts(st.text).length)
-      out.push(finding(st, MESSAGE))
+      out.push({ at: i, message: MESSAGE })
   })
   return out
 }
@@ -148,17 +153,4 @@ function expanded(st: Statement, values: Map<string, Map<string, string>>): stri
   const value = (all: string, ...names: Array<string | undefined>): string =>
     table.get(names.slice(0, 4).find(Boolean)!) ?? all
   return st.text.replace(USE, value)
-}
-
-function finding(st: Statement, message: string): RawFinding {
-  const first = st.text.split('\n')[0]!
-  const column = first.length - first.trimStart().length
-  return {
-    rule: 'exfiltration',
-    path: st.path,
-    line: st.line,
-    column: column + 1,
-    message,
-    excerpt: excerptAt(first, column, Math.min(first.length - column, 80)),
-  }
 }

@@ -1,8 +1,9 @@
-import type { SkillSource } from '../../core/types'
+import type { SkillFile, SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
 import { escapeRegExp } from '../../core/escape-regexp'
 import { excerptAt } from '../excerpt'
 import { buildFinder, lazyFinder } from '../finder/index'
+import { LineIndex } from '../lines'
 
 /**
  * The commonest orders of concealment and instruction override written in languages other than English (Spanish,
@@ -155,9 +156,18 @@ const FORMS: readonly ForeignForm[] = [
   },
 ]
 
-// Every form's words in one literal search: an English file (most of them) costs one pass.
+// Every form's words in one literal search: an English file (most of them) costs one pass, for both rules.
 export const FOREIGN_WORD_TOKENS: readonly string[] = [...new Set(FORMS.flatMap(f => f.words))].map(escapeRegExp)
 const anyWord = lazyFinder(() => buildFinder(FOREIGN_WORD_TOKENS, false))
+const HOLDS_WORD = new WeakMap<SkillFile, boolean>()
+function holdsWord(file: SkillFile, text: string): boolean {
+  let holds = HOLDS_WORD.get(file)
+  if (holds === undefined)
+    HOLDS_WORD.set(file, (holds = anyWord.test(text)))
+  return holds
+}
+// Each form's pattern for a search of the whole text.
+const GLOBAL = new Map(FORMS.map(f => [f, new RegExp(f.re.source, `${f.re.flags}g`)]))
 
 /** Orders of these forms in a skill's markdown and text files, one finding per rule and line. */
 export function foreignOrders(skill: SkillSource, rule: ForeignForm['rule']): RawFinding[] {
@@ -165,28 +175,29 @@ export function foreignOrders(skill: SkillSource, rule: ForeignForm['rule']): Ra
   const forms = FORMS.filter(f => f.rule === rule)
   for (const file of skill.files) {
     const text = file.text
-    if (!text || !/\.(?:md|mdx|markdown|txt)$/i.test(file.path) || !anyWord.test(text))
+    if (!text || !/\.(?:md|mdx|markdown|txt)$/i.test(file.path) || !holdsWord(file, text))
       continue
     const seen = new Set<number>()
+    let index: LineIndex | null = null
     for (const f of forms) {
       if (!f.words.some(w => text.includes(w)))
         continue
-      const re = new RegExp(f.re.source, `${f.re.flags}g`)
+      const re = GLOBAL.get(f)!
+      re.lastIndex = 0
       for (let m = re.exec(text); m; m = re.exec(text)) {
-        const start = text.lastIndexOf('\n', m.index) + 1
-        const end = text.indexOf('\n', m.index)
-        const line = text.slice(0, start).split('\n').length
+        index ??= new LineIndex(text)
+        const line = index.lineOf(m.index)
         if (seen.has(line))
           continue
         seen.add(line)
-        const lineText = text.slice(start, end === -1 ? text.length : end)
+        const column = m.index - index.start(line)
         out.push({
           rule,
           path: file.path,
-          line,
-          column: m.index - start + 1,
+          line: line + 1,
+          column: column + 1,
           message: f.message,
-          excerpt: excerptAt(lineText, m.index - start, m[0].length),
+          excerpt: excerptAt(index.line(line), column, m[0].length),
         })
       }
     }

@@ -33,8 +33,8 @@ const LOADER = new RegExp(
     String.raw`|\bAdd-Type\b|Assembly\]::Load|\bchmod\s+(?:\+|[0-7]*[1357]\b)|\bpython[\d.]*\s`,
   ].join(''),
 )
-const COMPILED_FILE = /\.(jar|so|dylib|dll|wasm|pyc|class|node)\b/gi
 const COMPILED_EXT = new Set(['jar', 'so', 'dylib', 'dll', 'wasm', 'pyc', 'class', 'node'])
+const COMPILED_FILE = new RegExp(String.raw`\.(${[...COMPILED_EXT].join('|')})\b`, 'gi')
 
 /** The extensions of compiled files that a line of the skill's text loads or runs. */
 function loadedExtensions(skill: SkillSource): Set<string> {

@@ -115,9 +115,8 @@ function shellFlow(chunk: CodeChunk, pending: Saved[], out: ChunkFinding[]): Sav
       }
     }
     // A task's `dest:` saves what the `url:` above it names (the saved line is read for its host).
-    const task = DEST.test(line) && lines.slice(Math.max(0, i - 6), i).some(l => GET_URL.test(l))
-      ? lines.slice(Math.max(0, i - 6), i + 1).join(' ')
-      : null
+    const above = DEST.test(line) ? lines.slice(Math.max(0, i - 6), i) : []
+    const task = above.some(l => GET_URL.test(l)) ? [...above, line].join(' ') : null
     if (!hasDownload || (!task && !DOWNLOAD.test(line)))
       continue
     let name: string | null = null

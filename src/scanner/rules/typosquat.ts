@@ -2,6 +2,7 @@ import type { SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import known from '../../../data/well-known-skills.json'
 import { excerptAt } from '../excerpt'
+import { LineIndex } from '../lines'
 import { hitLines } from './skill-hits'
 
 /**
@@ -194,23 +195,17 @@ function imitatedIn(eco: Ecosystem, raw: string): string | undefined {
   return undefined
 }
 
-interface Dependency { eco: Ecosystem, name: string, line: number, column: number }
+/** A dependency a file names: 1-based line and column, and the text of its line. */
+interface Dependency { eco: Ecosystem, name: string, line: number, column: number, text: string }
 
 /** Dependencies on Go modules, gems, crates, GitHub Actions and Docker images that a file names. */
 function ecosystemDeps(path: string, text: string): Dependency[] {
   const out: Dependency[] = []
-  let index: number[] | null = null
-  const at = (offset: number): { line: number, column: number } => {
-    index ??= [0, ...[...text.matchAll(/\n/g)].map(m => m.index + 1)]
-    let lo = 0
-    let hi = index.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (index[mid]! <= offset)
-        lo = mid
-      else hi = mid - 1
-    }
-    return { line: lo + 1, column: offset - index[lo]! + 1 }
+  let index: LineIndex | null = null
+  const at = (offset: number): { line: number, column: number, text: string } => {
+    index ??= new LineIndex(text)
+    const line = index.lineOf(offset)
+    return { line: line + 1, column: offset - index.start(line) + 1, text: index.line(line) }
   }
   for (const { eco, keys, re } of DEP_LINES) {
     if (!keys.some(k => text.includes(k)))
@@ -241,7 +236,7 @@ function ecosystemDeps(path: string, text: string): Dependency[] {
       else if (inDeps) {
         const dep = /^\s*([\w-]+)\s*=/.exec(l)
         if (dep)
-          out.push({ eco: 'crates', name: dep[1]!, line: i + 1, column: l.indexOf(dep[1]!) + 1 })
+          out.push({ eco: 'crates', name: dep[1]!, line: i + 1, column: l.indexOf(dep[1]!) + 1, text: l })
       }
     })
   }
@@ -351,7 +346,6 @@ export const typosquat: RuleModule = {
       for (const dep of named ? ecosystemDeps(file.path, text) : []) {
         const target = imitatedIn(dep.eco, dep.name)
         if (target) {
-          const line = text.split('\n', dep.line)[dep.line - 1] ?? ''
           out.push({
             rule: 'typosquatting',
             path: file.path,
@@ -359,7 +353,7 @@ export const typosquat: RuleModule = {
             column: dep.column,
             message: `names "${dep.name}", one edit away from the popular ${ECOSYSTEMS[dep.eco].noun} `
               + `"${target}"`,
-            excerpt: excerptAt(line, dep.column - 1, dep.name.length),
+            excerpt: excerptAt(dep.text, dep.column - 1, dep.name.length),
           })
         }
       }
