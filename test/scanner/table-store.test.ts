@@ -4,12 +4,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { literalTestFinders } from '../../src/scanner/finder'
 import { buildBuiltinTables, builtinFinders } from '../../src/scanner/finder/builtin'
 import { decodeTableStore, encodeTableStore, shippedStore, STORE_FILE } from '../../src/scanner/finder/store'
 import { buildTables, newTables } from '../../src/scanner/finder/tables'
 import { AST_TRIGGER } from '../../src/scanner/js/trigger'
 import { FOREIGN_WORD_TOKENS } from '../../src/scanner/rules/foreign-prose'
-import { SOURCE_HINT_TOKENS } from '../../src/scanner/rules/leak-sources'
+import { SENSITIVE_RE, SOURCE_HINT } from '../../src/scanner/rules/leak-sources'
 import { SKILL_HIT_TOKENS } from '../../src/scanner/rules/skill-hits'
 import { COMPILED } from '../../src/scanner/text-scan'
 
@@ -56,10 +57,14 @@ describe('scanner table store', () => {
     }
     used.add(`:${AST_TRIGGER.source}`)
     used.add(`gi:${new RegExp(SKILL_HIT_TOKENS.join('|')).source}`)
-    used.add(`gi:${new RegExp(SOURCE_HINT_TOKENS.join('|')).source}`)
+    for (const f of literalTestFinders())
+      used.add(`${f.ignoreCase ? 'gi' : ''}:${new RegExp(f.tokens.join('|')).source}`)
     used.add(`:${new RegExp(FOREIGN_WORD_TOKENS.join('|')).source}`)
+    // The regexes the rules test whole texts with, by `literalTest`, among them the two credential hints.
+    const literal = literalTestFinders().map(f => new RegExp(f.tokens.join('|'), f.ignoreCase ? 'i' : '').source)
+    expect(literal).toEqual(expect.arrayContaining([SOURCE_HINT.source, SENSITIVE_RE.source]))
     const listed = builtinFinders().map(f => `${f.ignoreCase ? 'gi' : ''}:${new RegExp(f.tokens.join('|')).source}`)
-    expect(listed.length).toBe(16)
+    expect(listed.length).toBe(24)
     expect(new Set(listed)).toEqual(used)
   })
 
@@ -69,7 +74,7 @@ describe('scanner table store', () => {
     // Deterministic: the same tables give the same file.
     expect(Buffer.from(encodeTableStore(buildBuiltinTables())).equals(Buffer.from(bytes))).toBe(true)
     const store = decodeTableStore(bytes)!
-    expect(store.size).toBe(16)
+    expect(store.size).toBe(24)
     for (const { tokens, ignoreCase, tables } of built) {
       const sizes: number[] = []
       const got = store.get(tokens, ignoreCase, (groups) => {
@@ -109,7 +114,7 @@ describe('scanner table store', () => {
     // `npm test` builds first (the bundler tests import dist/): a store from other sources fails here.
     const store = decodeTableStore(fs.readFileSync(path.join(dist, STORE_FILE)))!
     expect(store).not.toBeNull()
-    expect(store.size).toBe(16)
+    expect(store.size).toBe(24)
     for (const { tokens, ignoreCase } of builtinFinders()) {
       const got = store.get(tokens, ignoreCase, newTables)
       expect(got, tokens.join('|').slice(0, 80)).toBeDefined()

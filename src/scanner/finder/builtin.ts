@@ -3,9 +3,9 @@ import type { FinderTables } from './tables'
 import { AST_TRIGGER_TOKENS } from '../js/trigger'
 import { FOREIGN_WORD_TOKENS } from '../rules/foreign-prose'
 import { RULE_MODULES } from '../rules/index'
-import { SOURCE_HINT_TOKENS } from '../rules/leak-sources'
 import { SKILL_HIT_TOKENS } from '../rules/skill-hits'
 import { lineFinderTokens } from '../text-scan'
+import { literalTestFinders } from './literal-test'
 import { buildTables } from './tables'
 
 /** Every finder the built-in rules use: the line patterns' (per language), the AST trigger's, the visitors'. */
@@ -14,8 +14,9 @@ export function builtinFinders(): Array<{ tokens: readonly string[], ignoreCase:
     ...lineFinderTokens().map(tokens => ({ tokens, ignoreCase: true })),
     { tokens: AST_TRIGGER_TOKENS, ignoreCase: false },
     { tokens: SKILL_HIT_TOKENS, ignoreCase: true },
-    { tokens: SOURCE_HINT_TOKENS, ignoreCase: true },
     { tokens: FOREIGN_WORD_TOKENS, ignoreCase: false },
+    // The rules' module-level `literalTest` calls, made when RULE_MODULES was imported.
+    ...literalTestFinders(),
   ]
 }
 

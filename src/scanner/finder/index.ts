@@ -4,6 +4,7 @@
  */
 export { shippedConditions } from './gate-store'
 export { compileGate, conditionsOf } from './gates'
+export { literalTest, literalTestFinders } from './literal-test'
 export { buildFinder, lazyFinder, splitAlternatives } from './prefilter'
 export type { Finder } from './prefilter'
 export { crossesSentences } from './sentences'

@@ -2,7 +2,7 @@ import type { SkillSource } from '../../core/types'
 import type { Lang, LinePattern, RawFinding } from '../types'
 import { classify } from '../classify'
 import { excerptAt } from '../excerpt'
-import { crossesSentences } from '../finder'
+import { crossesSentences, literalTest } from '../finder'
 import { LineIndex } from '../lines'
 import { findFences, markCautionary } from '../markdown'
 
@@ -291,13 +291,20 @@ export function joined(p: { lines: string[] }): string {
   return text
 }
 
-// The anchors of a rule's patterns as one alternation.
-const ANY_ANCHOR = new WeakMap<readonly LinePattern[], RegExp>()
-function anyAnchor(patterns: readonly LinePattern[]): RegExp {
-  let re = ANY_ANCHOR.get(patterns)
-  if (!re)
-    ANY_ANCHOR.set(patterns, (re = new RegExp([...new Set(patterns.map(p => `(?:${p.anchor})`))].join('|'), 'i')))
-  return re
+// The anchors of a rule's patterns as one alternation, asked of every paragraph at literal-search speed (by
+// source: lists of the same anchors share one finder).
+const ANY_ANCHOR = new WeakMap<readonly LinePattern[], (text: string) => boolean>()
+const ANY_SOURCE = new Map<string, (text: string) => boolean>()
+function anyAnchor(patterns: readonly LinePattern[]): (text: string) => boolean {
+  let test = ANY_ANCHOR.get(patterns)
+  if (!test) {
+    const source = [...new Set(patterns.map(p => `(?:${p.anchor})`))].join('|')
+    test = ANY_SOURCE.get(source)
+    if (!test)
+      ANY_SOURCE.set(source, (test = literalTest(new RegExp(source, 'i'))))
+    ANY_ANCHOR.set(patterns, test)
+  }
+  return test
 }
 const COMPILED = new WeakMap<LinePattern, { anchor: RegExp, re: RegExp, inSentence: boolean }>()
 // Patterns that share an anchor share its regex: a paragraph is tested once per anchor.
@@ -333,7 +340,7 @@ export function wrappedMatches(units: readonly Unit[], patterns: readonly LinePa
         continue
       const text = joined(p)
       // Every pattern needs its anchor: one test of them all first, then each pattern where one is there.
-      if (!any.test(text))
+      if (!any(text))
         continue
       // Answers of the gates and anchors on this paragraph, and of anchors on its sentences that wrap (where a
       // pattern that stays within a sentence can match), for stateless regexes only: no `g` or `y`.
@@ -425,14 +432,26 @@ function wrappedSentences(p: { lines: string[] }, text: string): Array<[number, 
 
 // A rule's prose patterns, found once per list.
 const PROSE = new WeakMap<readonly LinePattern[], readonly LinePattern[]>()
+function proseOf(patterns: readonly LinePattern[]): readonly LinePattern[] {
+  let prose = PROSE.get(patterns)
+  if (!prose)
+    PROSE.set(patterns, (prose = patterns.filter(p => p.langs.includes('prose') && (p.view ?? 'raw') === 'raw')))
+  return prose
+}
+
+/**
+ * Makes the paragraph test of a list that `wrappedProse` (or, with `prose: false`, `wrappedMatches`) will read:
+ * called where a rule defines the list, so that the build ships its finder.
+ */
+export function prepareWrapped(patterns: readonly LinePattern[], { prose = true }: { prose?: boolean } = {}): void {
+  anyAnchor(prose ? proseOf(patterns) : patterns)
+}
 
 /**
  * The prose line patterns of a rule matched on sentences that wrap over lines (prose is often wrapped at 80
  * columns: "tell them" at the end of one line, "only the plan ran" on the next), marked like the line scan's.
  */
 export function wrappedProse(skill: SkillSource, patterns: readonly LinePattern[], rule: string): RawFinding[] {
-  let prose = PROSE.get(patterns)
-  if (!prose)
-    PROSE.set(patterns, (prose = patterns.filter(p => p.langs.includes('prose') && (p.view ?? 'raw') === 'raw')))
+  const prose = proseOf(patterns)
   return prose.length ? markQuoted(skill, wrappedMatches(unitsOf(skill), prose, rule)) : []
 }

@@ -1,7 +1,7 @@
 import type { LinePattern, RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { clauseBefore, describesAct, namesOrderInTable } from './clauses'
-import { markQuoted, wrappedProse } from './code-units'
+import { markQuoted, prepareWrapped, wrappedProse } from './code-units'
 import { foreignOrders } from './foreign-prose'
 
 const USER = String.raw`(?:the\s+)?(?:user|human|operator|developer|reviewer|owner)s?\b`
@@ -554,3 +554,4 @@ let orders: readonly LinePattern[] | null = null
 function wrapped(): readonly LinePattern[] {
   return (orders ??= concealment.patterns.filter(p => WRAPPED.test(p.message)))
 }
+prepareWrapped(wrapped())

@@ -1,5 +1,5 @@
 import type { LinePattern, RuleModule } from '../types'
-import { wrappedProse } from './code-units'
+import { prepareWrapped, wrappedProse } from './code-units'
 
 const ALL: LinePattern['langs'] = ['sh', 'py', 'js', 'prose', 'text']
 /** Config literals: code and config files. In prose they are errors only when the line tells the agent to use them. */
@@ -345,3 +345,4 @@ function wrapped(): readonly LinePattern[] {
   return (orders ??= controlDisablement.patterns.filter(p => p.anchor === SWITCH_OFF_ANCHOR
     || p.message.startsWith('declares')))
 }
+prepareWrapped(wrapped())

@@ -4,7 +4,7 @@ import type { Statement } from './code-units'
 import { excerptAt } from '../excerpt'
 import { codeStatements, markQuoted, unitsOf, wrappedProse } from './code-units'
 import { HARVEST_PROSE, PHISHING, proseHarvest } from './harvest-prose'
-import { CLI_TOKEN_RE, joinedPaths, secretNames, SENSITIVE_RE, sourceHinted, storeKinds } from './leak-sources'
+import { CLI_TOKEN_RE, joinedPaths, namesSensitive, secretNames, sourceHinted, storeKinds } from './leak-sources'
 import { serviceWords } from './own-host'
 
 /**
@@ -63,18 +63,21 @@ function finding(st: Statement, message: string, severity?: 'warning', at?: (lin
   }
 }
 
+/**
+ * Whether the code of a file sends what it read, stages it (into one document or archive) or decrypts browser
+ * secrets: asked only of the rare file that reads two kinds of store.
+ */
+function sendsOrStages(statements: readonly Statement[], path: string): boolean {
+  return statements.some(st => st.path === path
+    && (SINK.test(st.text) || STAGES.test(st.text) || DECRYPTS.test(st.text)))
+}
+
 function visitHarvest(skill: SkillSource): RawFinding[] {
   const out: RawFinding[] = []
   const units = unitsOf(skill)
   const byFile = new Map<string, Statement[]>()
-  const sinks = new Set<string>()
-  // Files whose code stages what it read (into one document or archive) or decrypts browser secrets.
-  const staged = new Set<string>()
-  for (const st of codeStatements(units)) {
-    if (SINK.test(st.text))
-      sinks.add(st.path)
-    if (STAGES.test(st.text) || DECRYPTS.test(st.text))
-      staged.add(st.path)
+  const statements = codeStatements(units)
+  for (const st of statements) {
     if (!sourceHinted(st.text))
       continue
     const list = byFile.get(st.path) ?? []
@@ -87,13 +90,12 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
   }
   // Several kinds of credential store read by the code of one file.
   for (const [path, list] of byFile) {
-    const sendsOrStages = sinks.has(path) || staged.has(path)
     const kinds = new Set<string>()
     let second: Statement | null = null
     let secondKind = ''
     for (const st of list) {
       const text = joinedPaths(st.text)
-      if (!SENSITIVE_RE.test(text) && !CLI_TOKEN_RE.test(text))
+      if (!namesSensitive(text) && !CLI_TOKEN_RE.test(text))
         continue
       for (const k of storeKinds(text)) {
         if (!kinds.has(k) && kinds.size === 1 && !second) {
@@ -112,7 +114,7 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
       out.push(finding(st, message, undefined, l => BROWSER_KEY.test(l)))
       continue
     }
-    if (second && (kinds.size >= 3 || sendsOrStages || vault)) {
+    if (second && (kinds.size >= 3 || vault || sendsOrStages(statements, path))) {
       const message = `reads ${kinds.size} kinds of credential store (${[...kinds].join(', ')})`
       out.push(finding(second, message, undefined, names))
     }

@@ -118,38 +118,46 @@ for (let c = 0; c < 128; c++) {
     CLASS[c] = 1 | (/[0-9a-f]/i.test(ch) ? 2 : 0) | (/[A-Z]/.test(ch) ? 4 : 0) | (/[a-z]/.test(ch) ? 8 : 0)
 }
 
+const MIN_RUN = 20
+function classAt(text: string, i: number): number {
+  const c = text.charCodeAt(i)
+  return c < 128 ? CLASS[c]! : 0
+}
+
 /**
- * Maximal runs of base64 characters of at least 20, with their padding, in one pass (a regex restarts at
- * every word of prose): `visit(start, end, hexOnly, mixedCase)`.
+ * Maximal runs of base64 characters of at least `MIN_RUN`, with their padding, in one pass (a regex restarts at
+ * every word of prose): `visit(start, end, hexOnly, mixedCase)`. A run that long starting in [i, i + MIN_RUN)
+ * holds the character at i + MIN_RUN - 1, so that one is looked at first: prose is passed a word per step.
  */
 function eachRun(text: string, visit: (start: number, end: number, hexOnly: boolean, mixed: boolean) => void): void {
   const n = text.length
   let i = 0
-  while (i < n) {
-    const c = text.charCodeAt(i)
-    if (c >= 128 || !CLASS[c]) {
-      i++
+  while (i + MIN_RUN <= n) {
+    const j = i + MIN_RUN - 1
+    if (!classAt(text, j)) {
+      i = j + 1
       continue
     }
-    const start = i
+    let start = j
+    while (start > i && classAt(text, start - 1)) start--
+    let stop = j + 1
+    while (stop < n && classAt(text, stop)) stop++
+    if (stop - start < MIN_RUN) {
+      i = stop + 1
+      continue
+    }
     let all = 15
     let any = 0
-    while (i < n) {
-      const d = text.charCodeAt(i)
-      const k = d < 128 ? CLASS[d]! : 0
-      if (!k)
-        break
-      all &= k
-      any |= k
-      i++
+    for (let k = start; k < stop; k++) {
+      const bits = classAt(text, k)
+      all &= bits
+      any |= bits
     }
-    if (i - start >= 20) {
-      let end = i
-      while (end < n && end - i < 2 && text.charCodeAt(end) === 61)
-        end++
-      visit(start, end, (all & 2) !== 0, (any & 12) === 12)
-      i = end
-    }
+    let end = stop
+    while (end < n && end - stop < 2 && text.charCodeAt(end) === 61)
+      end++
+    visit(start, end, (all & 2) !== 0, (any & 12) === 12)
+    i = end
   }
 }
 

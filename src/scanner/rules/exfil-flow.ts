@@ -2,11 +2,11 @@ import type { SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
 import type { Statement, Unit } from './code-units'
 import { excerptAt } from '../excerpt'
-import { codeStatements, markQuoted, unitsOf, wrappedMatches } from './code-units'
+import { codeStatements, markQuoted, prepareWrapped, unitsOf, wrappedMatches } from './code-units'
 import { filledPlaceholders } from './exfil-placeholder'
 import { EXFIL_SENTENCES } from './exfil-prose'
 import { treeUploads } from './exfil-tree'
-import { ENV_DUMP_RE, joinedPaths, secretNames, SENSITIVE_RE, sourceHinted, STORES } from './leak-sources'
+import { ENV_DUMP_RE, joinedPaths, namesSensitive, secretNames, sourceHinted, STORES } from './leak-sources'
 import { LOCAL_HOST, sendsForeign } from './own-host'
 import { hitLines } from './skill-hits'
 
@@ -109,11 +109,14 @@ class Tainted extends Map<string, Taint> {
   }
 }
 
+// The wrapped pass reads the sentence patterns as they are (`wrappedMatches`, not `wrappedProse`).
+prepareWrapped(EXFIL_SENTENCES, { prose: false })
+
 function sourceOf(raw: string, language: string, tainted: Tainted): Taint | null {
   const lang = family(language)
   if (sourceHinted(raw)) {
     const text = joinedPaths(raw.replace(NOT_SENT, ' '))
-    if (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text))
+    if (ENV_DUMP_RE.test(text) || namesSensitive(text))
       return { names: [] }
     const names = secretNames(text)
     if (names.length)
@@ -157,11 +160,11 @@ function learn(st: Statement, tainted: Tainted): void {
     const named = /^\$\{?([A-Za-z_]\w*)\}?$/.exec(file)
     if (named)
       tainted.set(`${family(st.lang)}:${named[1]}`, t)
-    else if (/[/\\]|\.[a-z]\w*$/i.test(file) && !/^(?:\/dev\/null|&\d)$/.test(file) && !SENSITIVE_RE.test(file))
+    else if (/[/\\]|\.[a-z]\w*$/i.test(file) && !/^(?:\/dev\/null|&\d)$/.test(file) && !namesSensitive(file))
       tainted.set(`file:${file}`, t)
   }
   const cp = CP_DEST.exec(st.text)
-  if (cp && !SENSITIVE_RE.test(cp[1]!))
+  if (cp && !namesSensitive(cp[1]!))
     tainted.set(`file:${cp[1]}`, t)
 }
 

@@ -6,7 +6,7 @@ import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
 import { visitExfiltration } from './exfil-flow'
 import { EXFIL_PROSE } from './exfil-prose'
 import { secretSources } from './exfil-taint'
-import { ENV_DUMP, SECRET_NAME, secretNames, SENSITIVE_RE, STORES } from './leak-sources'
+import { ENV_DUMP, namesSensitive, SECRET_NAME, secretNames, STORES } from './leak-sources'
 import { sendsForeign } from './own-host'
 import { isDataName, urlPlaceholders } from './url-template'
 
@@ -199,7 +199,7 @@ export const exfiltration: RuleModule = {
       message: 'copies a credential store to a remote host',
       // A key given with `-i` (or an ssh command with one) logs in, and a public key is public: neither is a leak.
       accept: (_m, line) =>
-        SENSITIVE_RE.test(line.replace(/\s-i\s*\S+|\s-e\s+(["'])[^"']*\1|\s-e\s+\S+|\S+\.pub\b/g, ' ')),
+        namesSensitive(line.replace(/\s-i\s*\S+|\s-e\s+(["'])[^"']*\1|\s-e\s+\S+|\S+\.pub\b/g, ' ')),
     },
     {
       anchor: 'mail|mutt|Send-MailMessage|sendmail',

@@ -1,8 +1,8 @@
 import type { LinePattern, RawFinding } from '../types'
 import type { Unit } from './code-units'
 import { excerptAt } from '../excerpt'
-import { paragraphs } from './code-units'
-import { SENSITIVE_RE, sourceHinted, storeKinds } from './leak-sources'
+import { paragraphs, prepareWrapped } from './code-units'
+import { namesSensitive, sourceHinted, storeKinds } from './leak-sources'
 
 /**
  * Harvesting asked for in prose: a verb that gathers, at the start of an instruction, and either several
@@ -47,7 +47,7 @@ export function proseHarvest(units: readonly Unit[]): RawFinding[] {
       continue
     for (const p of paragraphs(unit)) {
       const all = p.lines.join('\n')
-      if (!sourceHinted(all) || !SENSITIVE_RE.test(all))
+      if (!sourceHinted(all) || !namesSensitive(all))
         continue
       for (let at = 0; at < p.lines.length; at++) {
         const line = p.lines[at]!
@@ -99,6 +99,8 @@ export const PHISHING: readonly LinePattern[] = [
     accept: (m, line) => !negatedAsk(line.slice(Math.max(0, m.index - 60), m.index + 8)),
   },
 ]
+
+prepareWrapped(PHISHING)
 
 export const HARVEST_PROSE: readonly LinePattern[] = [
   ...PHISHING,

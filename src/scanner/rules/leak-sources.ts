@@ -3,7 +3,7 @@
  * variables, dumps of the whole environment, and hosts that exist to receive stolen data.
  */
 
-import { buildFinder, lazyFinder, splitAlternatives } from '../finder/index'
+import { literalTest } from '../finder/index'
 
 /** Credential stores by kind. A public key (`id_rsa.pub`) is not one. */
 export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
@@ -102,6 +102,9 @@ export const STORE_ANCHOR = [
 
 /** Any credential store or sensitive file. */
 export const SENSITIVE_RE = new RegExp(STORES.map(s => `(?:${s.re})`).join('|'), 'i')
+
+/** `SENSITIVE_RE.test`, at literal-search speed. */
+export const namesSensitive = literalTest(SENSITIVE_RE)
 
 /**
  * Commands that print a logged-in CLI's token. Each is how a tool hands its own token to a script
@@ -207,18 +210,11 @@ export const SOURCE_HINT = new RegExp(
   'i',
 )
 
-/** `SOURCE_HINT`'s alternatives, for a literal-speed finder (the build ships its tables: `finder/builtin.ts`). */
-export const SOURCE_HINT_TOKENS: readonly string[] = splitAlternatives(SOURCE_HINT.source)
-// The regex tries each of its sixty alternatives at every position of a text: most of what a prose paragraph costs.
-const hintFinder = lazyFinder(() => buildFinder(SOURCE_HINT_TOKENS, true))
-
 /**
- * `SOURCE_HINT.test`, at literal-search speed. A short text (most statements) costs the finder more to set up
- * than the regex takes to read it, and less than a lookup in a table of earlier answers would.
+ * `SOURCE_HINT.test`, at literal-search speed (the regex tries each of its sixty alternatives at every position of
+ * a text: most of what a prose paragraph cost).
  */
-export function sourceHinted(text: string): boolean {
-  return text.length < 128 ? SOURCE_HINT.test(text) : hintFinder.test(text)
-}
+export const sourceHinted = literalTest(SOURCE_HINT)
 
 // The home directory as code finds it: it stands for `~` in a path built from pieces.
 const HOME_CALL = new RegExp(
@@ -265,5 +261,5 @@ export function joinedPaths(source: string): string {
 /** A whole-environment dump, a credential store, or a secret variable, on one piece of text. */
 export function hasSource(text: string): boolean {
   return sourceHinted(text)
-    && (ENV_DUMP_RE.test(text) || SENSITIVE_RE.test(text) || CLI_TOKEN_RE.test(text) || secretNames(text).length > 0)
+    && (ENV_DUMP_RE.test(text) || namesSensitive(text) || CLI_TOKEN_RE.test(text) || secretNames(text).length > 0)
 }

@@ -5,7 +5,7 @@ import type { LinePattern, RawFinding, RuleModule } from '../types'
 import { EVAL_CALL_TRIGGERS, isEvalCallee, isNetworkCall } from '../js/callees'
 import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
 import { bySeverity } from './code-blocks'
-import { wrappedProse } from './code-units'
+import { prepareWrapped, wrappedProse } from './code-units'
 import { downloadRisk, hostOf, urlsIn } from './hosts'
 import { downloadThenRun } from './remote-exec-flow'
 
@@ -140,6 +140,7 @@ function downloadAndRun(gap: string): LinePattern[] {
 }
 const DOWNLOAD_AND_RUN = downloadAndRun(String.raw`(?:[^.\n]|\.(?=\S))`)
 const DOWNLOAD_AND_RUN_WRAPPED = downloadAndRun(String.raw`(?:[^.:\n]|[.:](?=\S))`)
+prepareWrapped(DOWNLOAD_AND_RUN_WRAPPED)
 
 /** Code fetched from the network and run unverified (curl | sh and its relatives), and instructions to do so. */
 export const remoteExec: RuleModule = {

@@ -1,6 +1,7 @@
 import type { Severity, SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import type { ChunkFinding } from './code-blocks'
+import { literalTest } from '../finder/index'
 import { bySeverity, codeChunks, toRaw } from './code-blocks'
 import { isDocHost, isReservedIp, PLACEHOLDER_WORD } from './hosts'
 
@@ -140,6 +141,8 @@ export const reverseShell: RuleModule = {
 
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCP(?:Client|Listener)\b|\bnet\.(?:connect|createConnection|createServer|Socket|Dial\w*|Listen)\b|\bnew\s+net\.Socket\b|\b(?:TCPSocket|TCPServer)\.(?:open|new)\b|\bIO::Socket::(?:INET6?|IP)->new\b|\bTcpStream::connect\b|\bnew\s+TcpClient\b|\bnew\s+Socket\s*\(/i
+// Whole code blocks are asked first: at literal-search speed.
+const opensSocket = literalTest(SOCKET)
 const HANDOFF = [
   /\bpty\.spawn\s*\(/,
   /\bdup2\s*\(/,
@@ -174,7 +177,7 @@ const SPAWN_SHELL = /["'`](?:\/bin\/)?(?:ba|z)?sh["'`]|["'`]\/bin\/(?:ba|z)?sh\b
 function shellOverSocket(skill: SkillSource): RawFinding[] {
   const found: ChunkFinding[] = []
   for (const chunk of codeChunks(skill)) {
-    if (!SOCKET.test(chunk.text))
+    if (!opensSocket(chunk.text))
       continue
     // Longer lines are no statement anybody writes; the line patterns read them in bounded windows.
     const lines = chunk.lines.map(l => (l.length > 4000 ? '' : l))
@@ -215,6 +218,7 @@ const CONNECTION = new RegExp(
   + `|\\bsocketConnection\\s*\\(|\\bmake\\.socket\\s*\\(|\\bSockets\\.connect\\s*\\(`,
   'i',
 )
+const connects = literalTest(CONNECTION)
 // A variable filled by a read of the connection: `cmd = s:receive("*l")`, `line = conn.recv(1024)`,
 // `read -r line <&5`.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
@@ -230,7 +234,7 @@ const RUNS_LINE = /\b(?:io\.popen|os\.execute|os\.system|os\.popen|subprocess\.\
 function commandLoop(skill: SkillSource): RawFinding[] {
   const found: ChunkFinding[] = []
   for (const chunk of codeChunks(skill)) {
-    if (!CONNECTION.test(chunk.text) || !RUNS_LINE.test(chunk.text))
+    if (!connects(chunk.text) || !RUNS_LINE.test(chunk.text))
       continue
     const read = new Set<string>()
     chunk.lines.forEach((line, i) => {

@@ -3,7 +3,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { crossesSentences } from '../../../src/scanner/finder'
-import { SOURCE_HINT, sourceHinted, STORES } from '../../../src/scanner/rules/leak-sources'
+import {
+  namesSensitive,
+  SENSITIVE_RE,
+  SOURCE_HINT,
+  sourceHinted,
+  STORES,
+} from '../../../src/scanner/rules/leak-sources'
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/scanner')
 
@@ -45,6 +51,36 @@ describe('sourceHinted (SOURCE_HINT through the literal finder)', () => {
       for (const t of [text, `${pad} ${text} ${pad}`]) {
         expect(SOURCE_HINT.test(t), t).toBe(want)
         expect(sourceHinted(t), t).toBe(want)
+      }
+    }
+  })
+})
+
+describe('namesSensitive (SENSITIVE_RE through the literal finder)', () => {
+  it('answers as the regex on every paragraph of the scanner corpus', () => {
+    const pieces = textsUnder(fixtures).flatMap(t => t.split(/\n\s*\n/))
+    expect(pieces.filter(p => namesSensitive(p) !== SENSITIVE_RE.test(p))).toEqual([])
+    expect(pieces.some(p => namesSensitive(p)) && pieces.some(p => !namesSensitive(p))).toBe(true)
+  })
+
+  it('keeps the regex boundaries, lookaheads and case rules', () => {
+    const cases: Array<[string, boolean]> = [
+      ['cat ~/.SSH/config', false],
+      ['cat ~/.ssh/id_ed25519', true],
+      ['cp ~/.ssh/id_rsa.pub here', false],
+      ['read ~/.AWS/Credentials', true],
+      ['the .environment word', false],
+      ['load .env.local first', true],
+      ['abc.env', false],
+      ['netsh wlan show profile name=x key=clear', true],
+      ['plain words only', false],
+      ['', false],
+    ]
+    const pad = ' words'.repeat(25)
+    for (const [text, want] of cases) {
+      for (const t of [text, `${pad} ${text} ${pad}`]) {
+        expect(SENSITIVE_RE.test(t), t).toBe(want)
+        expect(namesSensitive(t), t).toBe(want)
       }
     }
   })
