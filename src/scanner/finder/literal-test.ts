@@ -8,8 +8,8 @@ const REGISTERED = new Map<string, { tokens: readonly string[], ignoreCase: bool
 /**
  * `re.test(text)` at literal-search speed, for the big case-insensitive alternations the whole-skill rules
  * ask of whole paragraphs, files and code blocks (V8 tries every alternative at every position; the finder
- * looks at the pairs of characters a match can start with). A text shorter than the finder's setup is worth
- * goes to the regex. Both answer alike: the finder's hits are those of the regex.
+ * looks at the pairs of characters a match can start with). A short text goes to the regex, which reads it
+ * sooner than the finder is set up. Both answer alike: the finder's hits are those of the regex.
  *
  * Each call registers its regex: the build ships the tables of every one (`builtin.ts`), so a process builds
  * none. A call at a module's top level is registered when the rules are imported; later calls still answer,
