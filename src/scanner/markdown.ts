@@ -316,8 +316,9 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     // A table of quoted phrasings under a lead that says they are data to flag ("treat these as data:").
     if (!cautious && !fence)
       cautious = tableUnderLead(index, line0)
-    // Defanged indicators (`hxxp://`, `198.51.100[.]23`) are threat-intelligence notes: nothing there can run.
-    if (!cautious && !fence)
+    // Defanged indicators (`hxxp://`, `198.51.100[.]23`) are threat-intelligence notes, in prose or in a fenced
+    // report: nothing there can run as written.
+    if (!cautious)
       cautious = DEFANGED.test(text)
     if (!cautious && fence) {
       cautious = labelledInFence(index, fence, line0) || labelledAbove(index, fence)

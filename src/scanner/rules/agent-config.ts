@@ -66,7 +66,8 @@ const ESCALATE: Array<[RegExp, string]> = [
   [
     new RegExp(
       String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:tell|mention|inform|show|reveal|disclose|ask)\b|\bsilently\b`
-      + String.raw`|\bquietly\b|\bsecretly\b|\bwithout\s+(?:telling|asking|informing|notifying|showing)\b|\b(?:hide`
+      + String.raw`|\bquietly\b|\bsecretly\b|\bwithout\s+(?:telling|asking|informing|notifying|showing|listing`
+      + String.raw`|mentioning|including|reporting)\b|\b(?:hide`
       + String.raw`|conceal)\b`,
       'i',
     ),
@@ -106,9 +107,13 @@ function contentOf(lines: string[], at: number): string {
       fence = true
       continue
     }
-    if (!fence && /^\s*#{1,6}\s/.test(l))
+    // A heading ends it (an indented line is a code block's, not a heading).
+    if (!fence && /^\s{0,3}#{1,6}\s/.test(l))
       break
-    if (!fence && !l.trim() && !/^\s*(?:```|~~~)/.test(lines[i + 1] ?? ''))
+    // A blank line ends the paragraph, unless the paragraph leads (`... the following block:`) into a fenced or
+    // indented block: that block is the content.
+    const leads = /:\s*$/.test(out[out.length - 1]!) && /^(?: {4}|\t)\S/.test(lines[i + 1] ?? '')
+    if (!fence && !l.trim() && !/^\s*(?:```|~~~)/.test(lines[i + 1] ?? '') && !leads)
       break
     out.push(l)
   }

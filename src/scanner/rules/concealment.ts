@@ -2,27 +2,13 @@ import type { LinePattern, RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { clauseBefore, describesAct, namesOrderInTable } from './clauses'
 import { markQuoted, prepareWrapped, wrappedProse } from './code-units'
+import { MISREPORTS, positive, RESPONSE, USER } from './concealment-misreports'
 import { foreignOrders } from './foreign-prose'
 
-const USER = String.raw`(?:the\s+)?(?:user|human|operator|developer|reviewer|owner)s?\b`
-const RESPONSE = String.raw`(?:your|the)\s+(?:final\s+)?(?:response|reply|answer|output|summary|message|report|chat)`
 /** "If the user asks ...", "when asked": what opens a cover story (the patterns that follow it differ in the lie). */
 const WHEN_ASKED = String.raw`\b(?:if|when)\s+(?:(?:they|the\s+user|anyone|someone)\b[^.\n]{0,60}?\basks?`
   + String.raw`|asked|questioned)\b`
 const WHEN_ASKED_ANCHOR = 'if they ask|if the user|if anyone ask|if asked|when asked|if questioned|when the user'
-/** A negation before the match in its clause: "never hide ...", "do not act silently" are rules, not attacks. */
-const NEGATION = new RegExp(
-  String.raw`\b(?:never|not|don['’]t|do\s+not|doesn['’]t|must\s+not|mustn['’]t|should\s+not|shouldn['’]t`
-  + String.raw`|cannot|can['’]t|won['’]t|avoid(?:ing)?|no|without)\b`,
-  'i',
-)
-
-function positive(m: RegExpExecArray, line: string): boolean {
-  const before = line.slice(0, m.index)
-  const clause = before.slice(Math.max(before.search(/[^.;:!?]*$/), before.length - 80))
-  return !NEGATION.test(clause)
-}
-
 const ACTS = String.raw`(?:run|execute|send|upload|post|transmit|forward|copy|collect|delete|remove|append|add`
   + String.raw`|write|modify|install|update|change|save|store|include|attach|fetch|download|read|access|call`
   + String.raw`|invoke|log|record|sync`
@@ -222,6 +208,7 @@ export const concealment: RuleModule = {
       accept: (m, line) => positive(m, line) && !/\s(?:-q|-qq|-s|--quiet|--silent)\b/.test(line)
         && !describesAct(clauseBefore(line, m.index)),
     },
+    ...MISREPORTS,
     {
       anchor: 'if they ask|if the user ask|if anyone ask|if asked|when asked|if questioned',
       re: new RegExp(

@@ -197,6 +197,21 @@ export const controlDisablement: RuleModule = {
         + 'every capability)',
     },
     {
+      // Office's macro and Protected View settings (a `.reg` file, `reg add`, `Set-ItemProperty`): every macro runs,
+      // code may rewrite the VBA project, downloaded files open outside the sandbox.
+      anchor: 'VBAWarnings|AccessVBOM|InPV|BlockContentExecutionFromInternet',
+      re: new RegExp(
+        String.raw`\b(?:VBAWarnings["']?\s*(?:=|\s)\s*(?:dword:0*|-Value\s+|\/d\s+)?1\b`
+        + String.raw`|AccessVBOM["']?\s*(?:=|\s)\s*(?:dword:0*|-Value\s+|\/d\s+)?1\b`
+        + String.raw`|Disable(?:InternetFiles|Attachements|Attachments|UnsafeLocations)InPV["']?\s*(?:=|\s)\s*`
+        + String.raw`(?:dword:0*|-Value\s+|\/d\s+)?1\b`
+        + String.raw`|BlockContentExecutionFromInternet["']?\s*(?:=|\s)\s*(?:dword:0*|-Value\s+|\/d\s+)?0\b)`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'turns off Office macro security or Protected View',
+    },
+    {
       anchor: 'setenforce|SELINUX=|ufw|iptables|aa-|apparmor_parser|csrutil|spctl|netsh|MpPreference|systemctl|service',
       re: new RegExp(
         String.raw`\bsetenforce\s+(?:0|permissive)\b|\bSELINUX=(?:disabled|permissive)\b|\bufw\s+disable\b`

@@ -215,6 +215,17 @@ export const credentialHarvesting: RuleModule = {
       view: 'noComments',
       message: 'searches the home directory or the whole disk for keys and credentials',
     },
+    {
+      // Every process's environment (`/proc/*/environ`, `/proc/${pid}/environ` in a loop): the secrets of whatever
+      // else runs on the machine. A process's own is `/proc/self/environ`.
+      anchor: 'environ',
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /\/proc\/(?:\*|\[0-9\]\*|\$\{\s*\w+\s*\}|\$(?!\$)\w+|\{\s*\w+\s*\}|%[sd]|#\{\w+\}|["'`]\s*\+\s*\w+\s*\+\s*["'`]|["'`]\s*,\s*\w+\s*,\s*["'`])\/?environ\b/,
+      // Code only: prose names the file to warn about it ("secrets in env vars show in /proc/*/environ").
+      langs: ['sh', 'py', 'js', 'rb', 'go'],
+      view: 'noComments',
+      message: 'reads the environment of other processes (`/proc/*/environ`): their secrets',
+    },
     ...HARVEST_PROSE,
   ],
   visitSkill: visitHarvest,

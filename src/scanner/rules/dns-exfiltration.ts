@@ -20,7 +20,7 @@ const LOOKUP_SH = String.raw`\b(?:dig|nslookup|host|drill|ping|Resolve-DnsName|g
   + String.raw`|kdig)\b`
 // Data that names the host it runs on or encodes data for a label.
 const ENCODER = String.raw`\b(?:base64|base32|xxd|hexdump|od\s+-|openssl\s+enc|whoami|hostname|uname|id\s+-un|cat`
-  + String.raw`|env|printenv)\b`
+  + String.raw`|env|printenv|fold\s+-w\s*\d+)\b`
 
 const LOOKUP_RE = new RegExp(LOOKUP_SH, 'i')
 const ENCODER_RE = new RegExp(ENCODER, 'i')
@@ -29,7 +29,7 @@ const ENCODER_RE = new RegExp(ENCODER, 'i')
 const DATA_VAR = new RegExp(
   String.raw`^\s*(?:export\s+|local\s+)?\$?(\w+)\s*=\s*[^\n]*?(?:\$\(|\`)[^\n]*?${ENCODER}`
   + String.raw`|\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+)|\bfor\s+(\w+)\s+in\s+\$\(`,
-  'i',
+  'gim',
 )
 
 /**
@@ -111,9 +111,10 @@ function visitDns(skill: SkillSource): RawFinding[] {
     return markQuoted(skill, out)
   const vars = new Set<string>()
   for (const st of statements) {
-    const m = DATA_VAR.exec(st.text)
-    if (m && (ENCODER_RE.test(st.text) || hasSource(st.text)))
-      vars.add((m[1] ?? m[2] ?? m[3])!)
+    if (!ENCODER_RE.test(st.text) && !hasSource(st.text))
+      continue
+    // Every variable of a statement: a loop inside a loop fills one from the other.
+    for (const m of st.text.matchAll(DATA_VAR)) vars.add((m[1] ?? m[2] ?? m[3])!)
   }
   if (!vars.size)
     return markQuoted(skill, out)
@@ -166,6 +167,18 @@ export const dnsExfiltration: RuleModule = {
       langs: ['sh', 'text', 'prose'],
       view: 'noComments',
       message: 'looks up a hostname built from command output or the environment (DNS exfiltration)',
+    },
+    {
+      // PowerShell's format operator filling the leftmost label: `Resolve-DnsName ("{0}.x.example" -f $data)`.
+      anchor: 'Resolve-DnsName|nslookup|ping',
+      re: new RegExp(
+        String.raw`\b(?:Resolve-DnsName|nslookup|ping)\b[^\n;|]{0,40}?["']\{0\}(?:\.\{\d\})*${TAIL}["']`
+        + String.raw`\s*\)?\s*-f\s+\$\w+`,
+        'i',
+      ),
+      langs: ['sh', 'text', 'prose'],
+      view: 'noComments',
+      message: 'looks up a hostname built from data (DNS exfiltration)',
     },
     {
       anchor: 'dig|nslookup|host|drill|ping|Resolve-DnsName|getent|resolvectl|kdig',

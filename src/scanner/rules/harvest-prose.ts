@@ -88,10 +88,27 @@ export const PHISHING: readonly LinePattern[] = [
     re: new RegExp(
       String.raw`\b(?:ask|tell|have|get|prompt|instruct)(?:s|ed|ing)?\s+(?:the\s+)?(?:user|them|him|her)\s+`
       + String.raw`(?:to\s+|for\s+)?`
-      + String.raw`(?:paste|share|send|provide|enter|type|give|post)\b[^.\n]{0,140}?\b(?:tokens?|api[\s_-]?keys?`
+      // A gap may hold periods inside words and paths (`~/.ssh/id_ed25519`), not a sentence's end.
+      + String.raw`(?:paste|share|send|provide|enter|type|give|post)\b(?:[^.\n]|\.(?=\S)){0,140}?`
+      + String.raw`\b(?:tokens?|api[\s_-]?keys?`
       + String.raw`|secret(?:\s+access)?\s+keys?|passwords?|private\s+keys?|credentials|seed\s+phrases?|2fa\s+codes?`
-      + String.raw`|recovery\s+codes?)\b[^.\n]{0,100}?\b(?:in|into|to)\s+(?:the\s+|this\s+|your\s+)?`
+      + String.raw`|recovery\s+codes?)\b(?:[^.\n]|\.(?=\S)){0,100}?\b(?:in|into|to)\s+(?:the\s+|this\s+|your\s+)?`
       + String.raw`(?:chat|conversation|reply|message|prompt|thread)\b`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'asks the user to paste secrets into the conversation',
+    accept: (m, line) => !negatedAsk(line.slice(Math.max(0, m.index - 60), m.index + 8)),
+  },
+  {
+    // The place first: "ask the user to paste into this chat their password and backup codes".
+    anchor: 'paste|share|send|provide|enter|type|give|post',
+    re: new RegExp(
+      String.raw`\b(?:ask|tell|have|get|prompt|instruct)(?:s|ed|ing)?\s+(?:the\s+)?(?:user|them|him|her)\s+`
+      + String.raw`(?:to\s+|for\s+)?(?:paste|share|send|provide|enter|type|give|post)\s+(?:\w+\s+)?(?:in|into|to)\s+`
+      + String.raw`(?:the\s+|this\s+|your\s+)?(?:chat|conversation|reply|message|prompt|thread)\b`
+      + String.raw`(?:[^.\n]|\.(?=\S)){0,80}?\b(?:tokens?|api[\s_-]?keys?|passwords?|private\s+keys?|credentials`
+      + String.raw`|seed\s+phrases?|2fa\s+codes?|recovery\s+codes?|backup\s+(?:verification\s+)?codes?)\b`,
       'i',
     ),
     langs: ['prose', 'text'],

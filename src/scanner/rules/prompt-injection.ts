@@ -126,7 +126,8 @@ export const promptInjection: RuleModule = {
       re: new RegExp(
         [
           String.raw`\b${OVERRIDE_VERB}\s+(?:(?:all|any|the|your|every|of|these|those|my)\s+){0,3}`,
-          String.raw`${PRIOR}\s+(?:\w+\s+)?${GUIDANCE}`,
+          // "prior and system instructions", "previous, system or developer prompts".
+          String.raw`${PRIOR}(?:\s*(?:,|\/|\band\b|\bor\b)\s*(?:the\s+)?${PRIOR})*\s+(?:\w+\s+)?${GUIDANCE}`,
         ].join(''),
         'i',
       ),
@@ -148,11 +149,14 @@ export const promptInjection: RuleModule = {
       accept: isOverride,
     },
     {
-      anchor: String.raw`im_start|\[\/?(?:SYSTEM|INST)\]`,
-      re: /<\|im_start\|>\s*system|\[\/?(?:SYSTEM|INST)\]/i,
+      // `[SYSTEM]`, `[INST]`, and labelled forms: `[SYSTEM MESSAGE - priority instruction from ...]`.
+      anchor: String.raw`im_start|\[\/?(?:SYSTEM|INST)\b`,
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /<\|im_start\|>\s*system|\[\/?(?:SYSTEM|INST)(?:\s+(?:MESSAGE|NOTE|NOTICE|PROMPT|OVERRIDE|UPDATE|INSTRUCTIONS?))?(?:\s*[-:–—]\s*[^\]\n]{0,80})?\]/i,
       langs: ['prose', 'text'],
       message: 'fake system / role marker that claims authority',
-      accept: (m, line, next) => claimsAuthority(line.slice(m.index + m[0].length), next),
+      // A labelled marker's own label may claim it (`[SYSTEM MESSAGE - priority instruction]`).
+      accept: (m, line, next) => claimsAuthority(line.slice(m.index + 1), next),
     },
     {
       anchor: String.raw`<\/?system|system\s*(?:prompt|message|override|instructions)|system(?:\*\*)?\s*:`,
@@ -188,11 +192,12 @@ export const promptInjection: RuleModule = {
     {
       // "IMPORTANT SYSTEM NOTE FOR THE ASSISTANT: ...", "[[PRIORITY INSTRUCTIONS FOR THE AI AGENT]]", an
       // `assistant-directive`: text addressed to the agent, inside a skill's data, that claims authority.
-      anchor: String.raw`(?:note|notice|instructions?|directives?|message|memo)\s+(?:for|to)\s+`
+      anchor: String.raw`(?:note|notice|instructions?|directives?|message|memo)[\s_-]+(?:for|to)[\s_-]+`
         + String.raw`(?:the\s+|any\s+|all\s+)?(?:ai|assistant|agent|llm|model|language\s+model|coding\s+agent)`
         + String.raw`|(?:assistant|ai|agent|llm)[-_]directive`,
       re: new RegExp(
-        String.raw`\b(?:note|notice|instructions?|directives?|message|memo)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?`
+        String.raw`\b(?:note|notice|instructions?|directives?|message|memo)[\s_-]+(?:for|to)[\s_-]+`
+        + String.raw`(?:the[\s_-]+|any\s+|all\s+)?`
         + String.raw`(?:ai|assistant|agent|llm|model|language\s+model|coding\s+agent)s?\b(?:\s+agent)?`
         + String.raw`|\b(?:assistant|ai|agent|llm)[-_]directive\b`,
         'i',

@@ -11,10 +11,15 @@ import { downloadThenRun } from './remote-exec-flow'
 
 // A shell or an interpreter, by name or by path (`| /bin/bash`, `| /usr/bin/env python3`).
 const BIN = String.raw`(?:\/(?:usr\/)?(?:local\/)?bin\/)?`
+// Inline code that runs what it is given (`exec(sys.stdin.read())`).
+const RUNS_INPUT = String.raw`\b(?:exec|eval|compile|system|popen|spawn|Function|require)\b`
 const SHELL = [
   String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:chroot\s+\S+\s+)?(?:${BIN}env\s+[^|\n]{0,60}?\s)?`
   + String.raw`${BIN}(?:ba|z|k|da|fi|c|tc|a)?sh\b`,
-  String.raw`|(?:sudo\s+)?${BIN}(?:python[\d.]*|node|perl|ruby|php)\b(?!\s+-m\s+json)`,
+  // An interpreter given its own code on the command line (`| python3 -c "import json; ..."`) reads the download
+  // as data, unless that code runs what it reads.
+  String.raw`|(?:sudo\s+)?${BIN}(?:python[\d.]*|node|perl|ruby|php)\b(?!\s+-m\s+json`
+  + String.raw`|\s+-(?:c|e|ne|pe|E|r)\s+(?:"(?![^"\n]*${RUNS_INPUT})[^"\n]*"|'(?![^'\n]*${RUNS_INPUT})[^'\n]*'))`,
 ].join('')
 const PASTE = [
   String.raw`(?:pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|rentry\.(?:co|org)|dpaste\.(?:com|org)`,

@@ -1,5 +1,7 @@
 import type { Severity, SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
+import { escapeRegExp } from '../../core/escape-regexp'
+import { excerptAt } from '../excerpt'
 import { bySeverity, codeChunks, toRaw } from './code-blocks'
 import { hostOf, isIp, isReservedIp, isStagingHost } from './hosts'
 
@@ -251,7 +253,7 @@ export const supplyChain: RuleModule = {
       message: 'runs an unpinned package with npx -y',
     }, m => npxJudge(m[1] ?? '')),
   ],
-  visitSkill: selfPublishing,
+  visitSkill: skill => [...selfPublishing(skill), ...hookRunsDirectDependency(skill)],
 }
 
 /** Pinned to an exact version: nothing. A URL or git source off the registry: by host. Unpinned: a warning. */
@@ -285,4 +287,62 @@ function selfPublishing(skill: SkillSource): RawFinding[] {
     }]
   })
   return toRaw('supply_chain', found)
+}
+
+const HOOKS = ['preinstall', 'install', 'postinstall', 'prepare'] as const
+const DIRECT_SPEC = /^(?:git\+|git:|github:|gitlab:|bitbucket:|https?:\/\/)/i
+
+/**
+ * A package manifest whose install hook runs a dependency taken from a git repository or a URL: `npm install`
+ * runs code nobody published to the registry, at once (the dependency alone is a warning; run by a hook, an error).
+ */
+function hookRunsDirectDependency(skill: SkillSource): RawFinding[] {
+  const out: RawFinding[] = []
+  for (const file of skill.files) {
+    if (file.text === null || !/(?:^|\/)package\.json$/.test(file.path) || !file.text.includes('install'))
+      continue
+    let manifest: unknown
+    try {
+      manifest = JSON.parse(file.text)
+    }
+    catch {
+      continue
+    }
+    const pkg = (manifest && typeof manifest === 'object' ? manifest : {}) as Record<string, unknown>
+    const scripts = (pkg.scripts && typeof pkg.scripts === 'object' ? pkg.scripts : {}) as Record<string, unknown>
+    const direct = new Set<string>()
+    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) {
+      const deps = pkg[field]
+      if (!deps || typeof deps !== 'object')
+        continue
+      for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) {
+        if (typeof spec === 'string' && DIRECT_SPEC.test(spec))
+          direct.add(name)
+      }
+    }
+    for (const hook of HOOKS) {
+      const script = scripts[hook]
+      if (typeof script !== 'string')
+        continue
+      const runs = (n: string): boolean =>
+        new RegExp(String.raw`(?:^|[\s/"'])${escapeRegExp(n)}(?:$|[\s/"'])`).test(script)
+      const name = [...direct].find(runs)
+      if (!name)
+        continue
+      const lines = file.text.split('\n')
+      const at = Math.max(0, lines.findIndex(l => new RegExp(String.raw`"${hook}"\s*:`).test(l)))
+      const text = lines[at]!
+      const col = text.length - text.trimStart().length
+      out.push({
+        rule: 'supply_chain',
+        path: file.path,
+        line: at + 1,
+        column: col + 1,
+        message: `the \`${hook}\` hook runs ${name}, a dependency installed from a git repository or a URL`,
+        excerpt: excerptAt(text, col, Math.min(80, text.length - col)),
+      })
+      break
+    }
+  }
+  return out
 }
