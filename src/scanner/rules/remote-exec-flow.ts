@@ -2,7 +2,6 @@ import type { Severity, SkillSource } from '../../core/types'
 import type { RawFinding } from '../types'
 import type { ChunkFinding, CodeChunk } from './code-blocks'
 import { escapeRegExp } from '../../core/escape-regexp'
-import { literalTest } from '../finder/index'
 import { codeChunks, toRaw } from './code-blocks'
 import { downloadRisk } from './hosts'
 
@@ -234,26 +233,19 @@ const SH_DECODED: Flow = {
   message: DECODED,
 }
 
-/** Per flow, its source and sink asked of a whole code block first, at literal-search speed. */
-const IN_CHUNK = new Map<Flow, { source: (text: string) => boolean, sink: (text: string) => boolean }>(
-  [PY, JS, RB, SCRIPT, PY_DECODED, JS_DECODED, SH_DECODED]
-    .map(f => [f, { source: literalTest(f.source), sink: literalTest(f.sink) }]),
-)
-
 /** A network read, in the languages whose code flows are followed (for a downloaded file written, then run). */
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const FETCH = /\bhttp\.(?:Get|Post)\s*\(|\bhttp\.DefaultClient\b|\b(?:requests|httpx)\.get\s*\(|\burlopen\s*\(|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|Net::HTTP|URI\.open|\bcurl\b|\bwget\b/
 // A file written at a literal path: `os.WriteFile("/tmp/x", ...)`, `open("/tmp/x", "wb")`, `fs.writeFileSync('x')`.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const WRITE_PATH = /\b(?:os\.WriteFile|ioutil\.WriteFile|os\.Create|os\.OpenFile|File\.(?:write|open|binwrite)|IO\.copy_stream|open|writeFileSync|createWriteStream|writeFile)\s*\(\s*["']([^"'\s]{2,200})["']/g
-const fetches = literalTest(FETCH)
 
 /**
  * Code that downloads, writes a file at a literal path, and runs that path (Go `exec.Command("/tmp/x")`,
  * Python `subprocess.run(["/tmp/x"])`, Node `execFileSync('/tmp/x')`, Ruby `system("/tmp/x")`).
  */
 function fileFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
-  if (!fetches(chunk.text) || !/\bexec|\bsystem\b|\bspawn|\bsubprocess\b|\bPopen\b/.test(chunk.text))
+  if (!FETCH.test(chunk.text) || !/\bexec|\bsystem\b|\bspawn|\bsubprocess\b|\bPopen\b/.test(chunk.text))
     return
   const { lines } = chunk
   if (lines.length > MAX_CHUNK_LINES)
@@ -334,9 +326,7 @@ function withFetchers(chunk: CodeChunk, flow: Flow): Flow {
  * download from an official installer's host is a warning, as its one-line form is.
  */
 function valueFlow(chunk: CodeChunk, given: Flow, out: ChunkFinding[]): void {
-  const inChunk = IN_CHUNK.get(given)
-    ?? { source: (t: string) => given.source.test(t), sink: (t: string) => given.sink.test(t) }
-  if (!inChunk.source(chunk.text) || !inChunk.sink(chunk.text))
+  if (!given.source.test(chunk.text) || !given.sink.test(chunk.text))
     return
   const flow = withFetchers(chunk, given)
   const tainted = new Set<string>()
