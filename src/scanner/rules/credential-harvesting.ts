@@ -218,7 +218,8 @@ export const credentialHarvesting: RuleModule = {
     {
       // Every process's environment (`/proc/*/environ`, `/proc/${pid}/environ` in a loop): the secrets of whatever
       // else runs on the machine. A process's own is `/proc/self/environ`.
-      anchor: 'environ',
+      // Anchored on `/proc/`: `environ` is in every Python script that reads a variable.
+      anchor: String.raw`\/proc\/`,
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
       re: /\/proc\/(?:\*|\[0-9\]\*|\$\{\s*\w+\s*\}|\$(?!\$)\w+|\{\s*\w+\s*\}|%[sd]|#\{\w+\}|["'`]\s*\+\s*\w+\s*\+\s*["'`]|["'`]\s*,\s*\w+\s*,\s*["'`])\/?environ\b/,
       // Code only: prose names the file to warn about it ("secrets in env vars show in /proc/*/environ").

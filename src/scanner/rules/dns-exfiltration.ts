@@ -111,7 +111,12 @@ function visitDns(skill: SkillSource): RawFinding[] {
     return markQuoted(skill, out)
   const vars = new Set<string>()
   for (const st of statements) {
-    if (!ENCODER_RE.test(st.text) && !hasSource(st.text))
+    // A variable first (most statements fill none), then the data that fills it.
+    DATA_VAR.lastIndex = 0
+    const fills = DATA_VAR.test(st.text)
+    // `matchAll` starts where the regex's last match left it.
+    DATA_VAR.lastIndex = 0
+    if (!fills || (!ENCODER_RE.test(st.text) && !hasSource(st.text)))
       continue
     // Every variable of a statement: a loop inside a loop fills one from the other.
     for (const m of st.text.matchAll(DATA_VAR)) vars.add((m[1] ?? m[2] ?? m[3])!)
