@@ -121,7 +121,8 @@ const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/
 const NEGATED_LEAD = new RegExp(
   String.raw`(?:\bmust\s+(?:not|never)\b|\bnever\b|\bdo\s+not\b|\bdon['’]t\b|\bdon['’]ts\b|\bshould\s+not\b`
   + String.raw`|\bavoid\b|\bprohibited\b|\bforbidden\b|\bnot\s+allowed\b|\bred\s+flags?\b|\banti-?patterns?\b`
-  + String.raw`|\brefuse\b|❌|🚫|⛔)`,
+  // "## What not to recommend", "Things not to do:".
+  + String.raw`|\brefuse\b|\bnot\s+to\s+(?:do|use|run|recommend|suggest|try|copy)\b|❌|🚫|⛔)`,
   'i',
 )
 
