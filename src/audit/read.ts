@@ -6,6 +6,7 @@ import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { isInside } from '../core/fs'
 import { sha256Hex } from '../core/hash'
 import { childPath, IGNORED_DIRS, isSkillDir, listsSkillFile, SKILL_FILE } from './layout'
+import { isPickle, pickleCalls } from './pickle'
 
 const MAX_DEPTH = 16
 const MAX_FILES = 10_000
@@ -337,9 +338,13 @@ export function decodeBytes(
   const bytes = shared.subarray(raw.start, raw.start + size)
   const text = decodeText(bytes, entry.path, relDir, skill, diagnostics)
   const file: SkillFile = { path: entry.path, absPath: entry.absPath, size, sha256, text }
-  if (text === null)
-    file.format = binaryFormat(bytes)
-  return file
+  return text === null ? Object.assign(file, binaryFacts(bytes)) : file
+}
+
+/** What a binary file's bytes say: its format, and for a pickle the globals it calls when loaded. */
+export function binaryFacts(bytes: Uint8Array): Pick<SkillFile, 'format' | 'calls'> {
+  const calls = isPickle(bytes) ? pickleCalls(bytes) : []
+  return { format: binaryFormat(bytes), ...(calls.length ? { calls } : {}) }
 }
 
 /** The path of a read, held bytes or a decoded file. */

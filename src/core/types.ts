@@ -50,6 +50,8 @@ export interface SkillFile {
   text: string | null
   /** Binary files only: what the first bytes say the file is (executables are reviewed unlike media). */
   format?: 'elf' | 'pe' | 'mach-o' | 'archive' | 'media' | 'binary'
+  /** Binary pickles only: the globals it imports that run commands or code when loaded (`os.system`). */
+  calls?: string[]
 }
 
 /** A skill after discovery + read + frontmatter parse: the input of validators and the scanner. */

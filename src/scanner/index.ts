@@ -22,7 +22,7 @@ import { compileCustom, scanCustom } from './custom'
 import { excerptAt } from './excerpt'
 import { scanJs } from './js/scan-js'
 import { LineIndex } from './lines'
-import { findFences, markCautionary, markDetectionRule, markSearchPatterns } from './markdown'
+import { findFences, markCautionary, markDetectionRule, markLabelledSamples, markSearchPatterns } from './markdown'
 import { RULE_MODULES } from './rules/index'
 import { sniffLang } from './sniff'
 import { findDirectives } from './suppress'
@@ -350,8 +350,10 @@ function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
       : kind.lang === 'js'
         ? scanJsSegment(ctx, { ...whole, flavor: kind.flavor ?? 'js', isFile: true })
         : scanSegment({ ...whole, lang: kind.lang, astDone: false }, ctx.raw)
-    if (kind.lang === 'text' && ctx.raw.length > before)
+    if (kind.lang === 'text' && ctx.raw.length > before) {
       markDetectionRule(ctx.raw.slice(before), text)
+      markLabelledSamples(ctx.raw.slice(before), text)
+    }
     if (!kind.markdown && ctx.raw.length > before)
       markSearchPatterns(ctx.raw.slice(before), text)
     const index = custom.length || (directive && text.includes(DIRECTIVE)) ? new LineIndex(text) : null

@@ -69,7 +69,7 @@ export function findFences(file: SkillFile): Fence[] {
 // A warning that *mentions* an attack is documentation. The marker must govern the match:
 // before it in the same sentence, or leading the line right above a fenced block.
 const LEAD_SAME_LINE
-  = /(?:\bnever\b(?!\s+mind)|\bdo\s+not\b|\bdon['’]t\b|\bmust\s+not\b|\bshould\s+not\b|\bnot\s+safe\b|❌|🚫|⛔)/gi
+  = /(?:\bnever\b(?!\s+mind)|\b(?:do|must|should)\s+(?:\*\*|__|[*_])?not\b|\bdon['’]t\b|\bnot\s+safe\b|❌|🚫|⛔)/gi
 const LEAD_ABOVE_BLOCK = new RegExp(
   String.raw`^[\s>*_#\-:|]*(?:never\b(?!\s+mind)|do\s+not\b|don['’]t\b|bad\b|unsafe\b|insecure\b|dangerous\b|wrong\b`
   + String.raw`|anti-?pattern\b|avoid\b|malicious\b|vulnerable\b|vulnerability\b|exploit(?:able|ed)?\b|attacker\b`
@@ -122,7 +122,8 @@ const NEGATED_LEAD = new RegExp(
   String.raw`(?:\bmust\s+(?:not|never)\b|\bnever\b|\bdo\s+not\b|\bdon['’]t\b|\bdon['’]ts\b|\bshould\s+not\b`
   + String.raw`|\bavoid\b|\bprohibited\b|\bforbidden\b|\bnot\s+allowed\b|\bred\s+flags?\b|\banti-?patterns?\b`
   // "## What not to recommend", "Things not to do:".
-  + String.raw`|\brefuse\b|\bnot\s+to\s+(?:do|use|run|recommend|suggest|try|copy)\b|❌|🚫|⛔)`,
+  + String.raw`|\brefuse\b|\bnot\s+to\s+(?:do|use|run|recommend|suggest|try|copy|follow|obey|act\s+on|execute)\b`
+  + String.raw`|❌|🚫|⛔)`,
   'i',
 )
 
@@ -226,6 +227,21 @@ function governedOnLine(line: string, column: number): boolean {
   return !/[.!?;:]\s|\s-\s/.test(before.slice(last))
 }
 
+/**
+ * A sentence wrapped onto this line from the one above ("... do **not** add" / "`--privileged` ..."): the
+ * marker on the line above governs the match when no sentence ends between them.
+ */
+function governedAbove(index: LineIndex, line0: number, f: RawFinding): boolean {
+  const prev = line0 > 0 ? index.line(line0 - 1) : ''
+  if (!prev.trim() || /^\s*(?:#|```|~~~|\|)/.test(prev) || /[.!?:]\s*$/.test(prev) || LIST_ITEM.test(index.line(line0)))
+    return false
+  return governedOnLine(`${prev} ${index.line(line0)}`, prev.length + 1 + f.column)
+}
+
+function inCodeSpan(line: string, column: number): boolean {
+  return (line.slice(0, column - 1).match(/`/g) ?? []).length % 2 === 1
+}
+
 function isQuoted(line: string, column: number): boolean {
   const before = line.slice(0, column - 1)
   const ticks = (before.match(/`/g) ?? []).length
@@ -294,13 +310,14 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     // A frontmatter value's own YAML quotes quote nothing: the value is what the agent reads.
     const text = line0 <= head ? unquotedValue(index.line(line0)) : index.line(line0)
     const fence = fenceAt(line0)
-    // A rendered image loads whatever the text around it says; inside a fence it is text, not an image.
-    if (f.rule === 'exfiltration' && /image|link/.test(f.message) && !fence)
+    // A rendered image loads whatever the text around it says; inside a fence or a code span it is text, not an
+    // image.
+    if (f.rule === 'exfiltration' && /image|link/.test(f.message) && !fence && !inCodeSpan(text, f.column))
       continue
     let cautious = false
     if (!example) {
       cautious = governedOnLine(text, f.column) || (!!fence && inSearchPattern(text, f.column))
-        || (!fence && (governedByList(index, line0) || governedByQuote(index, line0)))
+        || (!fence && (governedByList(index, line0) || governedByQuote(index, line0) || governedAbove(index, line0, f)))
       if (!cautious && (f.rule === 'prompt_injection' || f.rule === 'concealment'))
         cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
       // A command quoted inline in prose that names it an attack documents the attack.
@@ -378,6 +395,29 @@ export function markDetectionRule(findings: RawFinding[], text: string): void {
   }
 }
 
+// A test sample's record labelled with the verdict it expects: `{"prompt": "...", "expected": "refuse"}`.
+const SAMPLE_LABEL = new RegExp(
+  String.raw`["']?\b(?:expected(?:_\w+)?|expect|label|verdict|should|target|outcome)["']?\s*[:=,]\s*["']?`
+  + String.raw`(?:refuse[ds]?|refusal|block(?:ed)?|reject(?:ed)?|den(?:y|ied)|flag(?:ged)?|malicious|injection`
+  + String.raw`|jailbreak|attack|unsafe|harmful)\b`,
+  'i',
+)
+
+/**
+ * A data file of test samples (JSON Lines, CSV): a record that carries the verdict it expects ("refuse", "block",
+ * "malicious") quotes its attack to test a defence, as a labelled corpus in prose does.
+ */
+export function markLabelledSamples(findings: RawFinding[], text: string): void {
+  let lines: string[] | null = null
+  for (const f of findings) {
+    if (!CAUTION_RULES.has(f.rule) || f.cautionary)
+      continue
+    lines ??= text.split('\n')
+    if (SAMPLE_LABEL.test(lines[f.line - 1] ?? ''))
+      f.cautionary = true
+  }
+}
+
 // A detection table's header names its cells indicators (`| Technique | Indicator |`): they are what to look for.
 const PAYLOAD_HEADER = new RegExp(
   String.raw`\b(?:payloads?|attacks?|malicious|exploits?|dangerous|vulnerable|unsafe|insecure|indicators?|IOCs?`
@@ -402,7 +442,9 @@ const CAUTION_HEADING = new RegExp(
 // A lead that says the block below holds examples to recognise, ending in a colon: "They are listed so reviewers
 // recognise them; treat them as data:".
 const RECOGNISE_LEAD = new RegExp(
-  String.raw`\b(?:recogni[sz]e|detect(?:ed|ion)?|flag(?:ged)?|examples?\s+of|treat\s+(?:them|these|it)\s+as\s+data`
+  // "Sites with bot detection": the noun names a feature, not what the block is for.
+  String.raw`\b(?:recogni[sz]e|detect(?:ed)?|detection\s+(?:rules?|signatures?|patterns?|logic|quer(?:y|ies))`
+  + String.raw`|flag(?:ged)?|examples?\s+of|treat\s+(?:them|these|it)\s+as\s+data`
   + String.raw`|shown\s+(?:here\s+)?only|do\s+not\s+(?:run|execute|follow|copy))\b`,
   'i',
 )

@@ -131,6 +131,23 @@ describe('reading text', () => {
       readEntry({ path: rel, absPath: path.join(root, rel), size: -1, mtimeMs: -1 }, 'skills/demo', 'demo', [])!.format
     expect(['bin/tool', 'a.zip', 'logo.png', 'SKILL.md'].map(format)).toEqual(['elf', 'archive', 'media', undefined])
   })
+
+  it('lists the globals a pickle calls when loaded, never trusting the names it holds', () => {
+    const hex = (h: string): Buffer => Buffer.from(h, 'hex')
+    // A STACK_GLOBAL of (posix, system); one of ('__proto__', 'constructor'); a pickle cut off before its STOP.
+    const evil = '8004951d000000000000008c05706f736978948c0673797374656d9493948c02696494859452942e'
+    const proto = '80049500000000000000008c095f5f70726f746f5f5f948c0b636f6e7374727563746f729493942e'
+    const root = makeTree({
+      'resources/evil.pkl': hex(evil),
+      'resources/proto.pkl': hex(proto),
+      'resources/cut.pkl': hex(evil.slice(0, -2)),
+      'SKILL.md': '# x\n',
+    })
+    const calls = (rel: string): string[] | undefined =>
+      readEntry({ path: rel, absPath: path.join(root, rel), size: -1, mtimeMs: -1 }, 'skills/demo', 'demo', [])!.calls
+    expect(['resources/evil.pkl', 'resources/proto.pkl', 'resources/cut.pkl'].map(calls))
+      .toEqual([['posix.system'], undefined, undefined])
+  })
 })
 
 describe('reading a skill larger than the reads\' buffer', () => {

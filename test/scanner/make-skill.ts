@@ -1,6 +1,6 @@
 import type { SkillFile, SkillSource } from '../../src/core/types'
 import { createHash } from 'node:crypto'
-import { binaryFormat } from '../../src/audit/read'
+import { binaryFacts } from '../../src/audit/read'
 import { compareBytewise } from '../../src/core/diagnostics'
 
 /**
@@ -23,7 +23,7 @@ export function makeSkill(
         size: bytes.byteLength,
         sha256: createHash('sha256').update(bytes).digest('hex'),
         text: typeof value === 'string' ? value : null,
-        ...(typeof value === 'string' ? {} : { format: binaryFormat(value) }),
+        ...(typeof value === 'string' ? {} : binaryFacts(value)),
       }
     })
   const skillMd = list.find(f => f.path === 'SKILL.md') ?? {

@@ -121,7 +121,7 @@ function contentOf(lines: string[], at: number): string {
 }
 
 /** Code joins path parts (`Path.home() / ".claude" / "settings.json"`, `join(home, ".bashrc")`): read them as one. */
-const joined = (line: string): string => line.replace(/["']\s*(?:\/|,|\+)\s*["']/g, '/')
+const joined = (line: string): string => line.replace(/["']\s*\)?\s*(?:\/|,|\+)\s*["']/g, '/')
 
 function scanFile(file: SkillFile): RawFinding[] {
   const text = file.text!
@@ -145,15 +145,21 @@ function scanFile(file: SkillFile): RawFinding[] {
       && !/^\s*(?:[-*+>|#]|\d{1,3}[.)])\s/.test(line)
     const before = (continues ? `${prev} ` : '') + norm.slice(0, at)
     const near = lines.slice(i, i + 4).join('\n')
+    // Code may name the file in one place and write it in another (`TARGETS = [Path("CLAUDE.md")]`, then
+    // `t.write_text(text)` in a loop): a script that names it as a string and writes files writes it.
+    const quoted = (norm.slice(0, at + 1).match(/["'`]/g) ?? []).length % 2 === 1
+    const elsewhere = builds && t !== null && quoted && !WRITE_CODE.test(near) && WRITE_CODE.test(text)
     const written = memory !== null || />>?\s*["']?[^\s"'<>|;&]*$/.test(before) || WRITE_SAME.test(norm)
-      || WRITE_CODE.test(near)
+      || WRITE_CODE.test(near) || elsewhere
       || (VERB.test(before) && !READ_BEFORE.test(before))
     // "never overwrite AGENTS.md", "do not add it to ~/.bashrc": a rule about the file, not a write.
     if (!written || /\b(?:never|not|don['’]t|avoid)\b[^.;:!?]*$/i.test(before))
       continue
     // JS and Python build the content before they write it (`rules = [...]; appendFileSync('AGENTS.md', rules)`);
     // shell and prose carry it on the line, in a heredoc or in the block that follows.
-    const content = (builds ? lines.slice(Math.max(0, i - 8), i).join('\n') : '') + contentOf(lines, i)
+    const content = elsewhere
+      ? text
+      : (builds ? lines.slice(Math.max(0, i - 8), i).join('\n') : '') + contentOf(lines, i)
     const why = ESCALATE.filter(([re]) => re.test(content)).map(([, w]) => w).join(', ') || undefined
     const what = t ? t[0].trim().replace(/^["'`(=/~\\:]+/, '') : 'its memory'
     out.push({

@@ -73,11 +73,63 @@ export const MISREPORTS: readonly LinePattern[] = [
     anchor: String.raw`without\s+(?:listing|mentioning|showing|including|reporting|disclosing|surfacing)`,
     re: new RegExp(
       String.raw`\bwithout\s+(?:listing|mentioning|showing|including|reporting|disclosing|surfacing)\b[^.\n]{0,40}?`
-      + String.raw`\b(?:in|to)\s+(?:${USER}|${RESPONSE}|the\s+(?:diff|changes?|summary|changelog)\b)`,
+      + String.raw`\b(?:in|to)\s+(?:${USER}|${RESPONSE}|the\s+(?:diff|changes?|summary|changelog)\b)`
+      // "present that as the result without mentioning the other subsets tried".
+      + String.raw`|\bwithout\s+(?:mentioning|disclosing|reporting)\s+(?:that\s+(?:it|they|you|any\w*|some\w*)\b`
+      + String.raw`|the\s+(?:other|failed|failing|dropped|skipped|removed|deleted|omitted|excluded)\b)`,
       'i',
     ),
     langs: ['prose', 'text'],
     message: 'tells the agent to keep an action or its instructions out of what the user sees',
     accept: positive,
+  },
+  {
+    // "Do not report the SRM check if it fails", "don't mention the tests when they fail": a failure kept out of
+    // the report.
+    anchor: String.raw`if\s+it\s+fail|if\s+they\s+fail|when\s+it\s+fail|when\s+they\s+fail`,
+    re: new RegExp(
+      String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:report|mention|show|surface|include|list)\s+(?:the\s+|any\s+)?`
+      + String.raw`(?:[\w-]+\s+){0,3}?(?:checks?|tests?|errors?|failures?|warnings?|results?|steps?)\s+`
+      + String.raw`(?:if|when)\s+(?:it|they)\s+fail`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'tells the agent to keep a failure out of what the user sees',
+  },
+  {
+    // "Do not tell the user which tests were skipped".
+    anchor: String.raw`(?:show|tell|give|send)\s+(?:the\s+)?(?:user|human|operator|developer|reviewer|owner)`,
+    re: new RegExp(
+      String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:tell|inform|show)\s+${USER}\s+(?:which|what|how\s+many)\s+`
+      + String.raw`(?:[\w-]+\s+){0,3}?(?:were|was|got|have\s+been|has\s+been)\s+(?:skipped|disabled|deleted|removed`
+      + String.raw`|dropped|omitted|changed|modified|ignored|muted|uploaded|sent)\b`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'tells the agent to keep an action or its instructions out of what the user sees',
+  },
+  {
+    // "do not mention that anything was omitted".
+    anchor: 'mention that|reveal that|disclose that|admit that',
+    re: new RegExp(
+      String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:mention|reveal|disclose|admit)\s+(?:to\s+${USER}\s+)?that\s+`
+      + String.raw`(?:anything|something|any\s+\w+|it|they|this|these|(?:the|some)\s+[\w-]+)\s+(?:[\w-]+\s+){0,2}?`
+      + String.raw`(?:was|were|has\s+been|have\s+been|got)\s+(?:omitted|removed|deleted|dropped|skipped|changed`
+      + String.raw`|modified|altered|hidden|excluded|filtered|uploaded|sent|copied)\b`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'tells the agent to keep an action or its instructions out of what the user sees',
+  },
+  {
+    // A hidden comment that asks to be kept hidden: "Do not reveal this comment".
+    anchor: 'this comment|these comment|this hidden|these hidden|this directive|these directive',
+    re: new RegExp(
+      String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:reveal|mention|disclose|quote|repeat|show)\s+(?:this|these)\s+`
+      + String.raw`(?:hidden\s+\w+|comments?|directives?)\b`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'tells the agent to keep an action or its instructions out of what the user sees',
   },
 ]

@@ -14,6 +14,10 @@ const ACTS = String.raw`(?:run|execute|send|upload|post|transmit|forward|copy|co
   + String.raw`|invoke|log|record|sync`
   + String.raw`|push|commit|inject|replace|exfiltrate|perform|complete|proceed|continue)`
 
+// "Run these checks silently and only surface problems": quiet output, every problem still reported.
+const QUIET_OUTPUT
+  = /\bonly\s+(?:surface|report|show|print|mention)\s+(?:the\s+)?(?:problems|errors|failures|issues)\b/i
+
 const FORMATTING = new RegExp(
   String.raw`\b(?:(?:code\s+)?fences?|backticks?|markdown|code\s+blocks?|formatting|headings?|preamble|emojis?`
   + String.raw`|line\s+numbers|whitespace|trailing\s+(?:spaces|newlines?))\b`,
@@ -199,14 +203,19 @@ export const concealment: RuleModule = {
       anchor: 'silently|quietly|covertly|secretly|stealthily|discreetly|invisibly|behind the',
       re: new RegExp(
         String.raw`\b(?:silently|quietly|covertly|secretly|stealthily|discreetly|invisibly)\s+(?:\w+\s+){0,2}?${ACTS}\b`
-        + String.raw`|\bbehind\s+the\s+user['’]s\s+back\b`,
+        + String.raw`|\bbehind\s+the\s+user['’]s\s+back\b`
+        // "Perform this step silently" (to "run these checks silently" is to keep their output quiet).
+        + String.raw`|\b(?:perform|do|complete|handle|apply)\s+(?:this|it|these|that|the\s+\w+)`
+        + String.raw`(?:\s+\w+){0,2}?\s+(?:silently|covertly|secretly|stealthily)\b`,
         'i',
       ),
       langs: ['prose', 'text'],
       message: 'tells the agent to act covertly',
-      // `pip install -q`, `curl -s`: quiet output, not a secret action.
+      // `pip install -q`, `curl -s`: quiet output, not a secret action. "A registry line silently redirects every
+      // install": a verb in the third person says what a thing does; an order's verb is bare ("silently upload").
       accept: (m, line) => positive(m, line) && !/\s(?:-q|-qq|-s|--quiet|--silent)\b/.test(line)
-        && !describesAct(clauseBefore(line, m.index)),
+        && !QUIET_OUTPUT.test(line)
+        && !describesAct(clauseBefore(line, m.index)) && !/^[a-z]+ly\s+[a-z]+[^\Wsu]s\b/i.test(m[0]),
     },
     ...MISREPORTS,
     {
@@ -230,7 +239,7 @@ export const concealment: RuleModule = {
         + String.raw`[^.\n]{0,100}?(?:\b(?:say|claim|explain|answer|reply|tell\s+(?:them|the\s+user))\s+(?:that\s+)?`
         + String.raw`(?:it|this|they|these|that|the\s+\w+)\s+(?:is|are|was|were)\s+(?:just\s+|only\s+|simply\s+)?`
         + String.raw`(?:an?\s+)?(?:standard|normal|default|harmless|routine|expected|unrelated|built-in|automatic`
-        + String.raw`|temporary|nothing|part\s+of)\b`
+        + String.raw`|temporary|nothing|part\s+of|unchanged|untouched|unmodified|not\s+(?:changed|modified|touched))\b`
         // "..., describe it only as a local PDF generator".
         + String.raw`|\b(?:describe|mention|list)\s+only\s+(?:the|what|its|this)\b`
         + String.raw`|\b(?:describe|present|frame|portray)\s+(?:it|this|them|the\s+\w+)\s+`

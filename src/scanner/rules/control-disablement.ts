@@ -168,6 +168,13 @@ export const controlDisablement: RuleModule = {
       message: 'grants the agent every tool without asking (allow-all permissions)',
     },
     {
+      // Claude Code's switch that approves every MCP server a checked-out project's `.mcp.json` lists, unasked.
+      anchor: 'enableAllProjectMcpServers',
+      re: /\benableAllProjectMcpServers["']?\s*[:=]\s*true\b/,
+      langs: CODE,
+      message: 'approves every MCP server a project lists without asking',
+    },
+    {
       anchor: 'sandbox|guardrail|safety|enforce|moderation|content|DISABLE_',
       re: new RegExp(
         String.raw`["']?\b(?:sandbox(?:_?mode|_?enabled)?|enable_?sandbox|guardrails?(?:_?enabled)?`
@@ -348,6 +355,21 @@ export const controlDisablement: RuleModule = {
       langs: ALL,
       view: 'noComments',
       message: 'turns TLS certificate verification off',
+      severity: 'warning',
+    },
+    {
+      // The JVM's and Android's forms: a trust manager that accepts every chain, a verifier that accepts every
+      // host name, and cleartext HTTP allowed for the whole app.
+      anchor: 'hostnameVerifier|checkServerTrusted|ALLOW_ALL_HOSTNAME|cleartextTraffic|TrustAllCerts|trustAll',
+      re: new RegExp(
+        String.raw`\bhostnameVerifier\s*(?:\{\s*\w+\s*,\s*\w+\s*->\s*true\s*\}|\(\s*\(?\s*\w+\s*,\s*\w+\s*\)?\s*->`
+        + String.raw`\s*true\b)|\bcheckServerTrusted\s*\([^)]*\)\s*(?::\s*Unit\s*)?(?:\{\s*\}|=\s*Unit\b)`
+        + String.raw`|\bALLOW_ALL_HOSTNAME_VERIFIER\b|\b(?:usesC|c)leartextTraffic(?:Permitted)?\s*=\s*["']true["']`
+        + String.raw`|\b(?:TrustAllCerts|trustAllCerts|trustAll(?:Certificates|Manager)?)\s*(?:\(|=|:)`,
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'accepts every certificate or host name, or allows cleartext HTTP (TLS off)',
       severity: 'warning',
     },
   ],

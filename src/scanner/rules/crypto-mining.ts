@@ -97,9 +97,10 @@ export const cryptoMining: RuleModule = {
       message: 'loads an in-browser crypto miner',
     },
     {
-      // A Monero address alongside a miner's arguments: where the payout goes.
-      anchor: String.raw`-u\s+["']?4|--user|"user"|wallet`,
-      re: /(?:-u|--user|"user"\s*:|wallet\s*[=:])\s*["']?4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/,
+      // A Monero address (a primary `4...` or a subaddress `8...`) alongside a miner's arguments: where the payout
+      // goes.
+      anchor: String.raw`-u\s+["']?[48]|--user|"user"|wallet`,
+      re: /(?:-u|--user|"user"\s*:|wallet["']?\s*[=:])\s*["']?[48][0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/,
       langs: ALL,
       message: 'pays mining rewards to a Monero wallet',
     },

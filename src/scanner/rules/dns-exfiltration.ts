@@ -12,8 +12,6 @@ import { hasSource, joinedPaths, SECRET_NAME } from './leak-sources'
 
 // A fixed domain after the built labels: `.x.attacker.example`.
 const TAIL = String.raw`\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`
-// Labels between the data and that domain may be variables too (a chunk counter: `${chunk}.$n.x.example`).
-const VAR_LABELS = String.raw`(?:\.\$\{?\w+\}?)*`
 // A parameter expansion may cut or default what it expands (`${tag:i:52}`, `${edge%%.*}`, `${T:-$U}`).
 const EXPANSION = String.raw`\$\{[^}\n]{1,60}\}`
 const LOOKUP_SH = String.raw`\b(?:dig|nslookup|host|drill|ping|Resolve-DnsName|getent\s+hosts|resolvectl\s+query`
@@ -28,7 +26,7 @@ const ENCODER_RE = new RegExp(ENCODER, 'i')
 /** A shell variable filled from data (a secret, a file, an encoder), or a loop over such data. */
 const DATA_VAR = new RegExp(
   String.raw`^\s*(?:export\s+|local\s+)?\$?(\w+)\s*=\s*[^\n]*?(?:\$\(|\`)[^\n]*?${ENCODER}`
-  + String.raw`|\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+)|\bfor\s+(\w+)\s+in\s+\$\(`,
+  + String.raw`|\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+(?:[ \t]+\w+)*)|\bfor\s+(\w+)\s+in\s+\$\(`,
   'gim',
 )
 
@@ -38,7 +36,7 @@ const DATA_VAR = new RegExp(
  */
 const LOOKUP_ANY = new RegExp(
   String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
-  + String.raw`|GetHost(?:Entry|Addresses)|getByName|getaddress(?:es)?|getresources?|lookup|resolve\w*`
+  + String.raw`|GetHost(?:Entry|Addresses)|get(?:All)?ByName|getaddress(?:es)?|getresources?|lookup|resolve\w*`
   + String.raw`|Resolv::DNS\.new\.\w+)\s*\(\s*`
   + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
   // An interpolation may slice or index what it reads (`f"{hexd[i:i+60]}."`, `` `${parts[n]}.` ``).
@@ -70,6 +68,12 @@ const SECRET_LITERAL = new RegExp(String.raw`['"]${SECRET_NAME}['"]`)
 const ENV_READ = /\b(?:[gG]etenv|GetEnvironmentVariable|environ|process\.env|ENV\s*\[|ENV\.fetch)\b|\$env:/
 // A batch file reads a variable as `%NAME%`.
 const BATCH_SECRET = new RegExp(String.raw`%${SECRET_NAME}%`)
+// A file read whole, in the languages a lookup is written in.
+const FILE_READ = new RegExp(
+  String.raw`\b(?:os\.ReadFile|ioutil\.ReadFile|readFileSync|readFile|File\.read|IO\.read|read_bytes|read_text`
+  + String.raw`|Files\.readAllBytes|File\.ReadAllBytes|File\.ReadAllText|readBytes|readText)\s*\(`
+  + String.raw`|\bopen\s*\([^)\n]*\)\.read\(`,
+)
 function namedSecretRead(text: string): boolean {
   return (SECRET_LITERAL.test(text) && ENV_READ.test(text)) || BATCH_SECRET.test(text)
 }
@@ -90,7 +94,8 @@ function encodedLookups(skill: SkillSource): RawFinding[] {
       continue
     const m = LOOKUP_ANY.exec(unit.lines[i]!)!
     const text = unit.lines.join('\n')
-    if (!LABEL_CODING.test(text) || !(hasSource(joinedPaths(text)) || namedSecretRead(text)))
+    // A file's bytes cut or encoded into labels leave as surely as a store's do.
+    if (!LABEL_CODING.test(text) || !(hasSource(joinedPaths(text)) || namedSecretRead(text) || FILE_READ.test(text)))
       continue
     out.push({
       rule: 'dns_exfiltration',
@@ -119,13 +124,17 @@ function visitDns(skill: SkillSource): RawFinding[] {
     if (!fills || (!ENCODER_RE.test(st.text) && !hasSource(st.text)))
       continue
     // Every variable of a statement: a loop inside a loop fills one from the other.
-    for (const m of st.text.matchAll(DATA_VAR)) vars.add((m[1] ?? m[2] ?? m[3])!)
+    // `while read -r n chunk` fills each variable it names.
+    for (const m of st.text.matchAll(DATA_VAR)) (m[1] ?? m[2] ?? m[3])!.split(/\s+/).forEach(v => vars.add(v))
   }
   if (!vars.size)
     return markQuoted(skill, out)
   const names = [...vars].join('|')
+  // Labels between the data and the domain may be variables too (a chunk counter: `${chunk}.$n.x.example`),
+  // command output, and the domain may be kept in a variable (`.${n}.$(id -u).$NS`).
   const lookup = new RegExp(
-    String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\{?(?:${names})(?:[:#%/][^}\n]{0,30})?\}?${VAR_LABELS}${TAIL}`,
+    String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\{?(?:${names})(?:[:#%/][^}\n]{0,30})?\}?`
+    + String.raw`(?:\.\$\{?\w+\}?|\.\$\([^)\n]{1,60}\))*(?:${TAIL}|\.\$\{?\w+\}?["'\s])`,
     'i',
   )
   for (const st of statements) {

@@ -7,7 +7,7 @@ const SH_SINK = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\/usr)?\/bin\/)?(?:(?:b
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const PY_DECODE = String.raw`(?:b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|decodestring|unhexlify|fromhex|decompress|rot.?13|\bchr\s*\(|bytes\s*\(\s*\[|bytearray\s*\(\s*\[|codecs\.decode)`
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const JS_DECODE = String.raw`(?:(?<![.\w$])atob\s*\(|Buffer\s*\.\s*from\s*\([^)\n]*['"](?:base64|hex|base64url)['"]|fromCharCode\s*\(|unescape\s*\(|decodeURIComponent\s*\(\s*['"](?:%[0-9a-f]{2}){4})`
+const JS_DECODE = String.raw`(?:(?<![.\w$])atob\s*\(|Buffer\s*\.\s*from\s*\((?:[^()\n]|\([^()\n]*\))*['"](?:base64|hex|base64url)['"]|fromCharCode\s*\(|unescape\s*\(|decodeURIComponent\s*\(\s*['"](?:%[0-9a-f]{2}){4})`
 
 // A payload written as a placeholder (`eval(atob("..."))`, `exec(b64decode('<payload>'))`) names the technique.
 const PLACEHOLDER_ARG = /^\s*\(?\s*(["'`])(?:\.{2,}|…|<[\w\s-]*>|x{3,}|payload|base64)\1/i
@@ -36,8 +36,11 @@ export const encodedPayload: RuleModule = {
       anchor: 'base64|xxd|openssl|uudecode|basenc|b64',
       re: new RegExp(
         String.raw`\b(?:base64\s+(?:-\w+\s+)*(?:-d|--decode|-D)|basenc\s+[^\n|]*--decode|b64\s+-d|xxd\s+(?:-\w+\s+)*-r`
-        // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-        + String.raw`|openssl\s+(?:enc\s+)?(?:-\w+\s+)*-?base64\s+(?:-\w+\s+)*-d|uudecode)\b[^\n|]{0,200}\|\s*${SH_SINK}`,
+
+        + String.raw`|openssl\s+(?:enc\s+)?(?:-\w+\s+)*-?base64\s+(?:-\w+\s+)*-d|uudecode)\b[^\n|]{0,200}`
+        // Through a decompressor or a reversal on the way (`base64 -d | gunzip | sh`).
+        + String.raw`(?:\|\s*(?:gunzip|zcat|gzip\s+-\w*d|xz\s+-\w*d|unxz|bunzip2|bzip2\s+-\w*d|zstd\s+-\w*d|rev|tr)\b`
+        + String.raw`[^\n|]{0,40})*\|\s*${SH_SINK}`,
         'i',
       ),
       langs: ['sh', 'prose', 'text', 'py', 'js'],
@@ -108,15 +111,18 @@ export const encodedPayload: RuleModule = {
     },
     {
       // Perl and PHP: an evaluator of a decode (`eval pack("H*", "...")`, `eval(gzinflate(base64_decode(...)))`).
-      anchor: 'eval|assert|create_function',
+      // Ruby: `instance_eval(Base64.strict_decode64(BLOB))`, `eval(BLOB.unpack1("m"))`.
+      anchor: 'eval|instance_eval|class_eval|module_eval|assert|create_function',
       re: new RegExp(
-        String.raw`\b(?:eval|assert|create_function)\s*\(?\s*(?:@?\s*)?(?:pack\s*\(\s*["']H\*|unpack\s*\(\s*["']u`
+        String.raw`\b(?:eval|instance_eval|class_eval|module_eval|assert|create_function)\s*\(?\s*(?:@?\s*)?`
+        + String.raw`(?:pack\s*\(\s*["']H\*|unpack\s*\(\s*["']u`
         + String.raw`|decode_base64\s*\(|MIME::Base64::decode|base64_decode\s*\(|gzinflate\s*\(|gzuncompress\s*\(`
-        + String.raw`|str_rot13\s*\(|hex2bin\s*\()`,
+        + String.raw`|str_rot13\s*\(|hex2bin\s*\(|Base64\.(?:strict_|urlsafe_)?decode64\s*\(`
+        + String.raw`|Zlib::Inflate\.inflate\s*\(|[\w.]+\.unpack1?\s*\(\s*["']m)`,
       ),
-      langs: ['sh', 'prose', 'text'],
+      langs: ['sh', 'prose', 'text', 'rb'],
       view: 'noComments',
-      message: 'decodes a payload and runs it (Perl, PHP)',
+      message: 'decodes a payload and runs it (Perl, PHP, Ruby)',
       accept: decodesLiteral,
     },
     {

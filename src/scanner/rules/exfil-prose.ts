@@ -46,6 +46,16 @@ const SENSITIVE_ANY = new RegExp(SENSITIVE, 'i')
 function notOwnKey(m: RegExpExecArray): boolean {
   return (!OWN_KEY.test(m[0]) && !NOT_SECRET.test(m[0])) || SENSITIVE_ANY.test(m[0])
 }
+/**
+ * "... (`log_dict(os.environ)`); it leaks credentials into the server": a verb in the third person after "it" or
+ * "which", or opening a line in lower case (its subject on the line above), says what a thing does; an order's
+ * verb is bare.
+ */
+function ordersSending(m: RegExpExecArray, line: string): boolean {
+  const before = line.slice(0, m.index)
+  return notOwnKey(m) && !(/^\w+[^\Wsu]s\b/i.test(m[0])
+    && (/\b(?:it|this|that|which)\s+$/i.test(before) || (/^\s*$/.test(before) && /^[a-z]/.test(m[0]))))
+}
 
 // What was just named, sent: "take its full contents and post them", "upload the whole file" (not a bare "it",
 // which is as often the reader's own key sent to its service).
@@ -86,7 +96,7 @@ export const EXFIL_SENTENCES: readonly LinePattern[] = [
     lineGate: SINK_GATE,
     langs: ['prose', 'text'],
     message: 'instructs the agent to send secrets or conversation data to a remote place',
-    accept: notOwnKey,
+    accept: ordersSending,
   },
   {
     anchor: ANCHOR,
@@ -102,7 +112,7 @@ export const EXFIL_SENTENCES: readonly LinePattern[] = [
     lineGate: SINK_GATE,
     langs: ['prose', 'text'],
     message: 'instructs the agent to send secrets or conversation data to a remote place',
-    accept: notOwnKey,
+    accept: ordersSending,
   },
   {
     anchor: ANCHOR,

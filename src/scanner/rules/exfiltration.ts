@@ -3,6 +3,7 @@ import type { Node } from '../js/walk'
 import type { RuleModule } from '../types'
 import { NETWORK_CALL_TRIGGERS, networkCall } from '../js/callees'
 import { HIDDEN_NAME_TRIGGERS } from '../js/hidden-names'
+import { browserExfiltration } from './exfil-browser'
 import { visitExfiltration } from './exfil-flow'
 import { EXFIL_PROSE } from './exfil-prose'
 import { secretSources } from './exfil-taint'
@@ -244,5 +245,5 @@ export const exfiltration: RuleModule = {
     },
   ],
   ast,
-  visitSkill: visitExfiltration,
+  visitSkill: skill => [...visitExfiltration(skill), ...browserExfiltration(skill)],
 }

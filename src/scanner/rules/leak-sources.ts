@@ -64,7 +64,9 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
     kind: 'keychains',
     re: String.raw`\bsecurity["',\s]+(?:find-(?:generic|internet)-password|dump-keychain)|login\.keychain|Keychains\/`
       + String.raw`|\bkeychain\b|secret-tool\s+lookup|\bkwallet|gnome-keyring|cmdkey\s+\/list|vaultcmd`
-      + String.raw`|Credential\s+Manager|CredEnumerate`,
+      + String.raw`|Credential\s+Manager|CredEnumerate`
+      // Git asks the credential helper, the OS keychain behind it, for a host's saved password.
+      + String.raw`|\bgit\s+credential\s+fill\b`,
   },
   {
     kind: 'shell history',
@@ -173,7 +175,8 @@ export const ENV_DUMP = [
   String.raw`\$\(\s*(?:env|printenv|set|export\s+-p|declare\s+-x)\s*[|)]|\`\s*(?:env|printenv)\s*[|\`]`,
   String.raw`|(?:^|[;&|(]\s*)(?:env|printenv|set|export\s+-p)\s*(?:\||>)`,
   String.raw`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b))`,
-  String.raw`|\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))`,
+  // `const { A, B } = process.env` reads the variables it names, as `process.env.A` does.
+  String.raw`|(?<!\}\s*=\s*)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))`,
   String.raw`|Get-ChildItem\s+env:|\bgci\s+env:|\bls\s+env:|\[Environment\]::GetEnvironmentVariables`,
   // R's `Sys.getenv()` with no name, Julia's `ENV` copied whole.
   String.raw`|\bSys\.getenv\(\s*\)|\b(?:Dict|collect)\(\s*ENV\s*\)`,

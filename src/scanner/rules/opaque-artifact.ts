@@ -85,6 +85,17 @@ export const opaqueArtifact: RuleModule = {
         const format = file.format ?? 'binary'
         if (format === 'media')
           continue
+        if (file.calls?.length) {
+          out.push({
+            rule: RULE,
+            path: file.path,
+            line: 1,
+            column: 1,
+            message: `${file.path} is a pickle that calls ${file.calls.join(', ')} when it is loaded`,
+            excerpt: file.path,
+          })
+          continue
+        }
         const exe = EXECUTABLE[format]
         const ext = file.path.slice(file.path.lastIndexOf('.') + 1).toLowerCase()
         // An archive or other binary that the skill's own text loads or runs (`java -jar`, `WebAssembly.compile`).

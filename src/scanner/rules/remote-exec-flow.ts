@@ -179,8 +179,9 @@ const PY: Flow = {
 const JS: Flow = {
   source: /\b(?:fetch|axios(?:\.get)?|got|https?\.get|undici\.request|request)\s*\(/,
   assign: /^\s*(?:(?:const|let|var)\s+(\w+)|(\w+))\s*=(?!=)/,
+  // `vm.runInThisContext(...)` is how the vm module is called; a method named `eval` on an object is not JS's eval.
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-  sink: /(?<![.\w$])(?:eval|Function|runInThisContext|runInNewContext|execSync)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
+  sink: /(?:(?<![.\w$])(?:eval|Function|execSync)|\brunIn(?:This|New)Context)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
   // `res.on('data', c => body += c)`: the body of a response read by events.
   append: /\.on\(\s*["']data["']\s*,\s*(?:async\s+)?\(?\s*\w+\s*\)?\s*=>\s*[{(]?\s*(\w+)\s*\+=/,
 }
@@ -217,10 +218,10 @@ const PY_DECODED: Flow = {
 }
 const JS_DECODED: Flow = {
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-  source: /(?<![.\w$])atob\s*\(|Buffer\s*\.\s*from\s*\([^)\n]*['"](?:base64|hex|base64url)['"]|\b(?:inflateSync|gunzipSync|inflateRawSync|brotliDecompressSync)\s*\(/,
+  source: /(?<![.\w$])atob\s*\(|Buffer\s*\.\s*from\s*\((?:[^()\n]|\([^()\n]*\))*['"](?:base64|hex|base64url)['"]|\b(?:inflateSync|gunzipSync|inflateRawSync|brotliDecompressSync)\s*\(/,
   assign: JS.assign,
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-  sink: /(?<![.\w$])(?:eval|Function|runInThisContext|runInNewContext)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
+  sink: /(?:(?<![.\w$])(?:eval|Function)|\brunIn(?:This|New)Context)\s*\(([^\n]*)|\bnew\s+(?:Function|vm\.Script)\s*\(([^\n]*)/,
   message: DECODED,
 }
 

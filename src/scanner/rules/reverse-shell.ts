@@ -27,6 +27,15 @@ function byTarget(_m: RegExpExecArray, line: string): Severity {
   return ips.length || hosts.length || PLACEHOLDER_WORD.test(line) ? 'warning' : 'error'
 }
 
+/**
+ * A netcat command with no peer and no port, not even a variable: a fragment quoted as a pattern (`nc -e /bin/sh`
+ * in a table of match strings), not a shell anybody can reach; a bind shell names the port it listens on.
+ */
+function byNetcatTarget(m: RegExpExecArray, line: string): Severity {
+  const peer = /(?:[\s:/,=(]|-p\s*)\d{2,5}\b|\$\{?\w|\{\{\s*\w|%\w+%|\$env:/i.test(line)
+  return peer ? byTarget(m, line) : 'warning'
+}
+
 /** Reverse and bind shells: an interactive shell whose input and output are a network connection. */
 export const reverseShell: RuleModule = {
   meta: {
@@ -68,7 +77,7 @@ export const reverseShell: RuleModule = {
       langs: ALL,
       view: 'noComments',
       message: 'netcat runs a shell for the connection (nc -e)',
-    }, byTarget),
+    }, byNetcatTarget),
     ...bySeverity({
       anchor: 'nc|ncat|netcat|telnet|openssl',
       re: new RegExp(

@@ -1,6 +1,7 @@
 import type { LinePattern, RawFinding, RuleModule } from '../types'
 import { entropy, isPlaceholder } from '../entropy'
 import { redact } from '../excerpt'
+import { splitTokens } from './secret-split'
 
 /**
  * Whether most of a value's letters or digits run in order (`A1B2C3D4E5F6...` spells A..F and 1..6): a value
@@ -88,6 +89,20 @@ function pemBlocks(path: string, text: string): RawFinding[] {
 }
 
 /** Hard-coded credentials: private keys, cloud and API tokens. Excerpts are redacted. */
+/** A value that looks like a real credential, not a placeholder, a reference or a name. */
+function hardCoded(v: string): boolean {
+  return (
+    !fake(v)
+    && !/pass(?:word)?|secret|example|sample|demo|dummy|changeme|placeholder/i.test(v)
+    // Named for what it stands for (`sk-or-v1-project1-key`): a real key does not end in the word "key".
+    && !/[-_](?:api[-_]?)?(?:key|token)$/i.test(v)
+    && !/^\$|^%|process\.env|os\.environ|getenv|^env[:.]/i.test(v)
+    && /\d/.test(v)
+    && /[A-Za-z]/.test(v)
+    && entropy(v) >= 3.5
+  )
+}
+
 export const secrets: RuleModule = {
   meta: {
     id: 'secrets',
@@ -102,7 +117,11 @@ export const secrets: RuleModule = {
       + 'at run time.',
   },
   visitSkill(skill) {
-    return skill.files.flatMap(f => (f.text?.includes('PRIVATE KEY') ? pemBlocks(f.path, f.text) : []))
+    const tokens = secrets.patterns.filter(p => p.accept === real)
+    return skill.files.flatMap(f => [
+      ...(f.text?.includes('PRIVATE KEY') ? pemBlocks(f.path, f.text) : []),
+      ...splitTokens(f, tokens),
+    ])
   },
   patterns: [
     {
@@ -187,19 +206,15 @@ export const secrets: RuleModule = {
       ),
       langs: ['js', 'py', 'sh', 'prose', 'text'],
       message: 'hard-coded credential',
-      accept: (m) => {
-        const v = m[1]!
-        return (
-          !fake(v)
-          && !/pass(?:word)?|secret|example|sample|demo|dummy/i.test(v)
-          // Named for what it stands for (`sk-or-v1-project1-key`): a real key does not end in the word "key".
-          && !/[-_](?:api[-_]?)?(?:key|token)$/i.test(v)
-          && !/^\$|^%|process\.env|os\.environ|getenv|^env[:.]/i.test(v)
-          && /\d/.test(v)
-          && /[A-Za-z]/.test(v)
-          && entropy(v) >= 3.5
-        )
-      },
+      accept: m => hardCoded(m[1]!),
+    },
+    {
+      // A properties, dotenv or ini line: the value unquoted (`storePassword=...`, `MYAPP_KEY_PASSWORD=...`).
+      anchor: 'password|passwd|secret|token',
+      re: /^\s*[\w.-]{0,40}?(?:password|passwd|secret|token)\s*[=:]\s*([^\s"'`$%{}<>]{12,})\s*$/i,
+      langs: ['text'],
+      message: 'hard-coded credential',
+      accept: m => hardCoded(m[1]!),
     },
   ],
 }

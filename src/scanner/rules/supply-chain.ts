@@ -24,7 +24,8 @@ const KNOWN = new RegExp(
     String.raw`|registry\.npmmirror\.com|proxy\.golang\.org|goproxy\.io|goproxy\.cn|sum\.golang\.org|rubygems\.org`,
     String.raw`|index\.crates\.io|crates\.io|repo\.maven\.apache\.org|repo1\.maven\.org|pypi\.tuna\.tsinghua\.edu\.cn`,
     String.raw`|mirrors\.aliyun\.com|jsr\.io|conda\.anaconda\.org|repo\.anaconda\.com|api\.nuget\.org|packagist\.org`
-    + String.raw`|repo\.packagist\.org)$`,
+    + String.raw`|repo\.packagist\.org|cdn\.cocoapods\.org|trunk\.cocoapods\.org|maven\.google\.com|dl\.google\.com`
+    + String.raw`|plugins\.gradle\.org|central\.sonatype\.com)$`,
   ].join(''),
   'i',
 )
@@ -36,6 +37,8 @@ const PRIVATE = new RegExp(
     String.raw`|\.pkgs\.visualstudio\.com$|-(?:python|npm|maven|go)\.pkg\.dev$|\.pkg\.dev$|\.codeartifact\.[\w-]+\.amazonaws\.com$`,
     String.raw`|\.cloudsmith\.io$|^(?:pypi|npm|repo)\.fury\.io$|\.gemfury\.com$|^gitlab\.com$`,
     String.raw`|\.(?:internal|corp|local|lan|intranet|localhost)$|^localhost$`,
+    // JitPack builds any GitHub repository on request: a code host's trust, not a registry's review.
+    String.raw`|^(?:www\.)?jitpack\.io$`,
   ].join(''),
   'i',
 )
@@ -45,6 +48,8 @@ const PRIVATE = new RegExp(
  * but anybody uploads anything there unreviewed (a warning, like a private index, not an unknown host's error).
  */
 const TEST_INDEX = /^test\.pypi\.org$/i
+// Registries at a path of a code host: CocoaPods' own spec repository, the Podfile default before its CDN.
+const KNOWN_URL = /^https:\/\/github\.com\/CocoaPods\/Specs(?:\.git)?\/?$/i
 
 type Source = 'known' | 'private' | 'test' | 'unknown'
 
@@ -58,6 +63,8 @@ function sourceOf(url: string): Source | 'bad' {
     return 'bad'
   if (TEST_INDEX.test(host))
     return /^https:/i.test(url) ? 'test' : 'bad'
+  if (KNOWN_URL.test(url))
+    return 'known'
   return KNOWN.test(host) ? 'known' : PRIVATE.test(host) ? 'private' : 'unknown'
 }
 
@@ -236,6 +243,47 @@ export const supplyChain: RuleModule = {
       langs: ['text'],
       message: 'a dependency is installed from a URL or a git repository, not the registry',
     }, direct),
+    // The same off the manifest: `npm install "pkg@https://host/pkg.tgz"`, `yarn add pkg@git+https://...`, and a
+    // requirements line's direct reference (`pkg @ https://host/pkg.whl`, PEP 508).
+    ...bySeverity({
+      anchor: String.raw`npm\s+i|pnpm\s+(?:add|i)|yarn\s+add|bun\s+(?:add|i)`,
+      re: new RegExp(
+        String.raw`\b(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+(?:global\s+)?add`
+        + String.raw`|bun\s+(?:add|install|i))\b(?:\s+[^\s|;&]+){0,8}?\s+["']?(?:(?:@[\w.-]+\/)?[\w.-]+@)?`
+        + String.raw`((?:git\+)?(?:https?|ssh|git):\/\/[^\s"'\`)]+)`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs a package from a URL or a git repository, not the registry',
+    }, m => (/(?:--registry)[=\s]+["']?\S+$/.test(m[0]) ? null : direct(m))),
+    ...bySeverity({
+      anchor: String.raw`@\s+(?:git\+)?https?:`,
+      re: /^\s*["']?[a-z\d][\w.-]*(?:\[[\w,\s-]*\])?\s*@\s+((?:git\+)?https?:\/\/[^\s"';]+)/i,
+      langs: ALL,
+      view: 'noComments',
+      message: 'a requirement is installed from a URL or a git repository, not the index',
+    }, direct),
+    // Gradle's and Maven's repositories: `maven { url = uri("...") }`, `maven("...")`, `maven { url '...' }`.
+    ...bySeverity({
+      anchor: String.raw`maven|uri\(`,
+      re: new RegExp(
+        String.raw`\bmaven\s*(?:\(\s*(?:url\s*=\s*)?(?:uri\(\s*)?|\{\s*(?:url\s*(?:=\s*)?|setUrl\(\s*)(?:uri\(\s*)?)`
+        + String.raw`["'](\w+:\/\/[^"'\s]+)["']|^\s*(?:url\s*=?\s*|setUrl\(\s*)uri\(\s*["'](\w+:\/\/[^"'\s]+)["']`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'resolves Gradle or Maven dependencies from a repository that is not the ecosystem\'s own',
+    }, registry),
+    {
+      anchor: 'AllowInsecureProtocol',
+      re: /\b(?:is)?allowInsecureProtocol(?:\s*=\s*|\s*\(\s*|\s+)true\b/i,
+      langs: ALL,
+      view: 'noComments',
+      message: 'lets Gradle fetch dependencies over plain HTTP',
+      severity: 'warning',
+    },
     // npx -y runs whatever version the registry serves today, without asking: a takeover or a typo runs at once.
     ...bySeverity({
       anchor: 'npx|bunx|pnpm dlx|yarn dlx',
@@ -253,7 +301,7 @@ export const supplyChain: RuleModule = {
       message: 'runs an unpinned package with npx -y',
     }, m => npxJudge(m[1] ?? '')),
   ],
-  visitSkill: skill => [...selfPublishing(skill), ...hookRunsDirectDependency(skill)],
+  visitSkill: skill => [...selfPublishing(skill), ...installHooks(skill)],
 }
 
 /** Pinned to an exact version: nothing. A URL or git source off the registry: by host. Unpinned: a warning. */
@@ -289,14 +337,19 @@ function selfPublishing(skill: SkillSource): RawFinding[] {
   return toRaw('supply_chain', found)
 }
 
+// An install hook that fetches: code or a binary nobody published to the registry, run on every install.
+const DOWNLOADS
+  = /\b(?:curl|wget|Invoke-WebRequest|iwr|irm)\b|\bfetch\s*\(|\bhttps?\.get\s*\(|\brequire\(\s*\\?["']https?["']/
+
 const HOOKS = ['preinstall', 'install', 'postinstall', 'prepare'] as const
 const DIRECT_SPEC = /^(?:git\+|git:|github:|gitlab:|bitbucket:|https?:\/\/)/i
 
 /**
- * A package manifest whose install hook runs a dependency taken from a git repository or a URL: `npm install`
- * runs code nobody published to the registry, at once (the dependency alone is a warning; run by a hook, an error).
+ * A package manifest whose install hook downloads, or runs a dependency taken from a git repository or a URL:
+ * `npm install` runs code nobody published to the registry, at once (the dependency alone is a warning; run by a
+ * hook, an error).
  */
-function hookRunsDirectDependency(skill: SkillSource): RawFinding[] {
+function installHooks(skill: SkillSource): RawFinding[] {
   const out: RawFinding[] = []
   for (const file of skill.files) {
     if (file.text === null || !/(?:^|\/)package\.json$/.test(file.path) || !file.text.includes('install'))
@@ -324,25 +377,34 @@ function hookRunsDirectDependency(skill: SkillSource): RawFinding[] {
       const script = scripts[hook]
       if (typeof script !== 'string')
         continue
+      if (DOWNLOADS.test(script)) {
+        out.push(hookFinding(file.path, file.text, hook, `the \`${hook}\` hook downloads at install time`))
+        break
+      }
       const runs = (n: string): boolean =>
         new RegExp(String.raw`(?:^|[\s/"'])${escapeRegExp(n)}(?:$|[\s/"'])`).test(script)
       const name = [...direct].find(runs)
       if (!name)
         continue
-      const lines = file.text.split('\n')
-      const at = Math.max(0, lines.findIndex(l => new RegExp(String.raw`"${hook}"\s*:`).test(l)))
-      const text = lines[at]!
-      const col = text.length - text.trimStart().length
-      out.push({
-        rule: 'supply_chain',
-        path: file.path,
-        line: at + 1,
-        column: col + 1,
-        message: `the \`${hook}\` hook runs ${name}, a dependency installed from a git repository or a URL`,
-        excerpt: excerptAt(text, col, Math.min(80, text.length - col)),
-      })
+      const message = `the \`${hook}\` hook runs ${name}, a dependency installed from a git repository or a URL`
+      out.push(hookFinding(file.path, file.text, hook, message))
       break
     }
   }
   return out
+}
+
+function hookFinding(path: string, text: string, hook: string, message: string): RawFinding {
+  const lines = text.split('\n')
+  const at = Math.max(0, lines.findIndex(l => new RegExp(String.raw`"${hook}"\s*:`).test(l)))
+  const line = lines[at]!
+  const col = line.length - line.trimStart().length
+  return {
+    rule: 'supply_chain',
+    path,
+    line: at + 1,
+    column: col + 1,
+    message,
+    excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
+  }
 }

@@ -59,7 +59,12 @@ function imitated(name: string, list: Set<string>): string | undefined {
   return undefined
 }
 
-const NPM_INSTALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\b([^\n;&|)`#]*)|\b(?:npx|bunx|pnpx)\s+([^\n;&|)`#]*)/g
+// `npx expo install` installs the versions Expo pins, from npm, like `npm install`.
+const NPM_INSTALL = new RegExp(
+  String.raw`\b(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)|(?:npx\s+)?expo\s+install)\b([^\n;&|)\`#]*)`
+  + String.raw`|\b(?:npx|bunx|pnpx)\s+([^\n;&|)\`#]*)`,
+  'g',
+)
 const PIP_INSTALL = new RegExp(
   String.raw`\b(?:pip[\d.]*|python[\d.]*\s+-m\s+pip|uv\s+pip|pipx)\s+install\b([^\n;&|)\`#]*)`
   + String.raw`|\b(?:uv|poetry|pdm)\s+add\b([^\n;&|)\`#]*)`,
