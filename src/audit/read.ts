@@ -5,6 +5,7 @@ import path from 'node:path'
 import { compareBytewise, diagnostic } from '../core/diagnostics'
 import { isInside } from '../core/fs'
 import { sha256Hex } from '../core/hash'
+import { archiveMembers } from './archive'
 import { childPath, IGNORED_DIRS, isSkillDir, listsSkillFile, SKILL_FILE } from './layout'
 import { isPickle, pickleCalls } from './pickle'
 
@@ -338,13 +339,18 @@ export function decodeBytes(
   const bytes = shared.subarray(raw.start, raw.start + size)
   const text = decodeText(bytes, entry.path, relDir, skill, diagnostics)
   const file: SkillFile = { path: entry.path, absPath: entry.absPath, size, sha256, text }
-  return text === null ? Object.assign(file, binaryFacts(bytes)) : file
+  return text === null ? Object.assign(file, binaryFacts(bytes, entry.path)) : file
 }
 
-/** What a binary file's bytes say: its format, and for a pickle the globals it calls when loaded. */
-export function binaryFacts(bytes: Uint8Array): Pick<SkillFile, 'format' | 'calls'> {
+/**
+ * What a binary file's bytes say: its format, for a pickle the globals it calls when loaded, for an archive the
+ * text files inside.
+ */
+export function binaryFacts(bytes: Uint8Array, path: string): Pick<SkillFile, 'format' | 'calls' | 'members'> {
+  const format = binaryFormat(bytes)
   const calls = isPickle(bytes) ? pickleCalls(bytes) : []
-  return { format: binaryFormat(bytes), ...(calls.length ? { calls } : {}) }
+  const members = format === 'archive' ? archiveMembers(bytes, path) : []
+  return { format, ...(calls.length ? { calls } : {}), ...(members.length ? { members } : {}) }
 }
 
 /** The path of a read, held bytes or a decoded file. */

@@ -52,6 +52,14 @@ export interface SkillFile {
   format?: 'elf' | 'pe' | 'mach-o' | 'archive' | 'media' | 'binary'
   /** Binary pickles only: the globals it imports that run commands or code when loaded (`os.system`). */
   calls?: string[]
+  /** Archives only (tar, gzip, zip): the text files inside, bounded, which the scanner reads as the skill's own. */
+  members?: ArchiveMember[]
+}
+
+/** A text file inside an archive a skill ships: its path in the archive and its UTF-8 text. */
+export interface ArchiveMember {
+  path: string
+  text: string
 }
 
 /** A skill after discovery + read + frontmatter parse: the input of validators and the scanner. */

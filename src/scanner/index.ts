@@ -278,7 +278,25 @@ function safeDeclared(skill: SkillSource): Capability[] {
   }
 }
 
-function scanSkillUnsafe(skill: SkillSource, options: ScanOptions): ScanResult {
+/**
+ * The skill with the text files inside its archives added as files of its own, at `<archive>/<member>`: what
+ * extracting an archive puts on disk is read by every rule, as the skill's other files are.
+ */
+function withMembers(skill: SkillSource): SkillSource {
+  if (!skill.files.some(f => f.members?.length))
+    return skill
+  const inside: SkillFile[] = skill.files.flatMap(f => (f.members ?? []).map(m => ({
+    path: `${f.path}/${m.path}`,
+    absPath: f.absPath,
+    size: m.text.length,
+    sha256: f.sha256,
+    text: m.text,
+  })))
+  return { ...skill, files: [...skill.files, ...inside] }
+}
+
+function scanSkillUnsafe(source: SkillSource, options: ScanOptions): ScanResult {
+  const skill = withMembers(source)
   const ctx: Ctx = { skill, options, raw: [], meta: [], directives: [], shellUse: false }
   const overrides = options.rules ?? {}
   const deny = new Set(options.deny ?? [])

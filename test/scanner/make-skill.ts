@@ -23,7 +23,7 @@ export function makeSkill(
         size: bytes.byteLength,
         sha256: createHash('sha256').update(bytes).digest('hex'),
         text: typeof value === 'string' ? value : null,
-        ...(typeof value === 'string' ? {} : binaryFacts(value)),
+        ...(typeof value === 'string' ? {} : binaryFacts(value, path)),
       }
     })
   const skillMd = list.find(f => f.path === 'SKILL.md') ?? {

@@ -1,4 +1,4 @@
-import type { SkillSource } from '../../core/types'
+import type { SkillFile, SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import { excerptAt } from '../excerpt'
 import { hitLines } from './skill-hits'
@@ -56,6 +56,13 @@ function loadedExtensions(skill: SkillSource): Set<string> {
   return out
 }
 
+function opaqueMessage(file: SkillFile): string {
+  const n = file.members?.length ?? 0
+  if (n)
+    return `${file.path} is an archive: its ${n} text file${n > 1 ? 's are' : ' is'} scanned, the rest of it is not`
+  return `${file.path} is ${file.format === 'archive' ? 'an archive' : 'a binary file'}: its content is not scanned`
+}
+
 function shipped(skill: SkillSource, ref: string): boolean {
   const rel = ref.replace(/^\.\//, '')
   return skill.files.some(f => f.path === rel || f.path.endsWith(`/${rel}`) || rel.endsWith(`/${f.path}`))
@@ -109,7 +116,7 @@ export const opaqueArtifact: RuleModule = {
             ? `${file.path} is ${exe}: its code cannot be reviewed`
             : runs
               ? `${file.path} is compiled code that the skill loads or runs: its code cannot be reviewed`
-              : `${file.path} is ${format === 'archive' ? 'an archive' : 'a binary file'}: its content is not scanned`,
+              : opaqueMessage(file),
           excerpt: file.path,
           ...(exe || runs ? {} : { severity: 'warning' as const }),
         })
