@@ -30,6 +30,12 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   { kind: 'Kubernetes service account token', re: String.raw`\/var\/run\/secrets\/kubernetes\.io\/serviceaccount` },
   { kind: 'Docker credentials', re: String.raw`\.docker[\/\\]config\.json` },
   { kind: 'Terraform and Vault tokens', re: String.raw`\.terraform\.d\/credentials|\.vault-token\b` },
+  // App signing: Android keystores and the properties file that holds their passwords, PKCS#12 bundles (not
+  // Android's debug keystore, whose password is public).
+  {
+    kind: 'signing keys',
+    re: String.raw`\bkeystore\.properties\b|(?<!debug)\.(?:jks|keystore)\b(?![\w-])|\.(?:p12|pfx)\b(?![\w-])`,
+  },
   { kind: 'DigitalOcean credentials', re: String.raw`\.config\/doctl` },
   {
     kind: 'package and git tokens',
@@ -99,7 +105,8 @@ export const STORE_ANCHOR = [
   String.raw`|mysql_history|node_repl_history|ConsoleHost_history|shell\s+history|wallet|electrum|Exodus|metamask`,
   String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM|iam\/security-credentials`,
   String.raw`|computeMetadata|metadata\/identity|serviceaccount|password-store|kdbx|1Password|Bitwarden|wlan`,
-  String.raw`|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle\.properties|\.m2\/`,
+  String.raw`|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle\.properties|\.m2\/|keystore|\.jks|\.p12`
+  + String.raw`|\.pfx`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -208,7 +215,7 @@ export const SOURCE_HINT = new RegExp(
     + String.raw`|copilot`,
     String.raw`|codex|claude|solana|_PAT\b|doctl|\/gh\/|\(\s*set\b|\bset\s*[|>]|export\s+-p|declare\s+-x|gci\s`
     + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle`
-    + String.raw`|\.m2\/`,
+    + String.raw`|\.m2\/|jks|p12|pfx`,
   ].join(''),
   'i',
 )
