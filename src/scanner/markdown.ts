@@ -214,6 +214,8 @@ const indicatorLead = (prev: string): boolean => INDICATOR.test(prev) && !/[.:]\
 // own: an earlier "do not" on the line coordinates with it, it does not quote it.
 const OWN_NEGATION = /^(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\b/i
 
+const REFERS_BACK = /^\s*(?:[a-z]+ing)\s+(?:them|it|this|these|that|those|so)\b/i
+
 function governedOnLine(line: string, column: number): boolean {
   if (OWN_NEGATION.test(line.slice(column - 1)))
     return false
@@ -223,8 +225,10 @@ function governedOnLine(line: string, column: number): boolean {
   for (let m = LEAD_SAME_LINE.exec(before); m; m = LEAD_SAME_LINE.exec(before)) last = m.index + m[0].length
   if (last === -1)
     return false
-  // Same sentence: no sentence end between the marker and the match.
-  return !/[.!?;:]\s|\s-\s/.test(before.slice(last))
+  // Same sentence: no sentence end between the marker and the match; or the next sentence, when it refers back to
+  // what was forbidden ("Never truncate audit logs. Clearing them (`auditctl -D`) destroys evidence").
+  const parts = before.slice(last).split(/[.!?;:]\s+|\s-\s/)
+  return parts.length === 1 || (parts.length === 2 && REFERS_BACK.test(parts[1]!))
 }
 
 /**
@@ -323,6 +327,9 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
       // A command quoted inline in prose that names it an attack documents the attack.
       if (!cautious && QUOTED_CODE_RULES.has(f.rule) && !fence)
         cautious = isQuoted(text, f.column) && NAMES_ATTACK.test(text)
+      // Quoted inline under a heading that forbids it ("## Never decode-and-execute").
+      if (!cautious && !fence && inCodeSpan(text, f.column))
+        cautious = sectionHeadingCautions(index, line0)
       // Quoted inline as what to look for: "Look for `eval`, `iex`, `FromBase64String`", "`curl ... | bash`
       // chains, common in intrusions", "`echo <b64> | base64 -d | bash` lines captured by auditd".
       if (!cautious && !fence && isQuoted(text, f.column))
@@ -403,17 +410,28 @@ const SAMPLE_LABEL = new RegExp(
   'i',
 )
 
+const CSV_HEADER = /^[\w" ]*[,\t].*\b(?:expected|label|verdict|class|category|outcome)\b/i
+const CSV_VERDICT = new RegExp(
+  String.raw`[,\t]\s*"?(?:flag(?:ged)?|malicious|injection|attack|unsafe|block(?:ed)?|refuse[ds]?|reject(?:ed)?`
+  + String.raw`|jailbreak)"?\s*$`,
+  'i',
+)
+
 /**
  * A data file of test samples (JSON Lines, CSV): a record that carries the verdict it expects ("refuse", "block",
  * "malicious") quotes its attack to test a defence, as a labelled corpus in prose does.
  */
 export function markLabelledSamples(findings: RawFinding[], text: string): void {
   let lines: string[] | null = null
+  let table: boolean | null = null
   for (const f of findings) {
     if (!CAUTION_RULES.has(f.rule) || f.cautionary)
       continue
     lines ??= text.split('\n')
-    if (SAMPLE_LABEL.test(lines[f.line - 1] ?? ''))
+    const line = lines[f.line - 1] ?? ''
+    // A table of samples: a header that names the verdict column, and the row's verdict last.
+    table ??= CSV_HEADER.test(lines[0] ?? '')
+    if (SAMPLE_LABEL.test(line) || (table && CSV_VERDICT.test(line)))
       f.cautionary = true
   }
 }
@@ -456,6 +474,16 @@ const DETECTION_CONDITION = /^\s*condition:\s*\S/m
  * The headings a fence sits under, nearest first: its own section's heading, then each enclosing one (a heading of a
  * lower level). A cautionary one governs every block of its section, subsections included.
  */
+/** The heading of the section a line is in warns against what it holds. */
+function sectionHeadingCautions(index: LineIndex, line0: number): boolean {
+  for (let i = line0 - 1; i >= 0 && i > line0 - 80; i--) {
+    const m = /^\s{0,3}#{1,6}\s+(.*)$/.exec(index.line(i))
+    if (m)
+      return CAUTION_HEADING.test(m[1]!)
+  }
+  return false
+}
+
 function underCautionHeading(index: LineIndex, fence: Fence): boolean {
   let level = 7
   for (let i = fence.open - 1; i >= 0 && level > 1; i--) {

@@ -84,6 +84,11 @@ const ESCALATE: Array<[RegExp, string]> = [
   ],
 ]
 
+// A rule about what the file may hold, to the end of its sentence ("Never add instructions that ... hide"); "never
+// tell the user" is itself the content.
+const FORBIDDEN
+  = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not)\s+(?:add|write|include|insert|put|allow)\b[^.!?\n]*/gi
+
 /** The content a write carries: the line, then what follows up to the end of its paragraph or fenced block. */
 function contentOf(lines: string[], at: number): string {
   const out = [lines[at]!]
@@ -160,7 +165,9 @@ function scanFile(file: SkillFile): RawFinding[] {
     const content = elsewhere
       ? text
       : (builds ? lines.slice(Math.max(0, i - 8), i).join('\n') : '') + contentOf(lines, i)
-    const why = ESCALATE.filter(([re]) => re.test(content)).map(([, w]) => w).join(', ') || undefined
+    // What the text forbids is not in the content: "Never add instructions that ... hide anything".
+    const asked = content.replace(/\n[ \t]+(?=\S)/g, ' ').replace(FORBIDDEN, ' ')
+    const why = ESCALATE.filter(([re]) => re.test(asked)).map(([, w]) => w).join(', ') || undefined
     const what = t ? t[0].trim().replace(/^["'`(=/~\\:]+/, '') : 'its memory'
     out.push({
       rule: RULE,

@@ -205,7 +205,8 @@ export const concealment: RuleModule = {
         String.raw`\b(?:silently|quietly|covertly|secretly|stealthily|discreetly|invisibly)\s+(?:\w+\s+){0,2}?${ACTS}\b`
         + String.raw`|\bbehind\s+the\s+user['’]s\s+back\b`
         // "Perform this step silently" (to "run these checks silently" is to keep their output quiet).
-        + String.raw`|\b(?:perform|do|complete|handle|apply)\s+(?:this|it|these|that|the\s+\w+)`
+        + String.raw`|\b(?:perform|do|complete|handle|apply|adjust|alter|change|edit|modify|overwrite|rewrite)\s+`
+        + String.raw`(?:this|it|these|that|them|the\s+\w+(?:\s+\w+)?)`
         + String.raw`(?:\s+\w+){0,2}?\s+(?:silently|covertly|secretly|stealthily)\b`,
         'i',
       ),

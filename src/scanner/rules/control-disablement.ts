@@ -168,6 +168,19 @@ export const controlDisablement: RuleModule = {
       message: 'grants the agent every tool without asking (allow-all permissions)',
     },
     {
+      // A payment run's own controls: a second approver, sanctions and fraud screening, switched off.
+      anchor: 'approval|dual_approval|dualApproval|require_approval|requireApproval|four_eyes|fourEyes|sanctions'
+        + '|aml_|amlCheck|amlScreening|fraud_|fraudCheck|fraudScreening|kyc_|kycCheck',
+      re: new RegExp(
+        String.raw`\b(?:dual_?approval|four_?eyes|approval_?required|require_?approval|sanctions_?screening`
+        + String.raw`|aml_?(?:check|screening)|fraud_?(?:check|screening)|kyc_?check)["']?\s*[:=]\s*["']?`
+        + String.raw`(?:false|off|skip|disabled?|none|no)\b`,
+        'i',
+      ),
+      langs: CODE,
+      message: 'switches off a payment control (second approval, sanctions or fraud screening)',
+    },
+    {
       // Claude Code's switch that approves every MCP server a checked-out project's `.mcp.json` lists, unasked.
       anchor: 'enableAllProjectMcpServers',
       re: /\benableAllProjectMcpServers["']?\s*[:=]\s*true\b/,
@@ -311,12 +324,14 @@ export const controlDisablement: RuleModule = {
     },
     {
       // Headless CLIs need `--yolo` to use tools at all: a fact to review, not an attack by itself.
-      anchor: 'confirmation|approval|permission|--no-verify|HUSKY=0|no-sandbox|disable-web-security|yolo',
+      anchor: 'confirmation|approval|permission|--no-verify|HUSKY=0|no-sandbox|disable-web-security|yolo|to confirm'
+        + '|to approve',
       re: new RegExp(
         String.raw`--yolo\b|`
         + String.raw`\b(?:do\s+not|don['’]t|never|no\s+need\s+to)\s+(?:ask|wait`
         + String.raw`|prompt)\s+(?:the\s+user\s+)?for\s+(?:any\s+)?`
         + String.raw`(?:confirmation|approval|permission)|\bgit\s+(?:commit|push)\b[^\n]*\s--no-verify\b|\bHUSKY=0\b`
+        + String.raw`|\b(?:do\s+not|don['’]t|never)\s+ask\s+(?:the\s+user\s+)?to\s+(?:confirm|approve)\b`
         + String.raw`|--no-sandbox\b|--disable-web-security\b`,
         'i',
       ),

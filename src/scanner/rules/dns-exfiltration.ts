@@ -47,7 +47,9 @@ const LOOKUP_ANY = new RegExp(
   // A label joined by `+`, or by R's `paste0(chunk, ".zone")` and its like.
   + String.raw`|(?:\w+|\))\s*[+,]\s*["']\.`
   // Perl's `join('.', $label, ...)`; a batch file's `%L%.zone` (or a slice of a variable, `%S:~0,50%`).
-  + String.raw`|join\s*\(\s*["']\.["']\s*,\s*\$\w+|%\w+(?::~\d+,\d+)?%\.)`,
+  + String.raw`|join\s*\(\s*["']\.["']\s*,\s*\$\w+|%\w+(?::~\d+,\d+)?%\.)`
+  // Rust: a name formatted, then resolved (`format!("{label}.{i}.x.com:443").to_socket_addrs()`).
+  + String.raw`|format!\(\s*"\{[^{}"\n]{0,40}\}\.[^"\n]*"[^\n]*?\)\s*\.to_socket_addrs\(`,
 )
 // What turns a secret into labels: an encoding, or a cut into label-sized pieces.
 const LABEL_CODING = new RegExp(
@@ -60,12 +62,14 @@ const LABEL_CODING = new RegExp(
   // A cut into label-sized pieces by a regex (`[regex]::Matches($tag, '.{1,50}')`, `re.findall('.{1,60}', s)`).
   + String.raw`|['"/]\.\{1,\d{1,2}\}['"/]`
   // Node's encodings of a buffer (`Buffer.from(s).toString('hex')`).
-  + String.raw`|\.toString\(\s*['"](?:hex|base64(?:url)?)['"]\s*\)`,
+  + String.raw`|\.toString\(\s*['"](?:hex|base64(?:url)?)['"]\s*\)`
+  // Rust's hex of each byte (`format!("{:02x}", b)`).
+  + String.raw`|\{:0?2x\}`,
 )
 
 // Secret variables named in a list and read through a loop variable (`foreach ($n in 'NPM_TOKEN', ...)`).
 const SECRET_LITERAL = new RegExp(String.raw`['"]${SECRET_NAME}['"]`)
-const ENV_READ = /\b(?:[gG]etenv|GetEnvironmentVariable|environ|process\.env|ENV\s*\[|ENV\.fetch)\b|\$env:/
+const ENV_READ = /\b(?:[gG]etenv|GetEnvironmentVariable|environ|process\.env|ENV\s*\[|ENV\.fetch|env::var)\b|\$env:/
 // A batch file reads a variable as `%NAME%`.
 const BATCH_SECRET = new RegExp(String.raw`%${SECRET_NAME}%`)
 // A file read whole, in the languages a lookup is written in.

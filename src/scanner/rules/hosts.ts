@@ -89,7 +89,8 @@ const OFFICIAL_INSTALLER = new RegExp(
     String.raw`|get\.helm\.sh|cli\.github\.com|apt\.llvm\.org\/llvm\.sh|opencode\.ai\/install|cursor\.com\/install|brew\.sh`,
     String.raw`|ohmyz\.sh|install\.ohmyz\.sh|pixi\.sh\/|get\.jetpack\.io|get\.haskellup|get-ghcup\.haskell\.org`,
     String.raw`|raw\.githubusercontent\.com\/(?:Homebrew|nvm-sh|ohmyzsh|helm|golangci|pyenv|rbenv|asdf-vm`,
-    String.raw`|tj|creationix|Schniz|volta-cli|denoland|oven-sh|astral-sh|rust-lang|cli|anchore)\/)`,
+    String.raw`|tj|creationix|Schniz|volta-cli|denoland|oven-sh|astral-sh|rust-lang|cli|anchore|platformio|arduino`
+    + String.raw`|espressif)\/)`,
   ].join(''),
   'i',
 )

@@ -214,6 +214,8 @@ const PY_DECODED: Flow = {
   source: /\b(?:b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|unhexlify|fromhex|decompress|codecs\.decode)\s*\(/,
   assign: PY.assign,
   sink: /(?<![.\w])(?:exec|eval|compile)\s*\(([^\n]*)/,
+  // A function that returns the decode (`def _load(): return zlib.decompress(b64decode(...))`) is one too.
+  fetchers: true,
   message: DECODED,
 }
 const JS_DECODED: Flow = {

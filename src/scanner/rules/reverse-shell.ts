@@ -149,8 +149,8 @@ export const reverseShell: RuleModule = {
 }
 
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCP(?:Client|Listener)\b|\bnet\.(?:connect|createConnection|createServer|Socket|Dial\w*|Listen)\b|\bnew\s+net\.Socket\b|\b(?:TCPSocket|TCPServer)\.(?:open|new)\b|\bIO::Socket::(?:INET6?|IP)->new\b|\bTcpStream::connect\b|\bnew\s+TcpClient\b|\bnew\s+Socket\s*\(/i
-// Whole code blocks are asked first: at literal-search speed.
+const SOCKET = /\bsocket\.(?:socket|create_connection)\s*\(|\bNet\.Sockets\.TCP(?:Client|Listener)\b|\bnet\.(?:connect|createConnection|createServer|Socket|Dial\w*|Listen)\b|\bnew\s+net\.Socket\b|\b(?:TCPSocket|TCPServer)\.(?:open|new)\b|\bIO::Socket::(?:INET6?|IP)->new\b|\bTcpStream::connect\b|\bnew\s+TcpClient\b|\bnew\s+Socket\s*\(|\bconnect\s*\(\s*\w+\s*,\s*(?:\(\s*(?:const\s+)?struct\s+sockaddr\s*\*\s*\)|&\w|\w+->ai_addr)/i
+// C's `connect(fd, res->ai_addr, ...)` too. Whole code blocks are asked first: at literal-search speed.
 const opensSocket = literalTest(SOCKET)
 const HANDOFF = [
   /\bpty\.spawn\s*\(/,

@@ -185,6 +185,8 @@ export const secrets: RuleModule = {
       },
     },
     key('npm_', /\b(npm_[A-Za-z0-9]{36})\b/, 'npm token'),
+    key('cio', /\b(cio[A-Za-z0-9]{32})\b/, 'crates.io token'),
+    key('AGE-SECRET-KEY-', /\b(AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58})\b/, 'age secret key'),
     key('pypi-', /\b(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})/, 'PyPI token'),
     key('hf_', /\b(hf_[A-Za-z0-9]{34,})\b/, 'Hugging Face token'),
     key('dapi', /\b(dapi[0-9a-f]{32})(?:-\d)?\b/, 'Databricks token'),

@@ -25,7 +25,9 @@ const KNOWN = new RegExp(
     String.raw`|index\.crates\.io|crates\.io|repo\.maven\.apache\.org|repo1\.maven\.org|pypi\.tuna\.tsinghua\.edu\.cn`,
     String.raw`|mirrors\.aliyun\.com|jsr\.io|conda\.anaconda\.org|repo\.anaconda\.com|api\.nuget\.org|packagist\.org`
     + String.raw`|repo\.packagist\.org|cdn\.cocoapods\.org|trunk\.cocoapods\.org|maven\.google\.com|dl\.google\.com`
-    + String.raw`|plugins\.gradle\.org|central\.sonatype\.com)$`,
+    + String.raw`|plugins\.gradle\.org|central\.sonatype\.com|center2?\.conan\.io|cloud\.r-project\.org`
+    + String.raw`|cran\.r-project\.org|cran\.rstudio\.com|packagemanager\.(?:posit\.co|rstudio\.com)`
+    + String.raw`|bioconductor\.org)$`,
   ].join(''),
   'i',
 )
@@ -284,6 +286,43 @@ export const supplyChain: RuleModule = {
       message: 'lets Gradle fetch dependencies over plain HTTP',
       severity: 'warning',
     },
+    // Cargo's git dependencies (`serde = { git = "https://...", rev = "main" }`), pinned only by a full commit.
+    ...bySeverity({
+      anchor: 'git =|git=',
+      re: /^\s*[\w-]+\s*=\s*\{[^}\n]*\bgit\s*=\s*"((?:https?|ssh|git):\/\/[^"\s]+)"/,
+      langs: ALL,
+      view: 'noComments',
+      message: 'a crate is built from a git repository, not crates.io',
+    }, (m, line) => (/\brev\s*=\s*"[0-9a-f]{40}"/.test(line) ? null : direct(m))),
+    // CMake's FetchContent and ExternalProject: a repository or an archive fetched at configure time.
+    ...bySeverity({
+      anchor: 'GIT_REPOSITORY|URL',
+      re: new RegExp(
+        String.raw`(?:^\s*|\b(?:FetchContent_Declare|ExternalProject_Add)\s*\(\s*\w+\s+)(?:GIT_REPOSITORY|URL)\s+`
+        + String.raw`["']?((?:https?|git|ssh):\/\/[^\s"')]+)`,
+      ),
+      langs: ['text', 'sh'],
+      view: 'noComments',
+      message: 'CMake fetches a dependency from a repository or URL at configure time',
+    }, direct),
+    // Conan remotes, vcpkg registries and R's package repositories.
+    ...bySeverity({
+      anchor: 'conan remote|repos',
+      re: new RegExp(
+        String.raw`\bconan\s+remote\s+(?:add|update)\s+(?:-\S+\s+)*\S+\s+["']?(https?:\/\/[^\s"']+)`
+        + String.raw`|\brepos\s*=\s*(?:c\s*\()?[^)\n]*?["'](https?:\/\/[^"']+)["']`,
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs packages from a registry or index that is not the ecosystem\'s own',
+    }, registry),
+    ...bySeverity({
+      anchor: 'install_github|install_git',
+      re: /\b(?:remotes|devtools|pak)::(?:install_github|install_git|pkg_install)\s*\(\s*["']([^"']+)["']/,
+      langs: ALL,
+      view: 'noComments',
+      message: 'installs an R package from a code host, not CRAN',
+    }, m => (/@[0-9a-f]{40}$/.test(m[1]!) ? null : 'warning')),
     // npx -y runs whatever version the registry serves today, without asking: a takeover or a typo runs at once.
     ...bySeverity({
       anchor: 'npx|bunx|pnpm dlx|yarn dlx',
@@ -301,7 +340,7 @@ export const supplyChain: RuleModule = {
       message: 'runs an unpinned package with npx -y',
     }, m => npxJudge(m[1] ?? '')),
   ],
-  visitSkill: skill => [...selfPublishing(skill), ...installHooks(skill)],
+  visitSkill: skill => [...selfPublishing(skill), ...installHooks(skill), ...vcpkgRegistries(skill)],
 }
 
 /** Pinned to an exact version: nothing. A URL or git source off the registry: by host. Unpinned: a warning. */
@@ -407,4 +446,32 @@ function hookFinding(path: string, text: string, hook: string, message: string):
     message,
     excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
   }
+}
+
+const VCPKG_SOURCE = /"(?:repository|location)"\s*:\s*"((?:https?|git|ssh):\/\/[^"\s]+)"/
+
+/** vcpkg's registries (`vcpkg-configuration.json`): the repository or archive its ports come from. */
+function vcpkgRegistries(skill: SkillSource): RawFinding[] {
+  const out: RawFinding[] = []
+  for (const file of skill.files) {
+    if (file.text === null || !/(?:^|\/)vcpkg(?:-configuration)?\.json$/.test(file.path))
+      continue
+    file.text.split('\n').forEach((line, i) => {
+      const m = VCPKG_SOURCE.exec(line)
+      const severity = m && !/github\.com\/microsoft\/vcpkg(?:\.git)?$/i.test(m[1]!) ? directOf(m[1]!) : null
+      if (!m || !severity)
+        return
+      const col = line.length - line.trimStart().length
+      out.push({
+        rule: 'supply_chain',
+        path: file.path,
+        line: i + 1,
+        column: col + 1,
+        message: 'vcpkg takes ports from a registry that is not its own',
+        excerpt: excerptAt(line, col, Math.min(80, line.length - col)),
+        ...(severity === 'warning' ? { severity } : {}),
+      })
+    })
+  }
+  return out
 }
