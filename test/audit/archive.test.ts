@@ -37,25 +37,21 @@ function zip(files: Record<string, { body: string | Buffer, store?: boolean, enc
   for (const [name, { body, store, encrypted }] of Object.entries(files)) {
     const data = Buffer.from(body)
     const packed = store ? data : zlib.deflateRawSync(data)
-    const fields = (sig: number, size: number): Buffer => {
+    // The fields a local header and the central directory share, from `at` on (the central one has two more
+    // bytes before them): flags, method, time, date, CRC, sizes, the name's length.
+    const header = (sig: number, size: number, at: number): Buffer => {
       const h = Buffer.alloc(size)
       h.writeUInt32LE(sig, 0)
+      h.writeUInt16LE(encrypted ? 1 : 0, at)
+      h.writeUInt16LE(store ? 0 : 8, at + 2)
+      h.writeUInt32LE(zlib.crc32(data), at + 8)
+      h.writeUInt32LE(packed.length, at + 12)
+      h.writeUInt32LE(data.length, at + 16)
+      h.writeUInt16LE(Buffer.byteLength(name), at + 20)
       return h
     }
-    const local = fields(0x04034B50, 30)
-    local.writeUInt16LE(encrypted ? 1 : 0, 6)
-    local.writeUInt16LE(store ? 0 : 8, 8)
-    local.writeUInt32LE(zlib.crc32(data), 14)
-    local.writeUInt32LE(packed.length, 18)
-    local.writeUInt32LE(data.length, 22)
-    local.writeUInt16LE(Buffer.byteLength(name), 26)
-    const head = fields(0x02014B50, 46)
-    head.writeUInt16LE(encrypted ? 1 : 0, 8)
-    head.writeUInt16LE(store ? 0 : 8, 10)
-    head.writeUInt32LE(zlib.crc32(data), 16)
-    head.writeUInt32LE(packed.length, 20)
-    head.writeUInt32LE(data.length, 24)
-    head.writeUInt16LE(Buffer.byteLength(name), 28)
+    const local = header(0x04034B50, 30, 6)
+    const head = header(0x02014B50, 46, 8)
     head.writeUInt32LE(offset, 42)
     locals.push(local, Buffer.from(name), packed)
     central.push(head, Buffer.from(name))
