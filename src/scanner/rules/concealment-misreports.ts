@@ -113,7 +113,8 @@ export const MISREPORTS: readonly LinePattern[] = [
     anchor: 'mention that|reveal that|disclose that|admit that',
     re: new RegExp(
       String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:mention|reveal|disclose|admit)\s+(?:to\s+${USER}\s+)?that\s+`
-      + String.raw`(?:anything|something|any\s+\w+|it|they|this|these|(?:the|some)\s+[\w-]+)\s+(?:[\w-]+\s+){0,2}?`
+      + String.raw`(?:anything|something|any\s+\w+|it|they|this|these|(?:the|some)\s+[\w-]+|[\w-]+s)\s+`
+      + String.raw`(?:[\w-]+\s+){0,2}?`
       + String.raw`(?:was|were|has\s+been|have\s+been|got)\s+(?:omitted|removed|deleted|dropped|skipped|changed`
       + String.raw`|modified|altered|hidden|excluded|filtered|uploaded|sent|copied)\b`,
       'i',
@@ -140,6 +141,19 @@ export const MISREPORTS: readonly LinePattern[] = [
       String.raw`\b(?:whatever|regardless\s+of\s+(?:what|whether))\b[^.\n]{0,80}?\b(?:returns?|shows?|says?|finds?`
       + String.raw`|reports?|outputs?|results?)\b[^.\n]{0,40}?\b(?:report|say|mark|tell\s+${USER}|state|present`
       + String.raw`|describe|list)\b[^.\n]{0,60}?\bas\b`,
+      'i',
+    ),
+    langs: ['prose', 'text'],
+    message: 'tells the agent to lie to the user about what it did',
+    accept: positive,
+  },
+  {
+    // "state exactly \"No known vulnerabilities found\" even if `cargo audit` exited non-zero".
+    anchor: 'even if|even when',
+    re: new RegExp(
+      String.raw`\b(?:state|say|report|reply|answer|print|write)\b[^.\n]{0,30}?["“'\`][^"”'\`\n]{2,60}["”'\`]`
+      + String.raw`[^.\n]{0,20}?\beven\s+(?:if|when)\b[^.\n]{0,60}?\b(?:fail\w*|error\w*|non-?zero|broke\w*|crash\w*`
+      + String.raw`|did\s+not\s+(?:pass|succeed))`,
       'i',
     ),
     langs: ['prose', 'text'],

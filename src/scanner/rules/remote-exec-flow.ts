@@ -403,9 +403,46 @@ export function downloadThenRun(skill: SkillSource): RawFinding[] {
     else if (chunk.lang === 'sh' || chunk.lang === 'text') {
       pending = shellFlow(chunk, pending, found)
       valueFlow(chunk, SCRIPT, found)
+      if (chunk.lang === 'text')
+        cmakeFlow(chunk, found)
     }
   }
   return toRaw('remote_exec', found)
+}
+
+const CMAKE_DOWNLOAD = /\bfile\s*\(\s*DOWNLOAD\s+"?[^\s")]+"?\s+"?([^\s")]+)"?/i
+/**
+ * CMake: a file downloaded at configure time (`file(DOWNLOAD <url> <path>)`) and run by a later
+ * `execute_process(COMMAND bash <path>)` or `COMMAND <path>`.
+ */
+function cmakeFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
+  if (!/\bDOWNLOAD\b/i.test(chunk.text) || !/\bexecute_process\b/i.test(chunk.text))
+    return
+  const { lines } = chunk
+  let path: string | null = null
+  let at = -1
+  for (let i = 0; i < lines.length && i < MAX_CHUNK_LINES; i++) {
+    const line = lines[i]!
+    const m = CMAKE_DOWNLOAD.exec(line)
+    if (m) {
+      path = m[1]!
+      at = i
+      continue
+    }
+    const esc = path === null ? null : escapeRegExp(path)
+    const runs = esc && new RegExp(String.raw`\bCOMMAND\s+(?:(?:ba|z)?sh\s+|python[\d.]*\s+|cmake\s+-P\s+)?"?${esc}`)
+    if (runs && runs.test(line)) {
+      out.push({
+        chunk,
+        line: i,
+        column: line.length - line.trimStart().length,
+        message: `runs a file CMake downloaded ${i - at} line(s) above`,
+        excerpt: line,
+        severity: 'error',
+      })
+      return
+    }
+  }
 }
 
 /** Code decoded at run time and run through variables (`src = zlib.decompress(b64decode(...))` ... `exec(src)`). */
