@@ -13,7 +13,7 @@ const TARGET = new RegExp(
   + String.raw`|\.claude[/\\](?:settings(?:\.local)?`
   + String.raw`\.json|commands[/\\]|agents[/\\]|hooks[/\\]|memory)|\.cursor[/\\]rules|\.cursorrules|\.windsurfrules`
   + String.raw`|\.clinerules|copilot-instructions\.md|\.github[/\\]instructions[/\\]|\.?mcp\.json`
-  + String.raw`|claude_desktop_config\.json`
+  + String.raw`|claude_desktop_config\.json|\.claude\.json\b`
   + String.raw`|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|\.continue[/\\]config|\.aider\.conf`
   + String.raw`|\.git[/\\]hooks[/\\]|\.husky[/\\]|core\.hooksPath|\.(?:bashrc|bash_profile|bash_login|zshrc|zprofile`
   + String.raw`|zshenv`
@@ -58,7 +58,7 @@ const ESCALATE: Array<[RegExp, string]> = [
       String.raw`Bash\(\*\)|"allow"\s*:\s*\[[^\]]{0,400}?"(?:\*|Bash|Bash\(:?\*\))"`
       + String.raw`|bypassPermissions|dangerously|autoApprove`
       + String.raw`|alwaysAllow|"defaultMode"|approval_policy|danger-full-access|enableAllProjectMcpServers`
-      + String.raw`|skip\s+(?:all\s+)?(?:permission|confirmation)`,
+      + String.raw`|skip\s+(?:all\s+)?(?:permission|confirmation)|["']mcp__[\w-]+__\*["']`,
       'i',
     ),
     'grants permissions',
@@ -77,7 +77,7 @@ const ESCALATE: Array<[RegExp, string]> = [
     new RegExp(
       String.raw`\b(?:fetch|load|read|download|pull|get|follow|import|source|obey|apply)\b[^\n]{0,80}https?:\/\/`
       + String.raw`|@https?:\/\/|\b(?:curl|wget|iwr|Invoke-WebRequest|Invoke-RestMethod|irm)\b[^\n]*(?:https?:\/\/`
-      + String.raw`|\$)|"url"\s*:\s*"https?:\/\/|\/dev\/tcp\/|\bbase64\s+(?:-d|--decode)|\bnc\s+-[a-z]*e\b`,
+      + String.raw`|\$)|["']url["']\s*:\s*f?["']https?:\/\/|\/dev\/tcp\/|\bbase64\s+(?:-d|--decode)|\bnc\s+-[a-z]*e\b`,
       'i',
     ),
     'pulls instructions or code from a remote host',
@@ -153,7 +153,8 @@ function scanFile(file: SkillFile): RawFinding[] {
     // Code may name the file in one place and write it in another (`TARGETS = [Path("CLAUDE.md")]`, then
     // `t.write_text(text)` in a loop): a script that names it as a string and writes files writes it.
     const quoted = (norm.slice(0, at + 1).match(/["'`]/g) ?? []).length % 2 === 1
-    const elsewhere = builds && t !== null && quoted && !WRITE_CODE.test(near) && WRITE_CODE.test(text)
+    const comment = /^\s*(?:#|\/\/|\/?\*)/.test(line)
+    const elsewhere = builds && t !== null && quoted && !comment && !WRITE_CODE.test(near) && WRITE_CODE.test(text)
     const written = memory !== null || />>?\s*["']?[^\s"'<>|;&]*$/.test(before) || WRITE_SAME.test(norm)
       || WRITE_CODE.test(near) || elsewhere
       || (VERB.test(before) && !READ_BEFORE.test(before))
