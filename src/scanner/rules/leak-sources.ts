@@ -185,8 +185,11 @@ export const ENV_DUMP = [
   // `const { A, B } = process.env` reads the variables it names, as `process.env.A` does.
   String.raw`|(?<!\}\s*=\s*)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))`,
   String.raw`|Get-ChildItem\s+env:|\bgci\s+env:|\bls\s+env:|\[Environment\]::GetEnvironmentVariables`,
-  // R's `Sys.getenv()` with no name, Julia's `ENV` copied whole.
-  String.raw`|\bSys\.getenv\(\s*\)|\b(?:Dict|collect)\(\s*ENV\s*\)`,
+  // R's `Sys.getenv()` with no name, Julia's `ENV` copied whole; Go's `os.Environ()`, Rust's `env::vars()`,
+  // .NET's `Environment.GetEnvironmentVariables()`, Java's `System.getenv()`, Ruby's `ENV.to_h`, PHP's `getenv()`.
+  String.raw`|\bSys\.getenv\(\s*\)|\b(?:Dict|collect)\(\s*ENV\s*\)`
+  + String.raw`|\bos\.Environ\(\s*\)|\benv::vars(?:_os)?\(\s*\)|\bEnvironment\.GetEnvironmentVariables\(\s*\)`
+  + String.raw`|\bSystem\.getenv\(\s*\)|\bENV\.(?:to_h|to_hash|each|map|select)\b|(?<![\w$>])getenv\(\s*\)`,
 ].join('')
 export const ENV_DUMP_RE = new RegExp(ENV_DUMP, 'i')
 
