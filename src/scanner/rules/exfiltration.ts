@@ -43,8 +43,18 @@ const ast: AstRule = {
   triggers: [...NETWORK_CALL_TRIGGERS, String.raw`\bprocess\s*\.\s*env\b(?!\s*\.|\s*\[)`, ...HIDDEN_NAME_TRIGGERS],
   create: (context) => {
     const secrets = secretSources(context)
+    // Requests kept in a variable (`const req = https.request(...)`): their body is what `req.write` and `req.end`
+    // are given.
+    const requests = new Set<string>()
     const call = (node: Node): void => {
       const args: Node[] = node.arguments ?? []
+      const callee = node.callee
+      if (node.type === 'CallExpression' && callee?.type === 'MemberExpression' && callee.object?.type === 'Identifier'
+        && requests.has(callee.object.name) && /^(?:write|end|send)$/.test(callee.property?.name ?? '')) {
+        if (args.some(secrets.holdsSecret))
+          context.report(node, 'sends environment variables or a sensitive file over the network')
+        return
+      }
       if (!args.length || !networkCall(node, context.evaluate(node.callee)))
         return
       if (args.some(secrets.holdsSecret))
@@ -52,7 +62,14 @@ const ast: AstRule = {
       else if (namedSecretAway(context, args))
         context.report(node, 'sends a secret to a host that is not its service')
     }
-    return { CallExpression: call, NewExpression: call }
+    const declarator = (node: Node): void => {
+      const init = node.init
+      if (node.id?.type === 'Identifier' && init && (init.type === 'CallExpression' || init.type === 'NewExpression')
+        && networkCall(init, context.evaluate(init.callee))) {
+        requests.add(node.id.name)
+      }
+    }
+    return { CallExpression: call, NewExpression: call, VariableDeclarator: declarator }
   },
 }
 
