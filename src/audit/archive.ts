@@ -73,7 +73,7 @@ function tarMembers(b: Buffer): ArchiveMember[] {
     const type = String.fromCharCode(b[at + 156]!)
     const data = b.subarray(at + 512, at + 512 + size)
     const prefix = cstring(b, at + 345, 155)
-    let name = longName ?? (prefix ? `${prefix}/${cstring(b, at, 100)}` : cstring(b, at, 100))
+    const name = longName ?? (prefix ? `${prefix}/${cstring(b, at, 100)}` : cstring(b, at, 100))
     longName = null
     if (type === 'L') {
       longName = cstring(data, 0, data.length)
@@ -84,7 +84,6 @@ function tarMembers(b: Buffer): ArchiveMember[] {
         longName = path
     }
     else if (type === '0' || type === '\0' || type === '7') {
-      name = cleanName(name)
       const member = textMember(name, data)
       if (member)
         out.push(member)

@@ -282,13 +282,14 @@ function safeDeclared(skill: SkillSource): Capability[] {
  * The skill with the text files inside its archives added as files of its own, at `<archive>/<member>`: what
  * extracting an archive puts on disk is read by every rule, as the skill's other files are.
  */
+const UTF8 = new TextEncoder()
 function withMembers(skill: SkillSource): SkillSource {
   if (!skill.files.some(f => f.members?.length))
     return skill
   const inside: SkillFile[] = skill.files.flatMap(f => (f.members ?? []).map(m => ({
     path: `${f.path}/${m.path}`,
     absPath: f.absPath,
-    size: m.text.length,
+    size: UTF8.encode(m.text).byteLength,
     sha256: f.sha256,
     text: m.text,
   })))

@@ -235,11 +235,11 @@ function governedOnLine(line: string, column: number): boolean {
  * A sentence wrapped onto this line from the one above ("... do **not** add" / "`--privileged` ..."): the
  * marker on the line above governs the match when no sentence ends between them.
  */
-function governedAbove(index: LineIndex, line0: number, f: RawFinding): boolean {
+function governedAbove(index: LineIndex, line0: number, column: number): boolean {
   const prev = line0 > 0 ? index.line(line0 - 1) : ''
   if (!prev.trim() || /^\s*(?:#|```|~~~|\|)/.test(prev) || /[.!?:]\s*$/.test(prev) || LIST_ITEM.test(index.line(line0)))
     return false
-  return governedOnLine(`${prev} ${index.line(line0)}`, prev.length + 1 + f.column)
+  return governedOnLine(`${prev} ${index.line(line0)}`, prev.length + 1 + column)
 }
 
 function inCodeSpan(line: string, column: number): boolean {
@@ -321,7 +321,8 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     let cautious = false
     if (!example) {
       cautious = governedOnLine(text, f.column) || (!!fence && inSearchPattern(text, f.column))
-        || (!fence && (governedByList(index, line0) || governedByQuote(index, line0) || governedAbove(index, line0, f)))
+        || (!fence && (governedByList(index, line0) || governedByQuote(index, line0)
+          || governedAbove(index, line0, f.column)))
       if (!cautious && (f.rule === 'prompt_injection' || f.rule === 'concealment'))
         cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
       // A command quoted inline in prose that names it an attack documents the attack.
@@ -470,10 +471,6 @@ const RECOGNISE_LEAD = new RegExp(
 const DETECTION_RULE = /^\s*detection:\s*$/m
 const DETECTION_CONDITION = /^\s*condition:\s*\S/m
 
-/**
- * The headings a fence sits under, nearest first: its own section's heading, then each enclosing one (a heading of a
- * lower level). A cautionary one governs every block of its section, subsections included.
- */
 /** The heading of the section a line is in warns against what it holds. */
 function sectionHeadingCautions(index: LineIndex, line0: number): boolean {
   for (let i = line0 - 1; i >= 0 && i > line0 - 80; i--) {
@@ -484,6 +481,10 @@ function sectionHeadingCautions(index: LineIndex, line0: number): boolean {
   return false
 }
 
+/**
+ * The headings a fence sits under, nearest first: its own section's heading, then each enclosing one (a heading of a
+ * lower level). A cautionary one governs every block of its section, subsections included.
+ */
 function underCautionHeading(index: LineIndex, fence: Fence): boolean {
   let level = 7
   for (let i = fence.open - 1; i >= 0 && level > 1; i--) {

@@ -92,33 +92,25 @@ export const opaqueArtifact: RuleModule = {
         const format = file.format ?? 'binary'
         if (format === 'media')
           continue
-        if (file.calls?.length) {
-          out.push({
-            rule: RULE,
-            path: file.path,
-            line: 1,
-            column: 1,
-            message: `${file.path} is a pickle that calls ${file.calls.join(', ')} when it is loaded`,
-            excerpt: file.path,
-          })
-          continue
-        }
+        const calls = file.calls?.length ? file.calls : null
         const exe = EXECUTABLE[format]
         const ext = file.path.slice(file.path.lastIndexOf('.') + 1).toLowerCase()
         // An archive or other binary that the skill's own text loads or runs (`java -jar`, `WebAssembly.compile`).
-        const runs = !exe && COMPILED_EXT.has(ext) && (loaded ??= loadedExtensions(skill)).has(ext)
+        const runs = !calls && !exe && COMPILED_EXT.has(ext) && (loaded ??= loadedExtensions(skill)).has(ext)
         out.push({
           rule: RULE,
           path: file.path,
           line: 1,
           column: 1,
-          message: exe
-            ? `${file.path} is ${exe}: its code cannot be reviewed`
-            : runs
-              ? `${file.path} is compiled code that the skill loads or runs: its code cannot be reviewed`
-              : opaqueMessage(file),
+          message: calls
+            ? `${file.path} is a pickle that calls ${calls.join(', ')} when it is loaded`
+            : exe
+              ? `${file.path} is ${exe}: its code cannot be reviewed`
+              : runs
+                ? `${file.path} is compiled code that the skill loads or runs: its code cannot be reviewed`
+                : opaqueMessage(file),
           excerpt: file.path,
-          ...(exe || runs ? {} : { severity: 'warning' as const }),
+          ...(calls || exe || runs ? {} : { severity: 'warning' as const }),
         })
         continue
       }

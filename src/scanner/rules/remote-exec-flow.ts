@@ -419,19 +419,18 @@ function cmakeFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
   if (!/\bDOWNLOAD\b/i.test(chunk.text) || !/\bexecute_process\b/i.test(chunk.text))
     return
   const { lines } = chunk
-  let path: string | null = null
+  let runs: RegExp | null = null
   let at = -1
   for (let i = 0; i < lines.length && i < MAX_CHUNK_LINES; i++) {
     const line = lines[i]!
     const m = CMAKE_DOWNLOAD.exec(line)
     if (m) {
-      path = m[1]!
+      const esc = escapeRegExp(m[1]!)
+      runs = new RegExp(String.raw`\bCOMMAND\s+(?:(?:ba|z)?sh\s+|python[\d.]*\s+|cmake\s+-P\s+)?"?${esc}`)
       at = i
       continue
     }
-    const esc = path === null ? null : escapeRegExp(path)
-    const runs = esc && new RegExp(String.raw`\bCOMMAND\s+(?:(?:ba|z)?sh\s+|python[\d.]*\s+|cmake\s+-P\s+)?"?${esc}`)
-    if (runs && runs.test(line)) {
+    if (runs?.test(line)) {
       out.push({
         chunk,
         line: i,

@@ -1,6 +1,7 @@
 import type { SkillFile } from '../../core/types'
 import type { LinePattern, RawFinding } from '../types'
 import { redact } from '../excerpt'
+import { LineIndex } from '../lines'
 
 /**
  * A token cut into string literals that the language joins again: Python's adjacent literals (`"hf_abc" \` then
@@ -22,6 +23,7 @@ export function splitTokens(file: SkillFile, patterns: readonly LinePattern[]): 
   if (text === null || !CODE.test(file.path))
     return []
   const out: RawFinding[] = []
+  let index: LineIndex | null = null
   START.lastIndex = 0
   for (let m = START.exec(text); m; m = START.exec(text)) {
     const first = m.index
@@ -39,16 +41,19 @@ export function splitTokens(file: SkillFile, patterns: readonly LinePattern[]): 
     if (pieces.length < 2)
       continue
     const joined = pieces.join('')
-    const hit = patterns.find(p => p.re.test(joined) && (!p.accept || p.accept(p.re.exec(joined)!, joined, () => '')))
+    const hit = patterns.find((p) => {
+      const t = p.re.exec(joined)
+      return t !== null && (!p.accept || p.accept(t, joined, () => ''))
+    })
     if (!hit)
       continue
-    const line = text.slice(0, first).split('\n').length
-    const column = first - text.lastIndexOf('\n', first - 1)
+    index ??= new LineIndex(text)
+    const line = index.lineOf(first)
     out.push({
       rule: 'secrets',
       path: file.path,
-      line,
-      column,
+      line: line + 1,
+      column: first - index.start(line) + 1,
       message: `${hit.message}, split into string literals`,
       excerpt: redact(joined),
     })
