@@ -18,6 +18,7 @@ import { endTiming, startTiming } from '../core/timings'
 import { declaredCapabilities, DETECTABLE, sortCapabilities } from './capabilities'
 import { ruleMeta } from './catalog'
 import { classify } from './classify'
+import { restoreColumns } from './constants'
 import { compileCustom, scanCustom } from './custom'
 import { excerptAt } from './excerpt'
 import { scanJs } from './js/scan-js'
@@ -401,6 +402,7 @@ function scanSkillUnsafe(source: SkillSource, options: ScanOptions): ScanResult 
     if (visiting)
       endTiming(`scan: ${module.meta.id} (whole skill)`, visiting)
   }
+  restoreColumns(skill, ctx.raw.slice(visited))
   // Whole-skill findings in code files lie in search patterns as line findings do.
   const byPath = new Map<string, RawFinding[]>()
   for (const f of ctx.raw.slice(visited)) {

@@ -4,6 +4,7 @@ import type { MaskRanges } from './mask'
 import type { Lang, LinePattern, RawFinding, View } from './types'
 import { SEVERITY_RANK } from '../core/diagnostics'
 import { endTiming, startTiming } from '../core/timings'
+import { inlineConstants, originalColumn } from './constants'
 import { embeddedViews } from './embedded'
 import { excerptAt, redact } from './excerpt'
 import { buildFinder, compileGate, conditionsOf, lazyFinder, shippedConditions, splitAlternatives } from './finder'
@@ -330,6 +331,8 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
     endTiming(`scan: line patterns (${seg.lang})`, scanning)
   if (seg.lang === 'prose')
     return directive
+  if (seg.lang === 'sh' || seg.lang === 'text')
+    scanInlined(seg, out)
   const ext = seg.path.slice(seg.path.lastIndexOf('.') + 1).toLowerCase()
   const dialect = seg.dialect ?? (seg.lang === 'text' ? DIALECT_OF[ext] : undefined)
   const viewing = startTiming()
@@ -361,6 +364,23 @@ export function scanSegment(seg: Segment, out: RawFinding[]): boolean {
   }
   endTiming('scan: embedded code (scanned)', viewScan)
   return directive
+}
+
+/**
+ * Runs the line patterns of a shell or build text again with its constants put back (`inlineConstants`), when
+ * it uses any: a finding there is placed on the file's own line and column.
+ */
+function scanInlined(seg: Segment, out: RawFinding[]): void {
+  const syntax = seg.lang === 'sh' ? 'shell' : 'build'
+  const inlined = seg.text.includes('$') ? inlineConstants(seg.text.split('\n'), syntax) : null
+  if (!inlined)
+    return
+  const found: RawFinding[] = []
+  scanLines({ ...seg, text: inlined.lines.join('\n'), astDone: false, index: undefined, skip: undefined }, found)
+  for (const f of found) {
+    const edits = inlined.edits.get(f.line - 1 - seg.lineOffset)
+    out.push(edits ? { ...f, column: originalColumn(edits, f.column - 1 - seg.colOffset) + 1 + seg.colOffset } : f)
+  }
 }
 
 /**

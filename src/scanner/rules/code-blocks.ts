@@ -3,6 +3,7 @@ import type { Fence } from '../markdown'
 import type { Lang, LinePattern, RawFinding } from '../types'
 import { markdownOf } from '../../core/markdown'
 import { classify } from '../classify'
+import { inlineSkillCode } from '../constants'
 import { LineIndex } from '../lines'
 import { findFences, markCautionary } from '../markdown'
 
@@ -47,7 +48,7 @@ function makeChunks(skill: SkillSource): CodeChunk[] {
     if (text === null || text.length > 1024 * 1024)
       continue
     if (!isMarkdown(file.path)) {
-      chunks.push(new CodeChunk(file, classify(file.path, text).lang as CodeChunk['lang'], text, 0))
+      chunks.push(chunkOf(skill, file, classify(file.path, text).lang as CodeChunk['lang'], text, 0))
       continue
     }
     if (!text.includes('```') && !text.includes('~~~'))
@@ -63,10 +64,19 @@ function makeChunks(skill: SkillSource): CodeChunk[] {
       if (from <= 0 || to < from)
         return
       const lang = f.lang === 'prose' ? 'text' : f.lang === 'ts' || f.lang === 'jsx' || f.lang === 'tsx' ? 'js' : f.lang
-      chunks.push(new CodeChunk(file, lang, text.slice(from, to).replace(/\r$/, ''), f.open + 1))
+      chunks.push(chunkOf(skill, file, lang, text.slice(from, to).replace(/\r$/, ''), f.open + 1))
     })
   }
   return chunks
+}
+
+/** A chunk; a shell or build one with its constants put back (`inlineSkillCode`). */
+function chunkOf(skill: SkillSource, file: SkillFile, lang: CodeChunk['lang'], text: string, first: number): CodeChunk {
+  if ((lang !== 'sh' && lang !== 'text') || !text.includes('$'))
+    return new CodeChunk(file, lang, text, first)
+  const lines = text.split('\n')
+  const inlined = inlineSkillCode(skill, file.path, lang, lines, first)
+  return new CodeChunk(file, lang, inlined === lines ? text : inlined.join('\n'), first)
 }
 
 /** A finding of a whole-skill check, to be marked like the line patterns' (markdown warnings quote attacks). */

@@ -1,6 +1,7 @@
 import type { SkillSource } from '../../core/types'
 import type { Lang, LinePattern, RawFinding } from '../types'
 import { classify } from '../classify'
+import { inlineSkillCode } from '../constants'
 import { excerptAt } from '../excerpt'
 import { crossesSentences, literalTest } from '../finder'
 import { LineIndex } from '../lines'
@@ -72,6 +73,14 @@ export function unitsOf(skill: SkillSource): Unit[] {
   return units
 }
 
+/** A shell or build unit with its constants put back (`inlineSkillCode`). */
+function inlined(skill: SkillSource, unit: Unit): Unit {
+  if (unit.lang !== 'sh' && unit.lang !== 'text')
+    return unit
+  const lines = inlineSkillCode(skill, unit.path, unit.lang, unit.lines, unit.first)
+  return lines === unit.lines ? unit : { ...unit, lines }
+}
+
 function splitUnits(skill: SkillSource, maxChars = 128 * 1024): Unit[] {
   const out: Unit[] = []
   for (const file of skill.files) {
@@ -82,7 +91,7 @@ function splitUnits(skill: SkillSource, maxChars = 128 * 1024): Unit[] {
     if (!kind.markdown) {
       // Data files (xml, json, csv...) hold no statements; scripts without a known extension may.
       if (kind.lang !== 'text' || SCRIPT_EXT.test(file.path))
-        out.push({ path: file.path, lang: kind.lang, lines: text.split(/\r?\n/), first: 0 })
+        out.push(inlined(skill, { path: file.path, lang: kind.lang, lines: text.split(/\r?\n/), first: 0 }))
       else if (/\.ya?ml$/i.test(file.path))
         pushYamlShell(out, file.path, text.split(/\r?\n/), 0)
       continue
@@ -97,7 +106,7 @@ function splitUnits(skill: SkillSource, maxChars = 128 * 1024): Unit[] {
       const lang = FENCE_LANG[f.lang] ?? (PLAIN.has(f.info) || OTHER_CODE.test(f.info) ? 'text' : null)
       const body = lines.slice(f.open + 1, closed ? last : last + 1)
       if (lang)
-        out.push({ path: file.path, lang, lines: body, first: f.open + 1 })
+        out.push(inlined(skill, { path: file.path, lang, lines: body, first: f.open + 1 }))
       else if (f.info === 'yaml' || f.info === 'yml')
         pushYamlShell(out, file.path, body, f.open + 1)
     }

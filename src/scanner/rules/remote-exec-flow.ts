@@ -60,7 +60,7 @@ function runsFileRe(name: string): RegExp {
   return new RegExp(
     [
       String.raw`\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+x|[0-7]*[1357][0-7]{0,2})\s+["']?${ref}`,
-      String.raw`|(?:^|[;&|(]\s*|\b(?:sudo|exec|then|do|RUN|nohup|setsid|timeout\s+\S+|env(?:\s+\w+=\S*)*)\s+`
+      String.raw`|(?:^\s*|[;&|(]\s*|\b(?:sudo|exec|then|do|RUN|nohup|setsid|timeout\s+\S+|env(?:\s+\w+=\S*)*)\s+`
       + String.raw`|\b(?:shell|command|cmd|script):\s+)`
       + String.raw`["']?(?:\.\/|\/|~\/|\$\{?\w+\}?\/)[^\s"';|&]*${esc}\b`,
       // eslint-disable-next-line style/max-len -- a pattern is clearer whole
@@ -74,6 +74,7 @@ function runsFileRe(name: string): RegExp {
   )
 }
 
+const MAKEFILE = /(?:^|\/)(?:GNU)?makefile$|\.mk$/i
 const DOWNLOAD = /curl|wget|iwr|irm|Invoke-|Start-Bits|certutil|urlretrieve|\bADD\s+(?:--\S+\s+)*["']?https?:|get_url/i
 /** Ansible's `get_url:` task: its `url:` and `dest:` lines follow it. */
 const GET_URL = /\bget_url:/
@@ -100,6 +101,8 @@ function shellFlow(chunk: CodeChunk, pending: Saved[], out: ChunkFinding[]): Sav
   if (!hasDownload && !pending.length)
     return pending
   let waiting = pending
+  // In a Makefile only recipe lines (a tab first) run anything; a target's line names what it makes.
+  const make = MAKEFILE.test(chunk.file.path)
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
     if (line.length > MAX_LINE)
@@ -107,8 +110,8 @@ function shellFlow(chunk: CodeChunk, pending: Saved[], out: ChunkFinding[]): Sav
     if (waiting.length) {
       if (VERIFY.test(line))
         waiting = waiting.map(w => ({ ...w, verified: true }))
-      const ran = waiting.find(w => (w.chunk !== chunk || w.at < i) && (w.chunk !== chunk || i - w.at < SPAN)
-        && runsFile(line, w.name))
+      const ran = (!make || line.startsWith('\t')) && waiting.find(w => (w.chunk !== chunk || w.at < i)
+        && (w.chunk !== chunk || i - w.at < SPAN) && runsFile(line, w.name))
       if (ran) {
         report(ran, chunk, i, out)
         waiting = waiting.filter(w => w !== ran)
@@ -131,6 +134,17 @@ function shellFlow(chunk: CodeChunk, pending: Saved[], out: ChunkFinding[]): Sav
       continue
     waiting = [...waiting.filter(w => w.name !== name), { name, line: task ?? line, verified: false, chunk, at: i }]
   }
+  // Make runs a target's prerequisites first: a recipe above may run what a recipe below downloads.
+  if (make) {
+    for (const w of waiting.filter(w => w.chunk === chunk)) {
+      const j = lines.findIndex((line, i) => i < w.at && w.at - i < SPAN && line.startsWith('\t')
+        && runsFile(line, w.name))
+      if (j !== -1) {
+        report(w, chunk, j, out)
+        waiting = waiting.filter(x => x !== w)
+      }
+    }
+  }
   return waiting
 }
 
@@ -138,9 +152,10 @@ function report(saved: Saved, chunk: CodeChunk, j: number, out: ChunkFinding[]):
   const later = chunk.lines[j]!
   const risk = downloadRisk(saved.line)
   const severity: Severity = saved.verified || risk === 'official' || risk === 'doc' ? 'warning' : 'error'
-  const where = saved.chunk === chunk
-    ? `${j - saved.at} line${j - saved.at > 1 ? 's' : ''} above`
-    : 'in an earlier block'
+  const lines = Math.abs(j - saved.at)
+  const where = saved.chunk !== chunk
+    ? 'in an earlier block'
+    : `${j < saved.at ? 'by a recipe ' : ''}${lines} line${lines > 1 ? 's' : ''} ${j < saved.at ? 'below' : 'above'}`
   out.push({
     chunk,
     line: j,

