@@ -166,6 +166,10 @@ const HANDOFF = [
   // Rust: a child's stdio made from the socket's descriptor; .NET: a process's streams copied to and from it.
   /\bStdio::from_raw_fd\s*\(/,
   /\.Standard(?:Output|Error)\.BaseStream\.CopyTo(?:Async)?\s*\(|\.CopyTo(?:Async)?\s*\(\s*\w+\.StandardInput\b/,
+  // .NET: what the connection sends written to the shell's input; Java and Kotlin: bytes pumped between the
+  // shell's streams and the socket's.
+  /\.StandardInput\.Write(?:Line)?(?:Async)?\s*\(/,
+  /\b\w+\.write\s*\(\s*\w+\.read\s*\(\s*\)\s*\)/,
 ]
 // A bind or reverse shell by lines: what the connection sends run as `sh -c LINE` (`Open3.capture2e("/bin/bash",
 // "-c", line)`, `subprocess.run(["sh", "-c", data])`), where the chunk reads the connection (`gets`, `recv`).
@@ -224,17 +228,19 @@ function shellOverSocket(skill: SkillSource): RawFinding[] {
 const CONNECTION = new RegExp(
   `${SOCKET.source}|\\bsocket\\.(?:tcp|connect)\\b|\\/dev\\/(?:tcp|udp)\\/|\\bexec\\s+\\d+<>`
   // R's socket connections, Julia's `connect(host, port)`.
-  + `|\\bsocketConnection\\s*\\(|\\bmake\\.socket\\s*\\(|\\bSockets\\.connect\\s*\\(`,
+  + `|\\bsocketConnection\\s*\\(|\\bmake\\.socket\\s*\\(|\\bSockets\\.connect\\s*\\(`
+  // Godot's TCP peer.
+  + `|\\bStreamPeerTCP\\b|\\.connect_to_host\\s*\\(`,
   'i',
 )
 const connects = literalTest(CONNECTION)
 // A variable filled by a read of the connection: `cmd = s:receive("*l")`, `line = conn.recv(1024)`,
 // `read -r line <&5`.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const READ_INTO = /^\s*(?:local\s+|my\s+)?\$?(\w+)\s*=[^=\n][^\n]*?(?::receive\s*\(|\.recv\w*\s*\(|\.gets\b|\.readline\s*\(|\bReadString\s*\()|\bread\s+(?:-\w+\s+)*(\w+)\s*<&\s*\d|\b(\w+)\s*(?:<-|=)\s*(?:readLines|read\.socket|readline)\s*\(\s*\w+/
+const READ_INTO = /^\s*(?:local\s+|my\s+|var\s+|let\s+(?:mut\s+)?|[A-Z_a-z][\w<>[\]?]*\s+)?\$?(\w+)\s*(?::\s*\w+\s*)?=[^=\n][^\n]*?(?::receive\s*\(|\.recv\w*\s*\(|\.gets\b|\.read_?line\s*\(|\bReadString\s*\(|\.ReadLine(?:Async)?\s*\(|\.get_(?:utf8_)?string\s*\()|\bread\s+(?:-\w+\s+)*(\w+)\s*<&\s*\d|\b(\w+)\s*(?:<-|=)\s*(?:readLines|read\.socket|readline)\s*\(\s*\w+|\bfor\s+(\w+)\s+in\s+\w+\.lines\s*\(\s*\)/i
 // What runs a command line.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const RUNS_LINE = /\b(?:io\.popen|os\.execute|os\.system|os\.popen|subprocess\.\w+|shell_exec|popen|system|eval|(?:ba|z|k|da)?sh\s+-c)\b\s*\(?\s*(.*)/
+const RUNS_LINE = /\b(?:io\.popen|os\.execute|os\.system|os\.popen|subprocess\.\w+|shell_exec|popen|system|eval|(?:ba|z|k|da)?sh\s+-c)\b\s*\(?\s*(.*)|\b(?:OS\.execute|Process\.Start|ProcessStartInfo|exec\.Command|Command::new)\s*\(\s*["'](?:\/bin\/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)["'](.*)/
 
 /**
  * A remote shell by lines in any language: a line read from a connection is run as a command (a command loop:
@@ -251,9 +257,9 @@ function commandLoop(skill: SkillSource): RawFinding[] {
         return
       const into = READ_INTO.exec(line)
       if (into)
-        read.add((into[1] ?? into[2] ?? into[3])!)
+        read.add((into[1] ?? into[2] ?? into[3] ?? into[4])!)
       const run = read.size ? RUNS_LINE.exec(line) : null
-      if (!run || ![...read].some(v => new RegExp(String.raw`(?:^|[^\w$])\$?\{?${v}\b`).test(run[1]!)))
+      if (!run || ![...read].some(v => new RegExp(String.raw`(?:^|[^\w$])\$?\{?${v}\b`).test((run[1] ?? run[2])!)))
         return
       found.push({
         chunk,
