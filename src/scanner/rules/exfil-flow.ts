@@ -44,6 +44,9 @@ export const SINK = new RegExp(
     // R and Julia clients.
     String.raw`|\bhttr2?::(?:POST|PUT|PATCH|req_perform)\b|\bcurl_fetch_\w+|\bRCurl::\w+|\bpostForm\b`
     + String.raw`|\bHTTP\.(?:post|put|request)\b|\bDownloads\.request\b`,
+    // PHP: a stream context and `file_get_contents` given one (a POST), curl, WordPress's HTTP API, a raw socket.
+    String.raw`|\bstream_context_create\s*\(|\bcurl_(?:exec|setopt)\s*\(|\bwp_(?:safe_)?remote_(?:post|request)\s*\(`
+    + String.raw`|\bfsockopen\s*\(|\bfile_get_contents\s*\([^;]*,\s*\w+\s*,\s*\$\w+`,
   ].join(''),
   'i',
 )

@@ -165,6 +165,10 @@ export const SECRET_READ = new RegExp(
     String.raw`(?:\bENV(?:\.fetch\s*\(\s*|\s*\[\s*)|GetEnvironmentVariable\s*\(\s*)['"](${SECRET_NAME})['"]`,
     // R's `Sys.getenv("X")`, Julia's `get(ENV, "X", ...)`, Java's `System.getenv("X")`.
     String.raw`(?:\bSys\.getenv\s*\(\s*|\bget\s*\(\s*ENV\s*,\s*|\bSystem\.getenv\s*\(\s*)['"](${SECRET_NAME})['"]`,
+    // PHP's `getenv('X')` and `$_ENV['X']`; WordPress's database password and keys, read as bare constants.
+    String.raw`(?:(?<![\w.$>])getenv\s*\(\s*|\$_(?:ENV|SERVER)\s*\[\s*)['"](${SECRET_NAME})['"]`,
+    String.raw`(?<![\w$'"\x60])(DB_PASSWORD|(?:SECURE_)?AUTH_KEY|LOGGED_IN_KEY|NONCE_KEY`
+    + String.raw`|(?:SECURE_AUTH|LOGGED_IN|NONCE|AUTH)_SALT)(?![\w'"\x60])`,
   ].join('|'),
   'g',
 )

@@ -64,6 +64,10 @@ const GROUPS = {
   // Those the sinks match inside a word are wrapped in a group (a token that starts with a word character
   // is matched at a word start).
   sink: [
+    '(?:stream_context_create)',
+    '(?:wp_(?:safe_)?remote_)',
+    '(?:fsockopen)',
+    '(?:file_get_contents)',
     'curl',
     'wget',
     'nc',

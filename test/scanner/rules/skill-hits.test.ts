@@ -61,6 +61,11 @@ const SAMPLES: string[][] = [
   ['postForm(u, a = b)'],
   ['HTTP.post(u, [], b)'],
   ['Downloads.request(u)'],
+  ['$c = stream_context_create($o)'],
+  ['curl_exec($ch)', 'curl_setopt($ch, CURLOPT_URL, $u)'],
+  ['wp_remote_post($u, $a)', 'wp_safe_remote_request($u)'],
+  ['$s = fsockopen($h, 80)'],
+  ['file_get_contents($u, false, $ctx)'],
 ]
 
 describe('skill hits', () => {
