@@ -56,6 +56,14 @@ const ASSIGN = new RegExp(
   String.raw`^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?|const\s+|let\s+|var\s+)?`
   + String.raw`\$?([A-Z_a-z]\w*)\s*:?=\s*(?!=)`,
 )
+const FN_HEADER = new RegExp(
+  String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\s*\*?\s*([A-Za-z_$][\w$]*)|def\s+([A-Za-z_]\w*)`
+  + String.raw`|func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)`
+  + String.raw`|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?`
+  + String.raw`(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>))`,
+)
+const FILLS = /^\s*([A-Za-z_]\w*)\s*(?:\[[^\]\n]+\]|\.[A-Za-z_]\w*)\s*=\s*(?!=)/
+const RETURNS = /^\s*return\b\s*(.*)/
 const READ_INTO = /\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+)|\bfor\s+(\w+)\s+in\s+\$\(/
 const FOR_IN = /^\s*for\s+(\w+)(?:\s*,\s*\w+)*\s+in\s+([^\n]+)/
 const CALL_ON = /^\s*([A-Za-z_]\w*)\s*\.\s*\w+\s*\(/
@@ -70,14 +78,17 @@ const WRITES_FILE = new RegExp(
 const CP_DEST = /\b(?:cp|Copy-Item)\s+[^\n;|&]*?\s["']?([^\s"';|&]+)["']?\s*$/
 
 // What names a file without sending it: loading a dotenv file, a key to log in with, a child's environment.
+const NOT_SENT_FILES = [
+  String.raw`(?:^|[;&|]\s*)(?:source|\.)\s+["']?\S+|--env-file[=\s]+\S+|load_dotenv\s*\([^)]*\)|dotenv\S*`,
+  String.raw`|\s-i\s*["']?\S+|IdentityFile[=\s]+\S+|--(?:key|cert|cacert|identity)[=\s]+\S+`,
+].join('')
 const NOT_SENT = new RegExp(
-  [
-    String.raw`(?:^|[;&|]\s*)(?:source|\.)\s+["']?\S+|--env-file[=\s]+\S+|load_dotenv\s*\([^)]*\)|dotenv\S*`,
-    String.raw`|\s-i\s*["']?\S+|IdentityFile[=\s]+\S+|--(?:key|cert|cacert|identity)[=\s]+\S+`,
-    String.raw`|\benv\s*[:=]\s*(?:\{\s*\.\.\.)?(?:process\.env|os\.environ(?:\.copy\(\))?|dict\(os\.environ\))`,
-  ].join(''),
+  NOT_SENT_FILES
+  + String.raw`|\benv\s*[:=]\s*(?:\{\s*\.\.\.)?(?:process\.env|os\.environ(?:\.copy\(\))?|dict\(os\.environ\))`,
   'gim',
 )
+// A function's return value is no child's options: `return { env: process.env }` hands the environment on.
+const NOT_SENT_RETURNED = new RegExp(NOT_SENT_FILES, 'gim')
 
 const family = (lang: string): string => (lang === 'text' ? 'sh' : lang)
 
@@ -115,10 +126,10 @@ class Tainted extends Map<string, Taint> {
 // The wrapped pass reads the sentence patterns as they are (`wrappedMatches`, not `wrappedProse`).
 prepareWrapped(EXFIL_SENTENCES, { prose: false })
 
-function sourceOf(raw: string, language: string, tainted: Tainted): Taint | null {
+function sourceOf(raw: string, language: string, tainted: Tainted, notSent = NOT_SENT): Taint | null {
   const lang = family(language)
   if (sourceHinted(raw)) {
-    const text = joinedPaths(raw.replace(NOT_SENT, ' '))
+    const text = joinedPaths(raw.replace(notSent, ' '))
     if (ENV_DUMP_RE.test(text) || namesSensitive(text))
       return { names: [] }
     const names = secretNames(text)
@@ -136,16 +147,52 @@ function sourceOf(raw: string, language: string, tainted: Tainted): Taint | null
   return m ? tainted.get(`${lang}:${m[1]}`)! : null
 }
 
-function learn(st: Statement, tainted: Tainted): void {
+/**
+ * The function a statement sits in, by the nearest header above it in its unit: a function that returns the
+ * environment or a secret taints its calls, wherever they are (`ctx = buildContext()` in another file).
+ */
+function enclosingFunctions(statements: readonly Statement[]): Array<string | undefined> {
+  let unit = ''
+  let name: string | undefined
+  return statements.map((st) => {
+    if (st.unit !== unit) {
+      unit = st.unit
+      name = undefined
+    }
+    const m = FN_HEADER.exec(st.text)
+    if (m)
+      name = m.slice(1).find(g => g !== undefined)
+    return name
+  })
+}
+
+function learn(st: Statement, tainted: Tainted, fn?: string): void {
+  // A braced function is one statement: its body's lines are learnt one by one, inside it, then the whole.
+  const header = st.span > 1 ? FN_HEADER.exec(st.text) : null
+  if (header) {
+    const name = header.slice(1).find(g => g !== undefined)
+    for (const line of st.text.split('\n').slice(1)) learn({ ...st, text: line, span: 1 }, tainted, name)
+  }
+  const ret = fn ? RETURNS.exec(st.text) : null
+  if (ret) {
+    const t = sourceOf(ret[1]!, st.lang, tainted, NOT_SENT_RETURNED)
+    const key = `${family(st.lang)}:${fn}`
+    if (t && !tainted.has(key))
+      tainted.set(key, t)
+    return
+  }
   const assign = ASSIGN.exec(st.text)
   if (assign)
     tainted.assigned.add(`${family(st.lang)}:${assign[1]}`)
-  const rhs = assign ? st.text.slice(assign[0].length) : st.text
+  // `ctx["env"] = dict(os.environ)` and `ctx.env = process.env` fill the object.
+  const fill = assign ? null : FILLS.exec(st.text)
+  const into = assign ?? (fill && !MODULES.has(fill[1]!) ? fill : null)
+  const rhs = into ? st.text.slice(into[0].length) : st.text
   const t = sourceOf(rhs, st.lang, tainted)
   if (!t)
     return
-  if (assign && !tainted.has(`${family(st.lang)}:${assign[1]}`))
-    tainted.set(`${family(st.lang)}:${assign[1]}`, t)
+  if (into && !tainted.has(`${family(st.lang)}:${into[1]}`))
+    tainted.set(`${family(st.lang)}:${into[1]}`, t)
   // `for f in found:` iterates a tainted value; `cfg.read(path)` fills the object it is called on.
   const loop = FOR_IN.exec(st.text)
   if (loop && sourceOf(loop[2]!, st.lang, tainted))
@@ -153,9 +200,9 @@ function learn(st: Statement, tainted: Tainted): void {
   const call = CALL_ON.exec(st.text)
   if (call && tainted.assigned.has(`${family(st.lang)}:${call[1]}`) && !MODULES.has(call[1]!))
     tainted.set(`${family(st.lang)}:${call[1]}`, t)
-  const into = READ_INTO.exec(st.text)
-  if (into)
-    tainted.set(`${family(st.lang)}:${into[1] ?? into[2]}`, t)
+  const readInto = READ_INTO.exec(st.text)
+  if (readInto)
+    tainted.set(`${family(st.lang)}:${readInto[1] ?? readInto[2]}`, t)
   WRITES_FILE.lastIndex = 0
   for (let m = WRITES_FILE.exec(st.text); m; m = WRITES_FILE.exec(st.text)) {
     const file = m[1]!
@@ -221,12 +268,13 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
     return markQuoted(skill, prose)
   // Tainted variables by language (`sh:KEY`, `py:data`) and tainted files by path (`file:/tmp/x`).
   const tainted = new Tainted()
+  const fns = enclosingFunctions(statements)
   // Two rounds: a value can be filled after the block that sends it is written (a script called later).
   for (let round = 0; round < 2; round++) {
     const size = tainted.size
     statements.forEach((st, i) => {
       if (!sinks[i] || ASSIGN.test(st.text))
-        learn(st, tainted)
+        learn(st, tainted, fns[i])
     })
     if (tainted.size === size)
       break
@@ -253,6 +301,13 @@ const READS_AND_SENDS = 'sends data over the network from code that reads a cred
 // An import of a network client (a send where nothing else in the unit sends).
 const IMPORT = /^\s*(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+[\w{}\s,]+=\s*require\s*\()/
 
+// A request that sends a body: a POST or PUT, a body or form argument, curl's data and form flags, an upload.
+const CARRIES_BODY = new RegExp(
+  String.raw`\b(?:POST|PUT|PATCH)\b|\.(?:post|put|patch|upload\w*|send|sendall|write)\s*\(`
+  + String.raw`|\b(?:data|json|files|body|content)\s*[=:]`
+  + String.raw`|(?:^|\s)(?:-d|--data(?:-\w+)?|-F|--form|-T|--upload-file)(?=[\s=@'"])`,
+  'i',
+)
 // A file read: a path named in one statement is often opened in the next (`p = expanduser(f)`, `open(p)`).
 const READS = new RegExp(
   String.raw`\bopen\s*\(|\.read\w*\s*\(|\bread_(?:text|bytes)\s*\(|readFileSync|\breadFile\s*\(|\bexpanduser\s*\(`
@@ -307,21 +362,25 @@ function readsAndSends(
       readers.add(st.unit)
   }
   const reads = new Set([...names].filter(u => readers.has(u)))
-  // The send, not the import of its client, is where a reader looks (an import only where nothing else sends).
+  // The send, not the import of its client, is where a reader looks (an import only where nothing else sends);
+  // the first send that carries a body, not a GET that fetches settings before it.
   const first = new Map<string, Statement>()
   const send = new Map<string, Statement>()
+  const upload = new Map<string, Statement>()
   statements.forEach((st, i) => {
-    if (!sinks[i] || flagged.has(i) || !reads.has(st.unit) || send.has(st.unit) || localOnly(st.text))
+    if (!sinks[i] || flagged.has(i) || !reads.has(st.unit) || upload.has(st.unit) || localOnly(st.text))
       return
     if (IMPORT.test(st.text)) {
       if (!first.has(st.unit))
         first.set(st.unit, st)
+      return
     }
-    else {
+    if (!send.has(st.unit))
       send.set(st.unit, st)
-    }
+    if (CARRIES_BODY.test(st.text))
+      upload.set(st.unit, st)
   })
-  const found = [...reads].map(u => send.get(u) ?? first.get(u)).filter(st => st !== undefined)
+  const found = [...reads].map(u => upload.get(u) ?? send.get(u) ?? first.get(u)).filter(st => st !== undefined)
   return found
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line))
     .map(st => sendFinding(st, READS_AND_SENDS))
