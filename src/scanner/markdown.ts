@@ -116,6 +116,8 @@ const EXAMPLE_COMMENT = new RegExp(
   'i',
 )
 
+// The skill's own uninstall steps remove the hooks it installed ("## Uninstall": `pre-commit uninstall`).
+const UNINSTALL_HEADING = /^(?:\d+[.)]\s*)?(?:uninstall(?:ing|ation)?|removal|removing|teardown|rollback)\b/i
 // A list governed by a prohibition: the list's lead line ("You MUST NOT:", "## Never do this").
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/
 const NEGATED_LEAD = new RegExp(
@@ -150,6 +152,9 @@ const INDICATOR_HEADING = new RegExp(
   'i',
 )
 
+// A list's lead that says its items are what a monitor reports ("Daily review of security events; alerts on:").
+const MONITOR_LEAD = /\b(?:alerts?\s+(?:on|when|for)|watch\s+for|look\s+for|detects?|flags?)\b[^.]*:\s*$/i
+
 function governedByList(index: LineIndex, line0: number): boolean {
   if (!LIST_ITEM.test(index.line(line0)))
     return false
@@ -160,7 +165,7 @@ function governedByList(index: LineIndex, line0: number): boolean {
     // A lead ends in a colon, is a heading, or is a bold label on its own line ("**MUST NOT**"); a heading over
     // what to look for ("## Detection heuristics", "### Red flags") lists indicators, not orders.
     const heading = /^\s*#{1,6}\s/.test(l)
-    return (heading && INDICATOR_HEADING.test(l)) || (NEGATED_LEAD.test(l)
+    return (heading && INDICATOR_HEADING.test(l)) || MONITOR_LEAD.test(l) || (NEGATED_LEAD.test(l)
       && (/:\s*(?:\*\*|__)?\s*$/.test(l) || heading || /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/.test(l)))
   }
   return false
@@ -207,6 +212,17 @@ const INDICATOR = new RegExp(
   + String.raw`|(?:typical|common)\s+(?:layers?|patterns?|forms?|payloads?|tricks?|techniques?))\b`,
   'i',
 )
+/** The lines above whose sentence runs on into this one (up to three, none ending a sentence or a lead). */
+function runOnAbove(index: LineIndex, line0: number): string {
+  let out = ''
+  for (let i = line0 - 1; i >= 0 && i >= line0 - 3; i--) {
+    const l = index.line(i)
+    if (!l.trim() || /^\s*(?:#|```|~~~|\|)/.test(l) || /[.!?:]\s*$/.test(l))
+      break
+    out = `${l} ${out}`
+  }
+  return out
+}
 /** The line before, when its sentence runs on into this one. */
 const indicatorLead = (prev: string): boolean => INDICATOR.test(prev) && !/[.:]\s*$/.test(prev)
 
@@ -216,9 +232,16 @@ const OWN_NEGATION = /^(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\b/i
 
 const REFERS_BACK = /^\s*(?:[a-z]+ing)\s+(?:them|it|this|these|that|those|so)\b/i
 
+// "`setenforce 0` is not a fix: ...": the sentence the match opens rejects it.
+const REJECTED_AFTER
+  = /^[^.!?:;]{0,80}?\b(?:is|are)\s+(?:not|never)\s+(?:a\s+|an\s+|the\s+)?(?:fix|solution|answer|option)\b/i
+
 function governedOnLine(line: string, column: number): boolean {
-  if (OWN_NEGATION.test(line.slice(column - 1)))
+  const from = line.slice(column - 1)
+  if (OWN_NEGATION.test(from))
     return false
+  if (REJECTED_AFTER.test(from))
+    return true
   const before = line.slice(0, column - 1)
   LEAD_SAME_LINE.lastIndex = 0
   let last = -1
@@ -229,6 +252,19 @@ function governedOnLine(line: string, column: number): boolean {
   // what was forbidden ("Never truncate audit logs. Clearing them (`auditctl -D`) destroys evidence").
   const parts = before.slice(last).split(/[.!?;:]\s+|\s-\s/)
   return parts.length === 1 || (parts.length === 2 && REFERS_BACK.test(parts[1]!))
+}
+
+/** "If asked to disable audit logging ..., decline": a request the sentence refuses (read over the next line). */
+const ASKED_TO
+  = /\bif\s+(?:you\s+are\s+|you['’]re\s+|the\s+user\s+)?(?:asked|told|requested|asks\s+you|tells\s+you)\s+to\b/i
+function askedThenDeclined(index: LineIndex, line0: number, column: number): boolean {
+  const line = index.line(line0)
+  const before = line.slice(0, column - 1)
+  const asked = ASKED_TO.exec(before)
+  if (!asked || /[.!?]/.test(before.slice(asked.index)))
+    return false
+  const rest = `${line.slice(column - 1)} ${line0 + 1 < index.count ? index.line(line0 + 1) : ''}`
+  return /^[^.!?]*\b(?:decline|refuse|push\s+back|say\s+no)\b/i.test(rest)
 }
 
 /**
@@ -327,7 +363,7 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
         cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
       // A command quoted inline in prose that names it an attack documents the attack.
       if (!cautious && QUOTED_CODE_RULES.has(f.rule) && !fence)
-        cautious = isQuoted(text, f.column) && NAMES_ATTACK.test(text)
+        cautious = isQuoted(text, f.column) && NAMES_ATTACK.test(`${runOnAbove(index, line0)} ${text}`)
       // Quoted inline under a heading that forbids it ("## Never decode-and-execute").
       if (!cautious && !fence && inCodeSpan(text, f.column))
         cautious = sectionHeadingCautions(index, line0)
@@ -336,6 +372,10 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
       if (!cautious && !fence && isQuoted(text, f.column))
         cautious = INDICATOR.test(text) || (line0 > 0 && indicatorLead(index.line(line0 - 1)))
     }
+    if (!cautious && !fence)
+      cautious = askedThenDeclined(index, line0, f.column)
+    if (!cautious && f.rule === 'security_control_disablement' && /commit hook/.test(f.message))
+      cautious = sectionHeadingCautions(index, line0, UNINSTALL_HEADING)
     // Inline code in a table whose header calls its cells payloads or attacks ("| Test payload |").
     if (!cautious && !fence)
       cautious = isQuoted(text, f.column) && payloadTable(index, line0)
@@ -470,13 +510,16 @@ const RECOGNISE_LEAD = new RegExp(
 // A Sigma detection rule: its strings are what to look for in logs.
 const DETECTION_RULE = /^\s*detection:\s*$/m
 const DETECTION_CONDITION = /^\s*condition:\s*\S/m
+// A Falco rule: its condition names the processes and connections to alert on.
+const FALCO_RULE = /^\s*-\s*rule:\s*\S/m
+const FALCO_OUTPUT = /^\s*(?:output|priority):\s*\S/m
 
-/** The heading of the section a line is in warns against what it holds. */
-function sectionHeadingCautions(index: LineIndex, line0: number): boolean {
+/** The heading of the section a line is in matches (by default: warns against what it holds). */
+function sectionHeadingCautions(index: LineIndex, line0: number, re = CAUTION_HEADING): boolean {
   for (let i = line0 - 1; i >= 0 && i > line0 - 80; i--) {
     const m = /^\s{0,3}#{1,6}\s+(.*)$/.exec(index.line(i))
     if (m)
-      return CAUTION_HEADING.test(m[1]!)
+      return re.test(m[1]!)
   }
   return false
 }
@@ -513,8 +556,9 @@ function detectionRule(index: LineIndex, fence: Fence): boolean {
   const body: string[] = []
   for (let i = fence.open + 1; i < fence.close && i < index.count; i++) body.push(index.line(i))
   const text = body.join('\n')
-  // A Sigma rule, or a YARA rule (its strings are what to look for in samples).
-  return (DETECTION_RULE.test(text) && DETECTION_CONDITION.test(text)) || inOrder(text, YARA_RULE)
+  // A Sigma or Falco rule, or a YARA rule (its strings are what to look for in samples).
+  return ((DETECTION_RULE.test(text) || (FALCO_RULE.test(text) && FALCO_OUTPUT.test(text)))
+    && DETECTION_CONDITION.test(text)) || inOrder(text, YARA_RULE)
 }
 
 /**
@@ -550,12 +594,14 @@ function governedBlock(index: LineIndex, fence: Fence): boolean {
 // A lead that calls the block test data for the agent to resist ("Use these as test inputs ... does not comply").
 const TEST_DATA_LEAD = new RegExp(
   String.raw`\b(?:(?:test|attack|injection)\s+(?:inputs?|cases?|corpus|corpora|suite|payloads?|samples?|strings?)`
+  + String.raw`|payloads?\s+(?:to\s+use\s+)?(?:in|for)\s+[*_]{0,2}tests?`
   + String.raw`|red[-\s]team|attacker\s+content|injected\s+text)\b`,
   'i',
 )
 const RESISTED = new RegExp(
   String.raw`\b(?:(?:does|do|must|should)\s+not\s+comply|treat\s+(?:them|these|it)\s+as\s+data|quoted\s+examples?`
-  + String.raw`|not\s+instructions|(?:these|they)\s+are\s+data|(?:do\s+not|never)\s+(?:act\s+on|follow)\s+them)\b`,
+  + String.raw`|not\s+instructions|(?:these|they)\s+are\s+data|(?:do(?:es)?\s+not|never)\s+(?:act\s+on|follow)\s+them`
+  + String.raw`|should\s+have\s+no\s+effect)\b`,
   'i',
 )
 
@@ -574,7 +620,7 @@ function labelledAbove(index: LineIndex, fence: Fence): boolean {
   // The sentence right after the block may say what the lead did not ("These are data ...; do not act on them").
   let after = ''
   for (let i = fence.close + 1; i < index.count && i <= fence.close + 3; i++) after += ` ${index.line(i)}`
-  return TEST_DATA_LEAD.test(lead) && RESISTED.test(`${lead} ${after.replace(/[*_]/g, '')}`)
+  return TEST_DATA_LEAD.test(lead) && RESISTED.test(`${lead} ${after}`.replace(/[*_]/g, ''))
 }
 
 /** A table row whose table follows a lead (ending in a colon) that says its rows are examples to recognise. */

@@ -368,8 +368,10 @@ function readsAndSends(
   const send = new Map<string, Statement>()
   const upload = new Map<string, Statement>()
   statements.forEach((st, i) => {
-    if (!sinks[i] || flagged.has(i) || !reads.has(st.unit) || upload.has(st.unit) || localOnly(st.text))
+    if (!sinks[i] || flagged.has(i) || !reads.has(st.unit) || upload.has(st.unit) || localOnly(st.text)
+      || fetchesOnly(st)) {
       return
+    }
     if (IMPORT.test(st.text)) {
       if (!first.has(st.unit))
         first.set(st.unit, st)
@@ -397,6 +399,16 @@ function sendFinding(st: Statement, message: string): RawFinding {
     message,
     excerpt: excerptAt(first, 0, Math.min(first.length, 80)),
   }
+}
+
+/**
+ * Shell downloads that carry nothing: `wget -q https://.../godot.zip` in a build that also reads its keystore.
+ * Data leaves in a body, an upload, a variable or a substitution in the URL, or a redirect into the command.
+ */
+function fetchesOnly(st: Statement): boolean {
+  const sends = st.text.split('\n').filter(l => SINK.test(l))
+  return sends.length > 0 && sends.every(l => /^\s*(?:-\s+)?(?:run:\s*)?(?:sudo\s+)?(?:curl|wget)\s/.test(l)
+    && !/\s(?:-[dFT]|--data\S*|--form\S*|--upload-file|--post-(?:data|file))(?=[\s=@'"]|$)|[$`@<]/.test(l))
 }
 
 /** A send whose every literal destination is this machine (a local dev server, a unix socket). */

@@ -49,6 +49,7 @@ function sentenceRest(m: RegExpExecArray, line: string): string {
   const rest = line.slice(m.index + m[0].length)
   return m[0] + rest.slice(0, rest.search(/\.(?:\s|$)|$/))
 }
+const NEGATION = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not)\b/i
 const SENSITIVE_ANY = new RegExp(SENSITIVE, 'i')
 function notOwnKey(m: RegExpExecArray): boolean {
   return (!OWN_KEY.test(m[0]) && !NOT_SECRET.test(m[0])) || SENSITIVE_ANY.test(m[0])
@@ -91,7 +92,8 @@ export const EXFIL_SENTENCES: readonly LinePattern[] = [
     lineGate: SINK_GATE,
     langs: ['prose', 'text'],
     message: 'instructs the agent to send secrets or conversation data to a remote place',
-    accept: notOwnKey,
+    // "The key and its passwords never leave your machine: do not paste them into tickets" forbids the send.
+    accept: m => notOwnKey(m) && !NEGATION.test(m[0]),
   },
   {
     anchor: ANCHOR,

@@ -258,7 +258,7 @@ export const remoteExec: RuleModule = {
     // A password keeps the archive's content away from scanners on the way in: that is its point in a skill.
     {
       anchor: 'unzip|7z|7za|rar|unrar',
-      re: /\bunzip\b[^\n|;]{0,80}\s-P\s*\S|\b(?:7z|7za|unrar|rar)\s+[ex]\b[^\n|;]{0,80}\s-p\S/i,
+      re: /\bunzip\b[^\n|;]{0,80}\s-P\s*\S|\b(?:7z|7za|unrar|rar)\s+[ex]\b[^\n|;]{0,80}\s-p\S/,
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
       message: 'unpacks a password-protected archive',
