@@ -70,12 +70,12 @@ const LABEL_CODING = new RegExp(
 // Secret variables named in a list and read through a loop variable (`foreach ($n in 'NPM_TOKEN', ...)`).
 const SECRET_LITERAL = new RegExp(String.raw`['"]${SECRET_NAME}['"]`)
 const ENV_READ = /\b(?:[gG]etenv|GetEnvironmentVariable|environ|process\.env|ENV\s*\[|ENV\.fetch|env::var)\b|\$env:/
-// A batch file reads a variable as `%NAME%`.
-const BATCH_SECRET = new RegExp(String.raw`%${SECRET_NAME}%`)
+// A batch file reads a variable as `%NAME%`, PowerShell as `$env:NAME`.
+const BATCH_SECRET = new RegExp(String.raw`%${SECRET_NAME}%|\$env:${SECRET_NAME}\b`)
 // A file read whole, in the languages a lookup is written in.
 const FILE_READ = new RegExp(
   String.raw`\b(?:os\.ReadFile|ioutil\.ReadFile|readFileSync|readFile|File\.read|IO\.read|read_bytes|read_text`
-  + String.raw`|Files\.readAllBytes|File\.ReadAllBytes|File\.ReadAllText|readBytes|readText)\s*\(`
+  + String.raw`|Files\.readAllBytes|File(?:\]::|\.)ReadAll(?:Bytes|Text)|readBytes|readText)\s*\(`
   + String.raw`|\bopen\s*\([^)\n]*\)\.read\(`,
 )
 function namedSecretRead(text: string): boolean {

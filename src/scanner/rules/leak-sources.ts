@@ -150,7 +150,7 @@ export function storeKinds(text: string): string[] {
 }
 
 /** A variable name that holds a secret: `GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`. */
-export const SECRET_NAME = String.raw`[A-Z][A-Z0-9_]*(?:TOKEN|_KEY|APIKEY|SECRET|PASSWORD|PASSWD|_PASS|_PAT`
+export const SECRET_NAME = String.raw`[A-Z][A-Z0-9_]*(?:TOKENS?|_KEYS?|APIKEY|SECRET|PASSWORD|PASSWD|_PASS|_PAT`
   + String.raw`|CREDENTIALS?)`
   + String.raw`(?![A-Za-z0-9_])`
 

@@ -22,7 +22,7 @@ const MAX_CHUNK_LINES = 5000
 const SAVE: RegExp[] = [
   // curl -o FILE / --output FILE, wget -O FILE, iwr -OutFile FILE, Start-BitsTransfer -Destination FILE
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-  /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|Start-BitsTransfer)\b[^\n]{0,400}?(?:\s-o\s*|\s-O\s+|--output(?:-document)?[=\s]+|\s-OutFile\s+|\s-Destination\s+)["']?([^\s"';|&)]+)/i,
+  /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|Start-BitsTransfer)\b[^\n]{0,400}?(?:\s-[A-Za-z]*o\s*|\s-O\s+|--output(?:-document)?[=\s]+|\s-OutFile\s+|\s-Destination\s+)["']?([^\s"';|&)]+)/i,
   // curl URL > FILE
   /\b(?:curl|wget)\b[^>|\n]{0,400}?\s>\s*["']?([^\s"';|&)]+)/i,
   // curl -O URL, wget URL: the file is named after the URL's last segment
@@ -253,14 +253,28 @@ const SH_DECODED: Flow = {
 
 /** A network read, in the languages whose code flows are followed (for a downloaded file written, then run). */
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const FETCH = /\bhttp\.(?:Get|Post)\s*\(|\bhttp\.DefaultClient\b|\b(?:requests|httpx)\.get\s*\(|\burlopen\s*\(|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|Net::HTTP|URI\.open|\bcurl\b|\bwget\b/
+const FETCH = /\bhttp\.(?:Get|Post)\s*\(|\bhttp\.DefaultClient\b|\b(?:requests|httpx)\.get\s*\(|\burlopen\s*\(|\burlretrieve\s*\(|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|Net::HTTP|URI\.open|\bcurl\b|\bwget\b/
 // A file written at a literal path: `os.WriteFile("/tmp/x", ...)`, `open("/tmp/x", "wb")`, `fs.writeFileSync('x')`.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const WRITE_PATH = /\b(?:os\.WriteFile|ioutil\.WriteFile|os\.Create|os\.OpenFile|File\.(?:write|open|binwrite)|IO\.copy_stream|open|writeFileSync|createWriteStream|writeFile)\s*\(\s*["']([^"'\s]{2,200})["']/g
 
+// A file named by a variable, written from the network: `urlretrieve(URL, path)`, `open(path, "wb")`,
+// `fd, path = tempfile.mkstemp()`, `fs.writeFileSync(dest, ...)`.
+const WRITE_VAR = new RegExp(
+  String.raw`\burlretrieve\s*\([^,\n]+,\s*(\w+)\s*\)|\bopen\s*\(\s*(\w+)\s*,\s*["'][wa]b?\+?["']`
+  + String.raw`|^\s*(?:\w+\s*,\s*)?(\w+)\s*=\s*tempfile\.mk[sd]?temp\b|\bwriteFileSync\s*\(\s*(\w+)\s*,`,
+)
+const RUN_CALL = String.raw`\b(?:subprocess\.\w+|os\.system|Popen|os\.exec\w*|execFileSync|spawnSync|spawn|execFile)`
+
+/** Whether a line runs the file a variable names (`subprocess.run([sys.executable, path])`). */
+function runsVar(line: string, name: string): boolean {
+  return new RegExp(String.raw`${RUN_CALL}\s*\(\s*\[?[^\n]*?(?<![\w."'])${name}\b(?!\s*[=.(])`).test(line)
+}
+
 /**
- * Code that downloads, writes a file at a literal path, and runs that path (Go `exec.Command("/tmp/x")`,
- * Python `subprocess.run(["/tmp/x"])`, Node `execFileSync('/tmp/x')`, Ruby `system("/tmp/x")`).
+ * Code that downloads, writes a file at a literal path or one a variable names, and runs it (Go
+ * `exec.Command("/tmp/x")`, Python `subprocess.run(["/tmp/x"])`, Node `execFileSync('/tmp/x')`, Ruby
+ * `system("/tmp/x")`).
  */
 function fileFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
   if (!FETCH.test(chunk.text) || !/\bexec|\bsystem\b|\bspawn|\bsubprocess\b|\bPopen\b/.test(chunk.text))
@@ -269,10 +283,27 @@ function fileFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
   if (lines.length > MAX_CHUNK_LINES)
     return
   const written: Array<{ path: string, at: number }> = []
+  const vars: Array<{ name: string, at: number }> = []
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
     if (line.length > MAX_LINE)
       continue
+    const v = WRITE_VAR.exec(line)
+    const name = v && v.slice(1).find(g => g !== undefined)
+    if (name && !vars.some(w => w.name === name))
+      vars.push({ name, at: i })
+    const byVar = vars.find(w => w.at < i && runsVar(line, w.name))
+    if (byVar) {
+      out.push({
+        chunk,
+        line: i,
+        column: line.length - line.trimStart().length,
+        message: `runs ${byVar.name}, a file it downloaded and wrote ${i - byVar.at} line(s) above`,
+        excerpt: line,
+        severity: 'error',
+      })
+      return
+    }
     WRITE_PATH.lastIndex = 0
     for (let m = WRITE_PATH.exec(line); m; m = WRITE_PATH.exec(line)) {
       if (/[/\\]|^\.?\w[\w-]*$/.test(m[1]!))

@@ -237,7 +237,7 @@ const connects = literalTest(CONNECTION)
 // A variable filled by a read of the connection: `cmd = s:receive("*l")`, `line = conn.recv(1024)`,
 // `read -r line <&5`.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const READ_INTO = /^\s*(?:local\s+|my\s+|var\s+|let\s+(?:mut\s+)?|[A-Z_a-z][\w<>[\]?]*\s+)?\$?(\w+)\s*(?::\s*\w+\s*)?=[^=\n][^\n]*?(?::receive\s*\(|\.recv\w*\s*\(|\.gets\b|\.read_?line\s*\(|\bReadString\s*\(|\.ReadLine(?:Async)?\s*\(|\.get_(?:utf8_)?string\s*\()|\bread\s+(?:-\w+\s+)*(\w+)\s*<&\s*\d|\b(\w+)\s*(?:<-|=)\s*(?:readLines|read\.socket|readline)\s*\(\s*\w+|\bfor\s+(\w+)\s+in\s+\w+\.lines\s*\(\s*\)/i
+const READ_INTO = /^\s*(?:local\s+|my\s+|var\s+|let\s+(?:mut\s+)?|[A-Z_a-z][\w<>[\]?]*\s+)?\$?(\w+)\s*(?::\s*\w+\s*)?=[^=\n][^\n]*?(?::receive\s*\(|\.recv\w*\s*\(|\.gets\b|\.read_?line\s*\(|\bReadString\s*\(|\.ReadLine(?:Async)?\s*\(|\.get_(?:utf8_)?string\s*\()|\bread\s+(?:-\w+\s+)*(\w+)\s*<&\s*\d|\b(\w+)\s*(?:<-|=)\s*(?:readLines|read\.socket|readline)\s*\(\s*\w+|\bfor\s+(\w+)\s+in\s+\w+\.lines\s*\(\s*\)|\b(?:while|until|if)\s*\(?\s*\$?(\w+)\s*=[^=\n][^\n]*?\.(?:gets|recv\w*|read_?line)\b/i
 // What runs a command line.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const RUNS_LINE = /\b(?:io\.popen|os\.execute|os\.system|os\.popen|subprocess\.\w+|shell_exec|popen|system|eval|(?:ba|z|k|da)?sh\s+-c)\b\s*\(?\s*(.*)|\b(?:OS\.execute|Process\.Start|ProcessStartInfo|exec\.Command|Command::new)\s*\(\s*["'](?:\/bin\/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)["'](.*)/
@@ -257,7 +257,7 @@ function commandLoop(skill: SkillSource): RawFinding[] {
         return
       const into = READ_INTO.exec(line)
       if (into)
-        read.add((into[1] ?? into[2] ?? into[3] ?? into[4])!)
+        read.add((into[1] ?? into[2] ?? into[3] ?? into[4] ?? into[5])!)
       const run = read.size ? RUNS_LINE.exec(line) : null
       if (!run || ![...read].some(v => new RegExp(String.raw`(?:^|[^\w$])\$?\{?${v}\b`).test((run[1] ?? run[2])!)))
         return

@@ -90,14 +90,14 @@ function pemBlocks(path: string, text: string): RawFinding[] {
 
 /** Hard-coded credentials: private keys, cloud and API tokens. Excerpts are redacted. */
 /** A value that looks like a real credential, not a placeholder, a reference or a name. */
-function hardCoded(v: string): boolean {
+function hardCoded(v: string, { digit = true }: { digit?: boolean } = {}): boolean {
   return (
     !fake(v)
     && !/pass(?:word)?|secret|example|sample|demo|dummy|changeme|placeholder/i.test(v)
     // Named for what it stands for (`sk-or-v1-project1-key`): a real key does not end in the word "key".
     && !/[-_](?:api[-_]?)?(?:key|token)$/i.test(v)
     && !/^\$|^%|process\.env|os\.environ|getenv|^env[:.]/i.test(v)
-    && /\d/.test(v)
+    && (!digit || /\d/.test(v))
     && /[A-Za-z]/.test(v)
     && entropy(v) >= 3.5
   )
@@ -212,11 +212,21 @@ export const secrets: RuleModule = {
     },
     {
       // A properties, dotenv or ini line: the value unquoted (`storePassword=...`, `MYAPP_KEY_PASSWORD=...`).
-      anchor: 'password|passwd|secret|token',
+      // An anchor is found at a word's start: camelCase names are anchors of their own.
+      anchor: 'password|passwd|secret|token|storePassword|keyPassword|clientSecret|accessToken|authToken|apiToken',
       re: /^\s*[\w.-]{0,40}?(?:password|passwd|secret|token)\s*[=:]\s*([^\s"'`$%{}<>]{12,})\s*$/i,
       langs: ['text'],
       message: 'hard-coded credential',
       accept: m => hardCoded(m[1]!),
+    },
+    {
+      // Gradle's signing config, Groovy or Kotlin: `storePassword "..."`, `keyPassword = "..."`.
+      anchor: 'storePassword|keyPassword',
+      // A password need not hold a digit, as a key does.
+      re: /^\s*(?:store|key)Password\s*(?:=\s*)?\(?\s*["']([^"'\s$]{10,})["']\s*\)?\s*$/i,
+      langs: ['text', 'js'],
+      message: 'hard-coded credential',
+      accept: m => hardCoded(m[1]!, { digit: false }),
     },
   ],
 }
