@@ -248,6 +248,40 @@ export const controlDisablement: RuleModule = {
       message: 'turns off an operating-system security control',
     },
     {
+      // A cluster's admission policy: its webhooks deleted, its controller scaled to nothing, every namespace
+      // labelled privileged.
+      anchor: 'kubectl',
+      re: new RegExp(
+        String.raw`\bkubectl\b[^\n|;&]*\bdelete\s+(?:validating|mutating)webhookconfigurations?\b[^\n|;&]*`
+        + String.raw`(?:gatekeeper|kyverno|kubewarden|opa|policy)`
+        + String.raw`|\bkubectl\b[^\n|;&]*\blabel\b[^\n|;&]*pod-security\.kubernetes\.io\/enforce=privileged`
+        + String.raw`|\bkubectl\b(?=[^\n|;&]*(?:gatekeeper|kyverno|kubewarden|falco))[^\n|;&]*\bscale\b`
+        + String.raw`[^\n|;&]*--replicas[=\s]0\b`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'switches a cluster\'s admission policy off (its webhooks deleted, its controller stopped)',
+    },
+    {
+      // A database's own audit trail: pgaudit and statement logging set to none, audit triggers disabled,
+      // audit tables emptied.
+      anchor: 'pgaudit|log_statement|disable trigger|truncate|audit',
+      re: new RegExp(
+        String.raw`\bpgaudit\.log\s*(?:=|TO)\s*'none'|\blog_statement\s*(?:=|TO)\s*'none'`
+        + String.raw`|\bDISABLE\s+TRIGGER\s+[\w."]*audit\w*|\bTRUNCATE\s+(?:TABLE\s+)?[\w."]*audit[\w."]*`
+        + String.raw`|\bDROP\s+TRIGGER\s+(?:IF\s+EXISTS\s+)?[\w."]*audit\w*`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'switches a database\'s audit trail off or empties it',
+    },
+    {
+      anchor: 'protection',
+      re: /\bgh\s+api\b[^\n|;&]*(?:-X\s*|--method[=\s]+)DELETE\b[^\n|;&]*\/branches\/[^\s/]+\/protection\b/i,
+      langs: ALL,
+      message: 'removes a branch\'s protection (its required reviews or checks)',
+    },
+    {
       anchor: String.raw`auditctl|/var/log|history\s+-c|HISTFILE|HISTSIZE|\.bash_history|\.zsh_history|wevtutil`
         + String.raw`|Clear-EventLog|journalctl|\.claude/|\.codex/`,
       re: new RegExp(

@@ -152,6 +152,18 @@ export const credentialHarvesting: RuleModule = {
       message: 'dumps every secret of a keychain, decrypted (`security dump-keychain -d`)',
     },
     {
+      // Kubernetes: every secret of every namespace with its data (`kubectl get secrets -A -o yaml`), written as a
+      // command or as a subprocess's argument list.
+      anchor: 'secrets|secret',
+      re: new RegExp(
+        String.raw`(?:^|[\s"'])get["',\s]+secrets?\b(?=[^\n]*?(?:["'\s]-A\b|--all-namespaces\b))`
+        + String.raw`[^\n]*?["'\s]-o["',\s=]+["']?(?:yaml|json)\b`,
+      ),
+      langs: ['sh', 'py', 'js', 'text', 'prose'],
+      view: 'noComments',
+      message: 'dumps every secret of every namespace of a cluster, with its data',
+    },
+    {
       // GitHub Actions: every secret of the repository in one value, which no step needs (a step names its own).
       anchor: 'secrets',
       re: /\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}\}/i,

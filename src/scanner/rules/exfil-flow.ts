@@ -47,6 +47,8 @@ export const SINK = new RegExp(
     // PHP: a stream context and `file_get_contents` given one (a POST), curl, WordPress's HTTP API, a raw socket.
     String.raw`|\bstream_context_create\s*\(|\bcurl_(?:exec|setopt)\s*\(|\bwp_(?:safe_)?remote_(?:post|request)\s*\(`
     + String.raw`|\bfsockopen\s*\(|\bfile_get_contents\s*\([^;]*,\s*\w+\s*,\s*\$\w+`,
+    // .NET's HttpClient and Unity's web requests.
+    String.raw`|\.(?:Post|Put|Send)(?:AsJson)?Async\s*\(|\bUnityWebRequest\s*\.\s*(?:Post|Put)\b`,
   ].join(''),
   'i',
 )

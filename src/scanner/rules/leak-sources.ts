@@ -24,7 +24,10 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
     kind: 'Google Cloud credentials',
     re: String.raw`\.config\/gcloud\b|application_default_credentials|computeMetadata\/v1\/instance\/service-accounts`,
   },
-  { kind: 'Azure credentials', re: String.raw`\.azure[\/\\]|\bmetadata\/identity\/oauth2\/token` },
+  {
+    kind: 'Azure credentials',
+    re: String.raw`\.azure[\/\\]|\bmetadata\/identity\/oauth2\/token|\bmsal_token_cache\.(?:json|bin)\b`,
+  },
   { kind: 'Kubernetes config', re: String.raw`\.kube[\/\\]config\b` },
   // A pod's own identity, mounted into every container.
   { kind: 'Kubernetes service account token', re: String.raw`\/var\/run\/secrets\/kubernetes\.io\/serviceaccount` },
@@ -243,6 +246,8 @@ const HOME_CALL = new RegExp(
 // A call that joins path pieces, its arguments on one line without nested calls.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const JOIN_CALL = /\b(?:os\.path\.join|path\.(?:join|resolve)|filepath\.Join|File\.join|Path\.Combine|Paths\.get|Path\.of)\s*\(([^()\n]{1,200})\)/g
+// PowerShell's `Join-Path $HOME ".azure"` (two pieces, the second quoted).
+const JOIN_PATH = /\bJoin-Path\s+(?:-Path\s+)?(\$[\w:]+|["'][^"'\n]+["'])\s+(?:-ChildPath\s+)?["']([^"'\n]+)["']/gi
 const QUOTED = /^\s*(["'`])(.*)\1\s*$/
 const PIECES = /(["'])\s*\/\s*["']/g
 const JOIN_HINT = /\/\s*["']|join|resolve|Combine|Paths\.get|Path\.of|home|USERPROFILE|HOME/i
@@ -266,6 +271,7 @@ export function joinedPaths(source: string): string {
   const joined = text
     .replace(HOME_CALL, '"~"')
     .replace(JOIN_CALL, (_, args: string) => `"${args.split(',').map(a => QUOTED.exec(a)?.[2] ?? a.trim()).join('/')}"`)
+    .replace(JOIN_PATH, (_, base: string, child: string) => `"${QUOTED.exec(base)?.[2] ?? base}/${child}"`)
   // Pathlib's `/` between two quoted pieces, repeated until none is left (`"~" / ".ssh" / "id_rsa"`).
   let out = joined
   for (let prev = ''; prev !== out;) {

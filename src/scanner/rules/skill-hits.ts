@@ -68,6 +68,8 @@ const GROUPS = {
     '(?:wp_(?:safe_)?remote_)',
     '(?:fsockopen)',
     '(?:file_get_contents)',
+    '(?:PostAsync|PutAsync|SendAsync|PostAsJsonAsync|PutAsJsonAsync|SendAsJsonAsync)',
+    '(?:UnityWebRequest)',
     'curl',
     'wget',
     'nc',

@@ -66,6 +66,8 @@ const SAMPLES: string[][] = [
   ['wp_remote_post($u, $a)', 'wp_safe_remote_request($u)'],
   ['$s = fsockopen($h, 80)'],
   ['file_get_contents($u, false, $ctx)'],
+  ['await client.PostAsync(url, content)', 'http.PostAsJsonAsync(u, body)'],
+  ['UnityWebRequest.Post(url, form)'],
 ]
 
 describe('skill hits', () => {
