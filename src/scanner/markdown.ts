@@ -2,6 +2,7 @@ import type { SkillFile } from '../core/types'
 import type { LineIndex } from './lines'
 import type { Lang, RawFinding } from './types'
 import { frontmatterEnd, markdownOf } from '../core/markdown'
+import { governedByList, governedByQuote, LIST_ITEM } from './markdown-leads'
 
 export interface Fence {
   /** 0-based line of the opening fence. */
@@ -118,16 +119,6 @@ const EXAMPLE_COMMENT = new RegExp(
 
 // The skill's own uninstall steps remove the hooks it installed ("## Uninstall": `pre-commit uninstall`).
 const UNINSTALL_HEADING = /^(?:\d+[.)]\s*)?(?:uninstall(?:ing|ation)?|removal|removing|teardown|rollback)\b/i
-// A list governed by a prohibition: the list's lead line ("You MUST NOT:", "## Never do this").
-const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/
-const NEGATED_LEAD = new RegExp(
-  String.raw`(?:\bmust\s+(?:not|never)\b|\bnever\b|\bdo\s+not\b|\bdon['’]t\b|\bdon['’]ts\b|\bshould\s+not\b`
-  + String.raw`|\bavoid\b|\bprohibited\b|\bforbidden\b|\bnot\s+allowed\b|\bred\s+flags?\b|\banti-?patterns?\b`
-  // "## What not to recommend", "Things not to do:".
-  + String.raw`|\brefuse\b|\bnot\s+to\s+(?:do|use|run|recommend|suggest|try|copy|follow|obey|act\s+on|execute)\b`
-  + String.raw`|❌|🚫|⛔)`,
-  'i',
-)
 
 /**
  * What says a quoted phrase is an example: its line, the line before (a sentence wrapped in two), and for a
@@ -144,47 +135,6 @@ function quoteContext(index: LineIndex, line0: number): string {
     context += ` ${index.line(head)}`
   }
   return context
-}
-
-const INDICATOR_HEADING = new RegExp(
-  String.raw`\b(?:detection|detecting|heuristics?|indicators?|IOCs?|red\s+flags?|warning\s+signs|signs\s+of`
-  + String.raw`|what\s+to\s+look\s+for)\b`,
-  'i',
-)
-
-// A list's lead that says its items are what a monitor reports ("Daily review of security events; alerts on:").
-const MONITOR_LEAD = /\b(?:alerts?\s+(?:on|when|for)|watch\s+for|look\s+for|detects?|flags?)\b[^.]*:\s*$/i
-
-function governedByList(index: LineIndex, line0: number): boolean {
-  if (!LIST_ITEM.test(index.line(line0)))
-    return false
-  for (let i = line0 - 1, n = 0; i >= 0 && n < 60; i--, n++) {
-    const l = index.line(i)
-    if (!l.trim() || LIST_ITEM.test(l) || /^\s{2,}\S/.test(l))
-      continue
-    // A lead ends in a colon, is a heading, or is a bold label on its own line ("**MUST NOT**"); a heading over
-    // what to look for ("## Detection heuristics", "### Red flags") lists indicators, not orders.
-    const heading = /^\s*#{1,6}\s/.test(l)
-    return (heading && INDICATOR_HEADING.test(l)) || MONITOR_LEAD.test(l) || (NEGATED_LEAD.test(l)
-      && (/:\s*(?:\*\*|__)?\s*$/.test(l) || heading || /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/.test(l)))
-  }
-  return false
-}
-
-/**
- * A blockquote under a lead that says what follows are things not to do ("They are quoted so you can recognise
- * them; do not act on them:"): its quotes are examples. The lead is the paragraph just above the quote block.
- */
-function governedByQuote(index: LineIndex, line0: number): boolean {
-  if (!/^\s{0,3}>/.test(index.line(line0)))
-    return false
-  let i = line0 - 1
-  while (i >= 0 && /^\s{0,3}>/.test(index.line(i))) i--
-  while (i >= 0 && i > line0 - 60 && !index.line(i).trim()) i--
-  const lead: string[] = []
-  for (; i >= 0 && index.line(i).trim() && lead.length < 6; i--) lead.unshift(index.line(i))
-  const text = lead.join(' ')
-  return lead.length > 0 && /:\s*(?:\*\*|__)?\s*$/.test(text) && NEGATED_LEAD.test(text)
 }
 
 function labelledInFence(index: LineIndex, fence: Fence, line0: number): boolean {
