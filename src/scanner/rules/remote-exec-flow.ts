@@ -294,14 +294,7 @@ function fileFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
       vars.push({ name, at: i })
     const byVar = vars.find(w => w.at < i && runsVar(line, w.name))
     if (byVar) {
-      out.push({
-        chunk,
-        line: i,
-        column: line.length - line.trimStart().length,
-        message: `runs ${byVar.name}, a file it downloaded and wrote ${i - byVar.at} line(s) above`,
-        excerpt: line,
-        severity: 'error',
-      })
+      out.push(ranWritten(chunk, i, byVar.name, i - byVar.at))
       return
     }
     WRITE_PATH.lastIndex = 0
@@ -311,16 +304,22 @@ function fileFlow(chunk: CodeChunk, out: ChunkFinding[]): void {
     }
     const run = written.find(w => w.at < i && runsPath(line, w.path))
     if (run) {
-      out.push({
-        chunk,
-        line: i,
-        column: line.length - line.trimStart().length,
-        message: `runs ${baseName(run.path)}, a file it downloaded and wrote ${i - run.at} line(s) above`,
-        excerpt: line,
-        severity: 'error',
-      })
+      out.push(ranWritten(chunk, i, baseName(run.path), i - run.at))
       return
     }
+  }
+}
+
+/** The finding at a line that runs a file the code downloaded and wrote `above` lines before. */
+function ranWritten(chunk: CodeChunk, i: number, name: string, above: number): ChunkFinding {
+  const line = chunk.lines[i]!
+  return {
+    chunk,
+    line: i,
+    column: line.length - line.trimStart().length,
+    message: `runs ${name}, a file it downloaded and wrote ${above} line(s) above`,
+    excerpt: line,
+    severity: 'error',
   }
 }
 
