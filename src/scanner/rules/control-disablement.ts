@@ -75,6 +75,9 @@ const SECURITY_SERVICES = String.raw`(?:apparmor|auditd|firewalld|ufw|falcon-sen
   + String.raw`|clamav\w*`
   + String.raw`|clamd|sentinel\w*|mdatp|fail2ban|aide|crowdstrike|sysmon|defender|xprotect\w*|santa\w*|tetragon|falco)`
 
+// Kubernetes admission policy engines.
+const POLICY_ENGINES = 'gatekeeper|kyverno|kubewarden'
+
 const CONTROL = String.raw`(?:the\s+|your\s+|all\s+|any\s+|every\s+)?(?:agent['’]s\s+|claude['’]s\s+)?`
   + String.raw`(?:sandbox(?:ing)?`
   + String.raw`|guardrails?|safety\s+(?:checks?|filters?|features?|mode|settings?|hooks?)|security\s+(?:checks?`
@@ -253,9 +256,9 @@ export const controlDisablement: RuleModule = {
       anchor: 'kubectl',
       re: new RegExp(
         String.raw`\bkubectl\b[^\n|;&]*\bdelete\s+(?:validating|mutating)webhookconfigurations?\b[^\n|;&]*`
-        + String.raw`(?:gatekeeper|kyverno|kubewarden|opa|policy)`
+        + String.raw`(?:${POLICY_ENGINES}|opa|policy)`
         + String.raw`|\bkubectl\b[^\n|;&]*\blabel\b[^\n|;&]*pod-security\.kubernetes\.io\/enforce=privileged`
-        + String.raw`|\bkubectl\b(?=[^\n|;&]*(?:gatekeeper|kyverno|kubewarden|falco))[^\n|;&]*\bscale\b`
+        + String.raw`|\bkubectl\b(?=[^\n|;&]*(?:${POLICY_ENGINES}|falco))[^\n|;&]*\bscale\b`
         + String.raw`[^\n|;&]*--replicas[=\s]0\b`,
         'i',
       ),

@@ -149,6 +149,11 @@ function sourceOf(raw: string, language: string, tainted: Tainted, notSent = NOT
   return m ? tainted.get(`${lang}:${m[1]}`)! : null
 }
 
+/** The name of the function a statement's first line declares, if it declares one. */
+function functionName(text: string): string | undefined {
+  return FN_HEADER.exec(text)?.slice(1).find(g => g !== undefined)
+}
+
 /**
  * The function a statement sits in, by the nearest header above it in its unit: a function that returns the
  * environment or a secret taints its calls, wherever they are (`ctx = buildContext()` in another file).
@@ -161,18 +166,15 @@ function enclosingFunctions(statements: readonly Statement[]): Array<string | un
       unit = st.unit
       name = undefined
     }
-    const m = FN_HEADER.exec(st.text)
-    if (m)
-      name = m.slice(1).find(g => g !== undefined)
+    name = functionName(st.text) ?? name
     return name
   })
 }
 
 function learn(st: Statement, tainted: Tainted, fn?: string): void {
   // A braced function is one statement: its body's lines are learnt one by one, inside it, then the whole.
-  const header = st.span > 1 ? FN_HEADER.exec(st.text) : null
-  if (header) {
-    const name = header.slice(1).find(g => g !== undefined)
+  const name = st.span > 1 ? functionName(st.text) : undefined
+  if (name) {
     for (const line of st.text.split('\n').slice(1)) learn({ ...st, text: line, span: 1 }, tainted, name)
   }
   const ret = fn ? RETURNS.exec(st.text) : null
