@@ -222,7 +222,7 @@ export const controlDisablement: RuleModule = {
     {
       // Office's macro and Protected View settings (a `.reg` file, `reg add`, `Set-ItemProperty`): every macro runs,
       // code may rewrite the VBA project, downloaded files open outside the sandbox.
-      anchor: 'VBAWarnings|AccessVBOM|InPV|BlockContentExecutionFromInternet',
+      anchor: 'VBAWarnings|AccessVBOM|Disable|BlockContentExecutionFromInternet',
       re: new RegExp(
         String.raw`\b(?:VBAWarnings["']?\s*(?:=|\s)\s*(?:dword:0*|-Value\s+|\/d\s+)?1\b`
         + String.raw`|AccessVBOM["']?\s*(?:=|\s)\s*(?:dword:0*|-Value\s+|\/d\s+)?1\b`

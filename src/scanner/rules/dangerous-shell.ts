@@ -93,7 +93,8 @@ export const dangerousShell: RuleModule = {
     {
       anchor: [
         String.raw`insecure|\s-k\b|no-check-certificate|NODE_TLS_REJECT|rejectUnauthorized|verify\s*=\s*False`,
-        String.raw`|HTTPSVERIFY|SSL_NO_VERIFY|sslVerify|strict-ssl|unverified|CERT_NONE|InsecureSkipVerify`,
+        String.raw`|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|sslVerify|strict-ssl|_create_unverified_context|CERT_NONE`,
+        String.raw`|InsecureSkipVerify`,
         String.raw`|trusted-host`,
       ].join(''),
       re: new RegExp(

@@ -246,7 +246,7 @@ export const dnsExfiltration: RuleModule = {
       message: 'resolves a hostname built from data (DNS exfiltration)',
     },
     {
-      anchor: 'subdomain|dns|hostname|label|nslookup|dig',
+      anchor: 'subdomain|sub-domain|dns|hostname|label|nslookup|dig',
       re: new RegExp(
         [
           String.raw`\b(?:encod|split|chunk|put|plac|embed|prepend|hex-encod|base32|base64|smuggl|leak|send`

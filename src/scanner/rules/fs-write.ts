@@ -240,7 +240,7 @@ export const fsWrite: RuleModule = {
       message: 'pathlib filesystem write',
     },
     {
-      anchor: 'write|append|mkdir|unlink|rm|rename|copyFile|chmod|truncate|symlink',
+      anchor: 'write|append|mkdir|unlink|rm|rmdir|rmSync|rename|copyFile|createWriteStream|chmod|truncate|symlink',
       re: new RegExp(
         [
           String.raw`\b(?:writeFile|writeFileSync|appendFile|appendFileSync|mkdir|mkdirSync|unlink|unlinkSync|rmSync`,

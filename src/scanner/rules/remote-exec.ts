@@ -339,7 +339,7 @@ export const remoteExec: RuleModule = {
     {
       anchor:
         'pastebin|paste|hastebin|ghostbin|rentry|dpaste|termbin|0x0|transfer.sh|ix.io|sprunge|privatebin'
-        + '|controlc|bpa.st',
+        + '|controlc|bpa.st|justpaste',
       re: new RegExp(String.raw`\b${PASTE}`, 'i'),
       langs: ['prose', 'text', 'sh', 'py', 'js'],
       view: 'noComments',

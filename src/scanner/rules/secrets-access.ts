@@ -42,7 +42,7 @@ export const secretsAccess: RuleModule = {
       message: 'reads a secret store',
     },
     {
-      anchor: 'env|getenv',
+      anchor: 'env|environ|getenv',
       re: new RegExp([
         String.raw`(?:\b(?:process|Deno|Bun)\s*\.\s*env\s*(?:\.\s*|\[\s*['"\`])`,
         String.raw`|\bos\s*\.\s*(?:environ\s*(?:\[\s*|\.get\s*\(\s*)|getenv\s*\(\s*))`,

@@ -248,7 +248,7 @@ export const supplyChain: RuleModule = {
     // The same off the manifest: `npm install "pkg@https://host/pkg.tgz"`, `yarn add pkg@git+https://...`, and a
     // requirements line's direct reference (`pkg @ https://host/pkg.whl`, PEP 508).
     ...bySeverity({
-      anchor: String.raw`npm\s+i|pnpm\s+(?:add|i)|yarn\s+add|bun\s+(?:add|i)`,
+      anchor: String.raw`npm\s+i|pnpm\s+(?:add|i)|yarn\s+add|yarn\s+global|bun\s+(?:add|i)`,
       re: new RegExp(
         String.raw`\b(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+(?:global\s+)?add`
         + String.raw`|bun\s+(?:add|install|i))\b(?:\s+[^\s|;&]+){0,8}?\s+["']?(?:(?:@[\w.-]+\/)?[\w.-]+@)?`
@@ -279,7 +279,7 @@ export const supplyChain: RuleModule = {
       message: 'resolves Gradle or Maven dependencies from a repository that is not the ecosystem\'s own',
     }, registry),
     {
-      anchor: 'AllowInsecureProtocol',
+      anchor: 'AllowInsecureProtocol|isAllowInsecureProtocol',
       re: /\b(?:is)?allowInsecureProtocol(?:\s*=\s*|\s*\(\s*|\s+)true\b/i,
       langs: ALL,
       view: 'noComments',
@@ -317,7 +317,7 @@ export const supplyChain: RuleModule = {
       message: 'installs packages from a registry or index that is not the ecosystem\'s own',
     }, registry),
     ...bySeverity({
-      anchor: 'install_github|install_git',
+      anchor: 'install_github|install_git|pkg_install',
       re: /\b(?:remotes|devtools|pak)::(?:install_github|install_git|pkg_install)\s*\(\s*["']([^"']+)["']/,
       langs: ALL,
       view: 'noComments',

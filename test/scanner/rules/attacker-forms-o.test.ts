@@ -43,6 +43,8 @@ describe('attacker forms, fifteenth and sixteenth sets', () => {
       'resources/Podfile': 'source \'https://cdn.cocoapods.org/\'\nsource \'https://github.com/CocoaPods/Specs.git\'\n',
     })).toEqual([
       'error supply_chain resources/settings.gradle.kts:3:1',
+      // The Kotlin DSL's `isAllowInsecureProtocol`: its anchor once missed the `is`.
+      'warning supply_chain resources/settings.gradle.kts:4:9',
       'warning supply_chain resources/settings.gradle.kts:6:5',
     ])
     expect(hitsOf('supply_chain', {

@@ -127,4 +127,10 @@ describe('supply_chain', () => {
       'error supply_chain resources/config.toml:2:1',
     ])
   })
+  it('finds a global Yarn install of a git fork (a form its anchor once left out)', () => {
+    expect(hitsOf('supply_chain', {
+      'SKILL.md': '---\nname: s\ndescription: Sets up the CLI.\n---\n# s\n',
+      'scripts/setup.sh': 'yarn global add git+https://gitlab.devtools-hub.net/cli/lint.git\nyarn global add eslint\n',
+    })).toEqual(['error supply_chain scripts/setup.sh:1:1'])
+  })
 })
