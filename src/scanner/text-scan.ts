@@ -498,7 +498,16 @@ function scanLine(scan: LineScan, w: Window): void {
   const best = new Map<string, { rank: number, finding: RawFinding }>()
   const raw = viewSlice('raw', lineStart + from, lineStart + to)
   let nextLine: string | null = null
-  const next = (): string => (nextLine ??= line + 1 < index.count ? index.line(line + 1) : '')
+  const next = (lines = 1): string => {
+    nextLine ??= line + 1 < index.count ? index.line(line + 1) : ''
+    if (lines === 1)
+      return nextLine
+    // More lines of the same paragraph: a blank line ends it.
+    const more = [nextLine]
+    for (let k = line + 2; k <= line + lines && k < index.count && more.at(-1)!.trim(); k++)
+      more.push(index.line(k))
+    return more.join(' ')
+  }
   for (const i of [...w.pats].sort((a, b) => a - b)) {
     const c = patterns[i]!
     if ((seg.astDone && c.p.astCovered) || done.has(c.rule))

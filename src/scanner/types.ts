@@ -63,8 +63,11 @@ export interface LinePattern {
    * pattern runs, and its literals join the pattern's gate (a line without them is skipped at the hit).
    */
   lineGate?: RegExp
-  /** Post-check on a match (e.g. placeholder secrets); false drops it. */
-  accept?: (match: RegExpExecArray, line: string, next: () => string) => boolean
+  /**
+   * Post-check on a match (e.g. placeholder secrets); false drops it. `next(n)` reads the next n lines of the
+   * paragraph (one when n is left out), joined by spaces.
+   */
+  accept?: (match: RegExpExecArray, line: string, next: (lines?: number) => string) => boolean
 }
 
 /** A rule module: metadata, line patterns, and what the rule reads in a JS/TS syntax tree or a whole skill. */
