@@ -14,12 +14,20 @@ const NEGATED_LEAD = new RegExp(
 
 const INDICATOR_HEADING = new RegExp(
   String.raw`\b(?:detection|detecting|heuristics?|indicators?|IOCs?|red\s+flags?|warning\s+signs|signs\s+of`
-  + String.raw`|what\s+to\s+look\s+for)\b`,
+  + String.raw`|what\s+to\s+look\s+for|(?:patterns|things|signals)\s+to\s+(?:flag|detect|catch|block|reject)`
+  + String.raw`|(?:malicious|attack|suspicious|dangerous)\s+patterns)\b`,
   'i',
 )
 
 // A list's lead that says its items are what a monitor reports ("Daily review of security events; alerts on:").
 const MONITOR_LEAD = /\b(?:alerts?\s+(?:on|when|for)|watch\s+for|look\s+for|detects?|flags?)\b[^.]*:\s*$/i
+
+/** A heading over indicators, a monitor's lead, or a prohibition ending in a colon or made a heading. */
+function governingLead(l: string): boolean {
+  const heading = /^\s*#{1,6}\s/.test(l)
+  return (heading && INDICATOR_HEADING.test(l)) || MONITOR_LEAD.test(l) || (NEGATED_LEAD.test(l)
+    && (/:\s*(?:\*\*|__)?\s*$/.test(l) || heading || /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/.test(l)))
+}
 
 export function governedByList(index: LineIndex, line0: number): boolean {
   if (!LIST_ITEM.test(index.line(line0)))
@@ -30,11 +38,31 @@ export function governedByList(index: LineIndex, line0: number): boolean {
       continue
     // A lead ends in a colon, is a heading, or is a bold label on its own line ("**MUST NOT**"); a heading over
     // what to look for ("## Detection heuristics", "### Red flags") lists indicators, not orders.
-    const heading = /^\s*#{1,6}\s/.test(l)
-    return (heading && INDICATOR_HEADING.test(l)) || MONITOR_LEAD.test(l) || (NEGATED_LEAD.test(l)
-      && (/:\s*(?:\*\*|__)?\s*$/.test(l) || heading || /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/.test(l)))
+    return governingLead(l)
   }
   return false
+}
+
+// A table's header that names its rows as attacks seen or indicators ("| Pattern | Example seen in the wild |").
+const EXAMPLES_HEADER = new RegExp(
+  String.raw`\|\s*(?:examples?\s+(?:seen\s+)?in\s+the\s+wild|(?:attack|malicious)\s+(?:examples?|strings?|payloads?)`
+  + String.raw`|indicators?(?:\s+of\s+compromise)?|IOCs?|red\s+flags?)\s*\|`,
+  'i',
+)
+
+/**
+ * A table row under a lead that governs it (as a list's: "## Patterns to flag", "Never run these:"), or in a
+ * table whose header names its rows as attacks seen.
+ */
+export function governedByTable(index: LineIndex, line0: number): boolean {
+  if (!/^\s*\|/.test(index.line(line0)))
+    return false
+  let i = line0 - 1
+  while (i >= 0 && /^\s*\|/.test(index.line(i))) i--
+  if (EXAMPLES_HEADER.test(index.line(i + 1)))
+    return true
+  while (i >= 0 && i > line0 - 80 && !index.line(i).trim()) i--
+  return i >= 0 && governingLead(index.line(i))
 }
 
 /**

@@ -2,7 +2,7 @@ import type { SkillFile } from '../core/types'
 import type { LineIndex } from './lines'
 import type { Lang, RawFinding } from './types'
 import { frontmatterEnd, markdownOf } from '../core/markdown'
-import { governedByList, governedByQuote, LIST_ITEM } from './markdown-leads'
+import { governedByList, governedByQuote, governedByTable, LIST_ITEM } from './markdown-leads'
 
 export interface Fence {
   /** 0-based line of the opening fence. */
@@ -308,7 +308,7 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     if (!example) {
       cautious = governedOnLine(text, f.column) || (!!fence && inSearchPattern(text, f.column))
         || (!fence && (governedByList(index, line0) || governedByQuote(index, line0)
-          || governedAbove(index, line0, f.column)))
+          || (governedByTable(index, line0) && inCodeSpan(text, f.column)) || governedAbove(index, line0, f.column)))
       if (!cautious && (f.rule === 'prompt_injection' || f.rule === 'concealment'))
         cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
       // A command quoted inline in prose that names it an attack documents the attack.

@@ -66,8 +66,10 @@ const ESCALATE: Array<[RegExp, string]> = [
   [
     new RegExp(
       String.raw`\b(?:do\s+not|don['’]t|never)\s+(?:tell|mention|inform|show|reveal|disclose|ask)\b|\bsilently\b`
-      + String.raw`|\bquietly\b|\bsecretly\b|\bwithout\s+(?:telling|asking|informing|notifying|showing|listing`
-      + String.raw`|mentioning|including|reporting)\b|\b(?:hide`
+      // "never overwrite a file without showing a diff" asks for the showing.
+      + String.raw`|\bquietly\b|\bsecretly\b`
+      + String.raw`|(?<!\b(?:never|not|n['’]t)\b[^.;\n]{0,60})\bwithout\s+`
+      + String.raw`(?:telling|asking|informing|notifying|showing|listing|mentioning|including|reporting)\b|\b(?:hide`
       + String.raw`|conceal)\b`,
       'i',
     ),

@@ -56,13 +56,13 @@ function notOwnKey(m: RegExpExecArray): boolean {
 }
 /**
  * "... (`log_dict(os.environ)`); it leaks credentials into the server": a verb in the third person after "it" or
- * "which", or opening a line in lower case (its subject on the line above), says what a thing does; an order's
- * verb is bare.
+ * "which", opening a line in lower case (its subject on the line above), or opening a description's line ("Sends
+ * statements to ... with a JWT"), says what a thing does; an order's verb is bare.
  */
 function ordersSending(m: RegExpExecArray, line: string): boolean {
   const before = line.slice(0, m.index)
   return notOwnKey(m) && !(/^\w+[^\Wsu]s\b/i.test(m[0])
-    && (/\b(?:it|this|that|which)\s+$/i.test(before) || (/^\s*$/.test(before) && /^[a-z]/.test(m[0]))))
+    && (/\b(?:it|this|that|which)\s+$/i.test(before) || /^\s*(?:[-*+]\s+)?$/.test(before)))
 }
 
 // What was just named, sent: "take its full contents and post them", "upload the whole file" (not a bare "it",
