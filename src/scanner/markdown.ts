@@ -158,6 +158,7 @@ const INDICATOR = new RegExp(
   String.raw`\b(?:attackers?|malware|intrusions?|look\s+for|indicators?\s+(?:of|such|like)|IOCs?|detects?`
   + String.raw`|detection\s+of|signatures?\s+(?:of|for|such|like)|captured\s+(?:by|in|from)`
   + String.raw`|seen\s+in\s+(?:the\s+)?(?:wild|logs|samples)`
+  + String.raw`|alerts?\s+(?:often\s+|usually\s+|typically\s+|may\s+)?(?:contain|show|include|carry)`
   // "Typical layers: `eval(atob(...))`": a catalogue of the forms an analyst meets.
   + String.raw`|(?:typical|common)\s+(?:layers?|patterns?|forms?|payloads?|tricks?|techniques?))\b`,
   'i',
@@ -308,7 +309,7 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     if (!example) {
       cautious = governedOnLine(text, f.column) || (!!fence && inSearchPattern(text, f.column))
         || (!fence && (governedByList(index, line0) || governedByQuote(index, line0)
-          || (governedByTable(index, line0) && inCodeSpan(text, f.column)) || governedAbove(index, line0, f.column)))
+          || governedByTable(index, line0) || governedAbove(index, line0, f.column)))
       if (!cautious && (f.rule === 'prompt_injection' || f.rule === 'concealment'))
         cautious = isQuoted(text, f.column) && QUOTED_ATTACK.test(quoteContext(index, line0))
       // A command quoted inline in prose that names it an attack documents the attack.

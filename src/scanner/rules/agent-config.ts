@@ -91,6 +91,12 @@ const ESCALATE: Array<[RegExp, string]> = [
 const FORBIDDEN
   = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not)\s+(?:add|write|include|insert|put|allow)\b[^.!?\n]*/gi
 
+// A download saved to the file (`curl -fsSL https://... -o .cursor/rules/x.mdc`, `wget -O`, `-OutFile`).
+const DOWNLOAD_TO = new RegExp(
+  String.raw`\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*`
+  + String.raw`(?:\s-[a-zA-Z]*[oO]|--output(?:-document)?|-OutFile)\s*=?\s*["']?[^\s"']*$`,
+)
+
 /** The content a write carries: the line, then what follows up to the end of its paragraph or fenced block. */
 function contentOf(lines: string[], at: number): string {
   const out = [lines[at]!]
@@ -158,6 +164,7 @@ function scanFile(file: SkillFile): RawFinding[] {
     const comment = /^\s*(?:#|\/\/|\/?\*)/.test(line)
     const elsewhere = builds && t !== null && quoted && !comment && !WRITE_CODE.test(near) && WRITE_CODE.test(text)
     const written = memory !== null || />>?\s*["']?[^\s"'<>|;&]*$/.test(before) || WRITE_SAME.test(norm)
+      || DOWNLOAD_TO.test(before)
       || WRITE_CODE.test(near) || elsewhere
       || (VERB.test(before) && !READ_BEFORE.test(before))
     // "never overwrite AGENTS.md", "do not add it to ~/.bashrc": a rule about the file, not a write.

@@ -117,6 +117,19 @@ export const controlDisablement: RuleModule = {
   },
   patterns: [
     {
+      // A WordPress site's firewall, malware scanner or audit log plugin switched off by WP-CLI.
+      anchor: 'plugin',
+      re: new RegExp(
+        String.raw`\bplugin\s+(?:deactivate|delete|uninstall)\b[^\n;&|]*?\b(?:wordfence|sucuri-scanner`
+        + String.raw`|ithemes-security[\w-]*|better-wp-security|wp-security-audit-log|all-in-one-wp-security[\w-]*`
+        + String.raw`|jetpack-protect|wp-cerber|defender-security|malcare-security|solid-security[\w-]*)\b`,
+        'i',
+      ),
+      langs: ALL,
+      view: 'noComments',
+      message: 'switches off the site\'s security plugins (firewall, malware scanner or audit log)',
+    },
+    {
       // PyTorch's safe loading switched off for every load: the variable that forces it off, or `torch.load`
       // replaced by a wrapper that passes `weights_only=False` (a pickle in a checkpoint then runs its code).
       anchor: 'TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD|torch.load',

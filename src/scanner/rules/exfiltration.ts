@@ -15,7 +15,7 @@ const SENSITIVE = `(?:${STORES.map(s => s.re).join('|')})`
 const SECRET_VAR = String.raw`\$\{?(?:env:)?${SECRET_NAME}\}?`
 // Any placeholder a URL can hold (what `urlPlaceholders` then names and places).
 const PLACEHOLDER
-  = String.raw`(?:\{\{?[^{}\n]{1,60}\}\}?|\$\{[^}\n]{1,60}\}|\$\([^)\n]{1,60}\)|%7B|<[A-Za-z_][\w -]{1,40}>`
+  = String.raw`(?:\{\{?[^{}\n]{1,60}\}\}?|\$\{[^}\n]{1,60}\}|\$\([^)\n]{1,60}\)|%7B|<[A-Za-z_][\w .~/-]{1,40}>`
     + String.raw`|\[[A-Z][A-Z_ ]{2,40}\]|\$[A-Za-z_]\w*)`
 const IMAGE_URL = String.raw`!\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?\/\/[^)\s]{0,400}?${PLACEHOLDER}[^)\s]{0,400})`
 const REF_URL = String.raw`^\s{0,3}\[[^\]\n]{1,100}\]:\s*<?((?:https?:)?\/\/[^\s>]{0,400}?${PLACEHOLDER}[^\s>]{0,400})`

@@ -12,7 +12,7 @@ export interface Placeholder {
 const FORMS
   = new RegExp(
     String.raw`\{\{?([^{}\n]{1,60})\}\}?|\$\{([^}\n]{1,60})\}|\$\(([^)\n]{1,60})\)|%7B(?:%7B)?([\w.-]{1,40})%7D`
-    + String.raw`|<([A-Z_a-z][\w -]{1,40})>|\[([A-Z][A-Z_ ]{2,40})\]|\$([A-Z_a-z]\w*)`,
+    + String.raw`|<([A-Z_a-z][\w .~/-]{1,40})>|\[([A-Z][A-Z_ ]{2,40})\]|\$([A-Z_a-z]\w*)`,
     'gi',
   )
 
