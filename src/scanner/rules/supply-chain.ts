@@ -136,6 +136,15 @@ export const supplyChain: RuleModule = {
       message: 'installs Python packages from an index that is not PyPI',
     }, registry),
     ...bySeverity({
+      // An index a project file names (`[[tool.uv.index]]`, `[[tool.poetry.source]]`, PDM's sources): a PEP 503
+      // `/simple` URL.
+      anchor: 'url',
+      // A placeholder host (`https://<your-artifact-host>/...`) is the reader's own index, to fill in.
+      re: /^\s*url\s*=\s*["'](https?:\/\/[\w.-]+(?::\d+)?(?:\/[^\s"'<>{}$]*)?\/simple\/?)["']/i,
+      langs: ['text'],
+      message: 'installs Python packages from an index that is not PyPI',
+    }, registry),
+    ...bySeverity({
       anchor: String.raw`pip[\d.]*\s+install|uv\s+pip`,
       re: new RegExp(String.raw`\b(?:pip[\d.]*|uv\s+pip)\s+install\b[^\n|;]{0,200}?\s-i\s+${URL}`, 'i'),
       langs: ALL,
