@@ -327,7 +327,10 @@ function runsPath(line: string, path: string): boolean {
   const esc = escapeRegExp(path)
   return new RegExp(
     String.raw`\b(?:exec\.Command(?:Context)?|subprocess\.\w+|os\.system|os\.exec\w*|Popen|spawn\w*|execFile\w*`
-    + String.raw`|execSync|system|exec|Process\.spawn)\s*\(?\s*(?:ctx\s*,\s*)?\[?\s*["']${esc}["']`,
+    + String.raw`|execSync|system|exec|Process\.spawn)\s*\(?\s*(?:ctx\s*,\s*)?\[?\s*`
+    // The path alone, or after an interpreter in one command string (`execSync(\`bash /tmp/x.sh ${arg}\`)`).
+    + String.raw`(?:["']${esc}["']`
+    + String.raw`|["'\`](?:(?:ba|z)?sh|python[\d.]*|node|pwsh|powershell)\s+(?:-\w+\s+)*${esc}[\s"'\`])`,
   ).test(line)
 }
 
