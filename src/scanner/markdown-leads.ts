@@ -50,17 +50,28 @@ const EXAMPLES_HEADER = new RegExp(
   'i',
 )
 
+const TABLE_ROW = /^\s*\|/
+
+/** The first row (its header) of the markdown table that line0 is a row of; -1 when line0 is no table row. */
+export function tableHead(index: LineIndex, line0: number): number {
+  if (!TABLE_ROW.test(index.line(line0)))
+    return -1
+  let head = line0
+  while (head > 0 && TABLE_ROW.test(index.line(head - 1))) head--
+  return head
+}
+
 /**
  * A table row under a lead that governs it (as a list's: "## Patterns to flag", "Never run these:"), or in a
  * table whose header names its rows as attacks seen.
  */
 export function governedByTable(index: LineIndex, line0: number): boolean {
-  if (!/^\s*\|/.test(index.line(line0)))
+  const head = tableHead(index, line0)
+  if (head === -1)
     return false
-  let i = line0 - 1
-  while (i >= 0 && /^\s*\|/.test(index.line(i))) i--
-  if (EXAMPLES_HEADER.test(index.line(i + 1)))
+  if (EXAMPLES_HEADER.test(index.line(head)))
     return true
+  let i = head - 1
   while (i >= 0 && i > line0 - 80 && !index.line(i).trim()) i--
   return i >= 0 && governingLead(index.line(i))
 }

@@ -2,7 +2,7 @@ import type { SkillFile } from '../core/types'
 import type { LineIndex } from './lines'
 import type { Lang, RawFinding } from './types'
 import { frontmatterEnd, markdownOf } from '../core/markdown'
-import { governedByList, governedByQuote, governedByTable, LIST_ITEM } from './markdown-leads'
+import { governedByList, governedByQuote, governedByTable, LIST_ITEM, tableHead } from './markdown-leads'
 
 export interface Fence {
   /** 0-based line of the opening fence. */
@@ -436,11 +436,8 @@ const PAYLOAD_HEADER = new RegExp(
 )
 
 function payloadTable(index: LineIndex, line0: number): boolean {
-  if (!/^\s*\|/.test(index.line(line0)))
-    return false
-  let head = line0
-  while (head > 0 && /^\s*\|/.test(index.line(head - 1))) head--
-  return head < line0 && PAYLOAD_HEADER.test(index.line(head))
+  const head = tableHead(index, line0)
+  return head !== -1 && head < line0 && PAYLOAD_HEADER.test(index.line(head))
 }
 
 // A heading over a section of examples not to follow: "## Review catalogue - never do this", "### Red flags".
@@ -576,11 +573,10 @@ function labelledAbove(index: LineIndex, fence: Fence): boolean {
 
 /** A table row whose table follows a lead (ending in a colon) that says its rows are examples to recognise. */
 function tableUnderLead(index: LineIndex, line0: number): boolean {
-  if (!/^\s*\|/.test(index.line(line0)))
+  const head = tableHead(index, line0)
+  if (head === -1)
     return false
-  let i = line0
-  while (i > 0 && /^\s*\|/.test(index.line(i - 1))) i--
-  i--
+  let i = head - 1
   while (i >= 0 && i > line0 - 80 && !index.line(i).trim()) i--
   const lead: string[] = []
   for (; i >= 0 && index.line(i).trim() && !/^\s{0,3}#/.test(index.line(i)) && lead.length < 6; i--)

@@ -103,6 +103,10 @@ describe('attacker forms, twenty-third and twenty-fourth sets', () => {
       .toEqual(['warning reverse_shell SKILL.md:7:8'])
     expect(hitsOf('reverse_shell', skillMd('## Setup steps', '', ...table)))
       .toEqual(['error reverse_shell SKILL.md:7:8'])
+    // A header that names its rows as attacks seen governs them under any heading.
+    const seen = ['| Step | Example seen in the wild | Note |', ...table.slice(1)]
+    expect(hitsOf('reverse_shell', skillMd('## Setup steps', '', ...seen)))
+      .toEqual(['warning reverse_shell SKILL.md:7:8'])
   })
 
   it('reads a third-person description of a client, a double negative, and a look-alike of a docs theme', () => {
