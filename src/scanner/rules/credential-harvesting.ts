@@ -1,7 +1,10 @@
 import type { SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
+import type { ChunkFinding } from './code-blocks'
 import type { Statement } from './code-units'
 import { excerptAt } from '../excerpt'
+import { literalTest } from '../finder/index'
+import { codeChunks, toRaw } from './code-blocks'
 import { codeStatements, markQuoted, unitsOf, wrappedProse } from './code-units'
 import { HARVEST_PROSE, PHISHING, proseHarvest } from './harvest-prose'
 import { CLI_TOKEN_RE, joinedPaths, namesSensitive, secretNames, sourceHinted, storeKinds } from './leak-sources'
@@ -20,8 +23,8 @@ const PAYLOAD = new RegExp(
   + String.raw`|\bcurl\b|\bwget\b|requests\.|fetch\s*\(|\bprintf\b|\becho\b|Out-File`,
 )
 const SINK = new RegExp(
-  String.raw`\b(?:curl|wget|nc|scp|rsync|Invoke-(?:WebRequest|RestMethod)|requests\.(?:post|put)|urlopen|fetch\s*\(`
-  + String.raw`|axios|smtplib|sendall)\b`,
+  String.raw`\b(?:curl|wget|nc|scp|rsync|Invoke-(?:WebRequest|RestMethod)|requests\.(?:post|put)|urlopen`
+  + String.raw`|axios|smtplib|sendall)\b|\bfetch\s*\(`,
 )
 /**
  * Code that collects values into one document or file: what a sweep stages for a later send (an archive of the
@@ -122,8 +125,51 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
       out.push(finding(second, `reads 2 kinds of credential store (${[...kinds].join(', ')})`, 'warning', names))
     }
   }
-  out.push(...proseHarvest(units))
+  out.push(...proseHarvest(units), ...envSweep(skill))
   return [...markQuoted(skill, out), ...wrappedProse(skill, PHISHING, 'credential_harvesting')]
+}
+
+// A loop over the whole environment, naming the variable that holds each value (group 1 or 2).
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const ENV_LOOP = /\[\s*\w+\s*,\s*(\w+)\s*\]\s+of\s+Object\.entries\s*\(\s*process\.env\s*\)|\bfor\s+\w+\s*,\s*(\w+)\s+in\s+(?:dict\s*\(\s*)?os\.environ(?:\s*\))?\.items\s*\(\s*\)/
+const loopsEnv = literalTest(ENV_LOOP)
+// A name test that asks for two or more kinds of secret at once (`/KEY|TOKEN|SECRET/i.test(k)`).
+const SECRET_WORD = String.raw`(?:key|token|secret|passw\w*|pass|credential\w*|auth|pwd)`
+const NAME_TEST = new RegExp(String.raw`${SECRET_WORD}[^\n|]{0,12}?\|[^\n]{0,12}?${SECRET_WORD}`, 'i')
+
+/**
+ * The environment swept for secrets by name over a few lines: a loop over every variable, a test of its name
+ * for `KEY|TOKEN|SECRET`, and the value kept (`bag[k] = v`): a mask or a count in its place keeps nothing.
+ */
+function envSweep(skill: SkillSource): RawFinding[] {
+  const found: ChunkFinding[] = []
+  for (const chunk of codeChunks(skill)) {
+    if (!loopsEnv(chunk.text))
+      continue
+    chunk.lines.forEach((line, i) => {
+      const loop = line.length > 4000 ? null : ENV_LOOP.exec(line)
+      if (!loop)
+        return
+      const value = (loop[1] ?? loop[2])!
+      const keeps = new RegExp(
+        String.raw`\[\s*\w+\s*\]\s*=\s*${value}\s*(?:[;,}]|$)|\.(?:push|append)\s*\(\s*${value}\b`,
+      )
+      const body = chunk.lines.slice(i, i + 5)
+      const test = body.findIndex(l => NAME_TEST.test(l))
+      if (test === -1 || !body.slice(test, test + 3).some(l => keeps.test(l)))
+        return
+      const at = chunk.lines[i + test]!
+      found.push({
+        chunk,
+        line: i + test,
+        column: at.length - at.trimStart().length,
+        message: 'collects the environment\'s secrets by name pattern',
+        excerpt: at,
+        severity: 'error',
+      })
+    })
+  }
+  return toRaw('credential_harvesting', found)
 }
 
 // A substitution that replaces what it matched with a mask: the values never leave the filter.

@@ -26,7 +26,7 @@ export function secretSources(context: AstContext): { holdsSecret: (root: Node) 
   const tainted = new Set<string>()
   const isSecretSource = (n: Node, p: Node | null): boolean => {
     if (n.type === 'Identifier')
-      return tainted.has(n.name) && !isName(n, p)
+      return tainted.has(n.name) && !isName(n, p) && !(p?.type === 'FunctionDeclaration' && p.id === n)
     if (n.type === 'MemberExpression') {
       if (p?.type === 'MemberExpression' && p.object === n)
         return false
@@ -67,6 +67,14 @@ export function secretSources(context: AstContext): { holdsSecret: (root: Node) 
           budget.evaluations = 0
           if (subtreeHas(node.init, isSecretSource))
             tainted.add(node.id.name)
+        }
+        // A function declared to return a secret taints its calls, as `const f = () => process.env` does.
+        if (node.type === 'FunctionDeclaration' && node.id?.type === 'Identifier' && !tainted.has(node.id.name)) {
+          budget.evaluations = 0
+          if (subtreeHas(node.body, x => x.type === 'ReturnStatement' && !!x.argument
+            && subtreeHas(x.argument, isSecretSource))) {
+            tainted.add(node.id.name)
+          }
         }
         pushChildren(node, declStack)
       }

@@ -46,11 +46,17 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
       // Gradle's and Maven's user settings, where publishing and signing credentials live.
       + String.raw`|\.cargo\/credentials|\.gradle\/gradle\.properties|\.m2\/settings(?:-security)?\.xml`,
   },
+  // Database clients' saved logins: dbt's profiles, libpq's password file, MySQL's option file.
+  {
+    kind: 'database logins',
+    re: String.raw`\.dbt\}?[\/\\]profiles\.ya?ml\b|\.pgpass\b|\.my\.cnf\b|\.snowsql[\/\\]config\b`,
+  },
   { kind: 'GnuPG keyring', re: String.raw`\.gnupg\b|secring\.gpg` },
   // Model hubs' and ML platforms' logins.
   {
     kind: 'ML platform tokens',
-    re: String.raw`\.huggingface\/token\b|huggingface\/stored_tokens|\.kaggle\/kaggle\.json|\.config\/wandb\b`
+    re: String.raw`(?:\.|\bcache\/)huggingface\/token\b|huggingface\/stored_tokens|\.kaggle\/kaggle\.json`
+      + String.raw`|\.config\/wandb\b`
       + String.raw`|\.databrickscfg\b`,
   },
   { kind: 'password store', re: String.raw`\.password-store\b|\.kdbx\b|1Password[\/\\]|Bitwarden[\/\\]` },
@@ -109,7 +115,7 @@ export const STORE_ANCHOR = [
   String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM|iam\/security-credentials`,
   String.raw`|computeMetadata|metadata\/identity|serviceaccount|password-store|kdbx|1Password|Bitwarden|wlan`,
   String.raw`|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle\.properties|\.m2\/|keystore|\.jks|\.p12`
-  + String.raw`|\.pfx`,
+  + String.raw`|\.pfx|\.dbt|pgpass|my\.cnf|snowsql`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -225,7 +231,7 @@ export const SOURCE_HINT = new RegExp(
     + String.raw`|copilot`,
     String.raw`|codex|claude|solana|_PAT\b|doctl|\/gh\/|\(\s*set\b|\bset\s*[|>]|export\s+-p|declare\s+-x|gci\s`
     + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle`
-    + String.raw`|\.m2\/|jks|p12|pfx`,
+    + String.raw`|\.m2\/|jks|p12|pfx|\.dbt|my\.cnf|snowsql`,
   ].join(''),
   'i',
 )
@@ -248,6 +254,8 @@ const HOME_CALL = new RegExp(
 const JOIN_CALL = /\b(?:os\.path\.join|path\.(?:join|resolve)|filepath\.Join|File\.join|Path\.Combine|Paths\.get|Path\.of)\s*\(([^()\n]{1,200})\)/g
 // PowerShell's `Join-Path $HOME ".azure"` (two pieces, the second quoted).
 const JOIN_PATH = /\bJoin-Path\s+(?:-Path\s+)?(\$[\w:]+|["'][^"'\n]+["'])\s+(?:-ChildPath\s+)?["']([^"'\n]+)["']/gi
+// tar's `-C "$HOME" .ssh .aws`: the members after the directory are paths inside it.
+const TAR_DIR = /(?:\s-C\s*|\s--directory[=\s]+)["']?(?:\$HOME|~)\/?["']?((?:\s+[^\s|;&<>-][^\s|;&<>]*)+)/g
 const QUOTED = /^\s*(["'`])(.*)\1\s*$/
 const PIECES = /(["'])\s*\/\s*["']/g
 const JOIN_HINT = /\/\s*["']|join|resolve|Combine|Paths\.get|Path\.of|home|USERPROFILE|HOME/i
@@ -272,6 +280,7 @@ export function joinedPaths(source: string): string {
     .replace(HOME_CALL, '"~"')
     .replace(JOIN_CALL, (_, args: string) => `"${args.split(',').map(a => QUOTED.exec(a)?.[2] ?? a.trim()).join('/')}"`)
     .replace(JOIN_PATH, (_, base: string, child: string) => `"${QUOTED.exec(base)?.[2] ?? base}/${child}"`)
+    .replace(TAR_DIR, (_, members: string) => ` ${members.trim().split(/\s+/).map(m => `$HOME/${m}`).join(' ')}`)
   // Pathlib's `/` between two quoted pieces, repeated until none is left (`"~" / ".ssh" / "id_rsa"`).
   let out = joined
   for (let prev = ''; prev !== out;) {

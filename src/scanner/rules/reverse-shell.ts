@@ -238,6 +238,9 @@ const connects = literalTest(CONNECTION)
 // `read -r line <&5`.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const READ_INTO = /^\s*(?:local\s+|my\s+|var\s+|let\s+(?:mut\s+)?|[A-Z_a-z][\w<>[\]?]*\s+)?\$?(\w+)\s*(?::\s*\w+\s*)?=[^=\n][^\n]*?(?::receive\s*\(|\.recv\w*\s*\(|\.gets\b|\.read_?line\s*\(|\bReadString\s*\(|\.ReadLine(?:Async)?\s*\(|\.get_(?:utf8_)?string\s*\()|\bread\s+(?:-\w+\s+)*(\w+)\s*<&\s*\d|\b(\w+)\s*(?:<-|=)\s*(?:readLines|read\.socket|readline)\s*\(\s*\w+|\bfor\s+(\w+)\s+in\s+\w+\.lines\s*\(\s*\)|\b(?:while|until|if)\s*\(?\s*\$?(\w+)\s*=[^=\n][^\n]*?\.(?:gets|recv\w*|read_?line)\b/i
+// An assignment whose value may carry what was read: `a = ...`, `a, b = ...`, `a += ...`.
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const DERIVES = /^\s*(?:local\s+|my\s+|var\s+|let\s+|const\s+)?\$?([A-Z_a-z]\w*(?:\s*,\s*[A-Z_a-z]\w*)*)\s*(?:\+|\.)?=(?!=)(.*)/
 // What runs a command line.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
 const RUNS_LINE = /\b(?:io\.popen|os\.execute|os\.system|os\.popen|subprocess\.\w+|shell_exec|popen|system|eval|(?:ba|z|k|da)?sh\s+-c)\b\s*\(?\s*(.*)|\b(?:OS\.execute|Process\.Start|ProcessStartInfo|exec\.Command|Command::new)\s*\(\s*["'](?:\/bin\/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)["'](.*)/
@@ -252,14 +255,29 @@ function commandLoop(skill: SkillSource): RawFinding[] {
     if (!connects(chunk.text) || !RUNS_LINE.test(chunk.text))
       continue
     const read = new Set<string>()
+    // Names filled from what was read (`buf += data`, `line, buf = buf.split(b"\n", 1)`, `cmd = line.decode()`):
+    // they count only as the whole command a shell runs, not as one argument of a command the script names.
+    const derived = new Set<string>()
+    const mentions = (text: string, names: Set<string>): boolean =>
+      [...names].some(v => new RegExp(String.raw`(?:^|[^\w$])\$?\{?${v}\b`).test(text))
     chunk.lines.forEach((line, i) => {
       if (line.length > 4000)
         return
       const into = READ_INTO.exec(line)
       if (into)
         read.add((into[1] ?? into[2] ?? into[3] ?? into[4] ?? into[5])!)
+      const assign = into ? null : DERIVES.exec(line)
+      if (assign && mentions(assign[2]!, new Set([...read, ...derived]))) {
+        for (const name of assign[1]!.split(','))
+          derived.add(name.trim())
+      }
       const run = read.size ? RUNS_LINE.exec(line) : null
-      if (!run || ![...read].some(v => new RegExp(String.raw`(?:^|[^\w$])\$?\{?${v}\b`).test((run[1] ?? run[2])!)))
+      const args = run ? (run[1] ?? run[2])! : ''
+      // The peer names the program (`order`, `order.split()`, `shlex.split(order)`), not one argument of a fixed
+      // one.
+      const whole = [...derived].some(v =>
+        new RegExp(String.raw`^\s*(?:shlex\.split\s*\(\s*)?${v}\b(?:\s*\.split\s*\(|(?!\s*[.[(]))`).test(args))
+      if (!run || (!mentions(args, read) && !whole))
         return
       found.push({
         chunk,
