@@ -135,10 +135,11 @@ function visitDns(skill: SkillSource): RawFinding[] {
     return markQuoted(skill, out)
   const names = [...vars].join('|')
   // Labels between the data and the domain may be variables too (a chunk counter: `${chunk}.$n.x.example`),
-  // command output, and the domain may be kept in a variable (`.${n}.$(id -u).$NS`).
+  // command output, and the domain may be kept in a variable (`.${n}.$(id -u).$NS`). A Makefile's recipe writes
+  // the shell's `$` as `$$`.
   const lookup = new RegExp(
-    String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\{?(?:${names})(?:[:#%/][^}\n]{0,30})?\}?`
-    + String.raw`(?:\.\$\{?\w+\}?|\.\$\([^)\n]{1,60}\))*(?:${TAIL}|\.\$\{?\w+\}?["'\s])`,
+    String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\$?\{?(?:${names})(?:[:#%/][^}\n]{0,30})?\}?`
+    + String.raw`(?:\.\$\$?\{?\w+\}?|\.\$\$?\([^)\n]{1,60}\))*(?:${TAIL}|\.\$\$?\{?\w+\}?["'\s])`,
     'i',
   )
   for (const st of statements) {

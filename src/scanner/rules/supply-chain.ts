@@ -4,6 +4,7 @@ import { escapeRegExp } from '../../core/escape-regexp'
 import { excerptAt } from '../excerpt'
 import { bySeverity, codeChunks, toRaw } from './code-blocks'
 import { hostOf, isIp, isReservedIp, isStagingHost } from './hosts'
+import { oneEdit } from './typosquat'
 
 const ALL = ['sh', 'prose', 'text', 'py', 'js'] as const
 
@@ -98,6 +99,22 @@ function directOf(url: string): Severity | null {
   if (/^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|files\.pythonhosted\.org|huggingface\.co)$/.test(host))
     return 'warning'
   return s === 'known' ? null : s === 'private' || s === 'test' ? 'warning' : 'error'
+}
+
+/**
+ * A go.mod replacement: the same owner (a module that moved) nothing, an owner that imitates the original's
+ * (`sirupsen` -> `sirupsen-go`, `gorilla` -> `gorllla`) an error, any other fork a warning: a team's patched
+ * fork is common, and is still code the module's own maintainers never published.
+ */
+function replaced(m: RegExpExecArray): Severity | null {
+  const [fromHost, fromOwner = '', fromRepo = ''] = m[1]!.toLowerCase().split('/')
+  const [toHost, toOwner = '', toRepo = ''] = m[2]!.toLowerCase().split('/')
+  if (fromHost === toHost && fromOwner === toOwner)
+    return null
+  const squash = (s: string): string => s.replace(/[-_.]/g, '')
+  const imitates = toOwner !== fromOwner && fromOwner.length >= 4 && (toRepo === fromRepo || toRepo === '')
+    && (squash(toOwner).includes(squash(fromOwner)) || oneEdit(toOwner, fromOwner))
+  return imitates ? 'error' : 'warning'
 }
 
 const SCHEME_URL = String.raw`["']?((?:git\+)?(?:https?|ftp|ssh):\/\/[^\s"'\`)]+)`
@@ -303,6 +320,17 @@ export const supplyChain: RuleModule = {
       view: 'noComments',
       message: 'a crate is built from a git repository, not crates.io',
     }, (m, line) => (/\brev\s*=\s*"[0-9a-f]{40}"/.test(line) ? null : direct(m))),
+    // go.mod's `replace`: a module's import path built from another repository's code.
+    ...bySeverity({
+      anchor: String.raw`=>\s*[\w.-]+\.[a-z]{2,}\/`,
+      re: new RegExp(
+        String.raw`^\s*(?:replace\s+)?([\w.-]+\.[a-z]{2,}\/[\w.-]+(?:\/[\w.-]+)?)(?:\/v\d+)?(?:\s+v[^\s=]+)?`
+        + String.raw`\s+=>\s+([\w.-]+\.[a-z]{2,}\/[\w.-]+(?:\/[\w.-]+)?)\S*\s+v\d`,
+      ),
+      langs: ['text'],
+      view: 'noComments',
+      message: 'go.mod builds a module from another repository\'s code (replace)',
+    }, replaced),
     // CMake's FetchContent and ExternalProject: a repository or an archive fetched at configure time.
     ...bySeverity({
       anchor: 'GIT_REPOSITORY|URL',
