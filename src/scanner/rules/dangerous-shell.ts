@@ -7,8 +7,9 @@ const RM_TARGET = [
 ].join('')
 
 /**
- * Destructive or privilege-raising shell commands. `sudo`, `chmod 777` and TLS opt-outs are warnings; wiping disks is
- * an error.
+ * Destructive or privilege-raising shell commands. `sudo` and `chmod 777` are warnings; wiping disks is an error.
+ * Switching security off (TLS verification, SELinux, firewalls, Defender) is `security_control_disablement`'s, and
+ * `--trusted-host` is `supply_chain`'s: one finding per line, from the rule that owns what it means.
  */
 export const dangerousShell: RuleModule = {
   meta: {
@@ -17,9 +18,9 @@ export const dangerousShell: RuleModule = {
     severity: 'error',
     cwe: 'CWE-250',
     description:
-      'Dangerous shell: recursive deletion of / or home, disk wiping, fork bombs, disabling security (errors); '
-      + 'sudo, chmod 777, disabled TLS verification (warnings).',
-    hint: 'Scope destructive commands to the working directory, do not ask for root, keep TLS verification on.',
+      'Dangerous shell: recursive deletion of / or home, disk wiping, fork bombs, erasing shell history (errors); '
+      + 'sudo, chmod 777 (warnings).',
+    hint: 'Scope destructive commands to the working directory and do not ask for root.',
   },
   patterns: [
     {
@@ -55,19 +56,6 @@ export const dangerousShell: RuleModule = {
       message: 'fork bomb',
     },
     {
-      anchor: 'setenforce|ufw|MpPreference|iptables|spctl|csrutil',
-      re: new RegExp(
-        [
-          String.raw`\bsetenforce\s+0\b|\bufw\s+disable\b|\bSet-MpPreference\b[^\n]{0,80}-Disable\w*\s+\$?true`,
-          String.raw`|\biptables\s+-F\b|\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b`,
-        ].join(''),
-        'i',
-      ),
-      langs: ['sh', 'prose', 'text', 'py', 'js'],
-      view: 'noComments',
-      message: 'disables a system security control',
-    },
-    {
       anchor: String.raw`HISTFILE|HISTSIZE|history\s+-c`,
       re: /\bunset\s+HISTFILE\b|\bhistory\s+-c\b|\bHISTSIZE=0\b/,
       langs: ['sh', 'prose', 'text'],
@@ -88,28 +76,6 @@ export const dangerousShell: RuleModule = {
       langs: ['sh', 'prose', 'text', 'py', 'js'],
       view: 'noComments',
       message: 'runs a command as root',
-      severity: 'warning',
-    },
-    {
-      anchor: [
-        String.raw`insecure|\s-k\b|no-check-certificate|NODE_TLS_REJECT|rejectUnauthorized|verify\s*=\s*False`,
-        String.raw`|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|sslVerify|strict-ssl|_create_unverified_context|CERT_NONE`,
-        String.raw`|InsecureSkipVerify`,
-        String.raw`|trusted-host`,
-      ].join(''),
-      re: new RegExp(
-        [
-          String.raw`\bcurl\b[^\n]{0,200}?\s(?:-k|--insecure)\b|\bwget\b[^\n]{0,200}?--no-check-certificate\b`,
-          String.raw`|NODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*['"]?0|rejectUnauthorized\s*:\s*false`,
-          String.raw`|\bverify\s*=\s*False\b|PYTHONHTTPSVERIFY\s*=\s*['"]?0|GIT_SSL_NO_VERIFY\s*=\s*['"]?(?:1|true)`,
-          String.raw`|http\.sslVerify\s+false|strict-ssl\s+false|_create_unverified_context|\bCERT_NONE\b`,
-          String.raw`|InsecureSkipVerify\s*:\s*true|--trusted-host\b`,
-        ].join(''),
-        'i',
-      ),
-      langs: ['sh', 'prose', 'text', 'py', 'js'],
-      view: 'noComments',
-      message: 'disables TLS certificate verification',
       severity: 'warning',
     },
   ],

@@ -155,7 +155,6 @@ describe('attacker forms, twentieth pass', () => {
         '```',
       ].join('\n'),
     }).filter(isThreatError)).toEqual([
-      'error dangerous_shell SKILL.md:3:6',
       'error security_control_disablement SKILL.md:3:6',
       'error security_control_disablement SKILL.md:5:38',
       'error crypto_mining SKILL.md:8:10',
