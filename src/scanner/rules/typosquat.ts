@@ -59,6 +59,64 @@ function imitated(name: string, list: Set<string>): string | undefined {
   return undefined
 }
 
+/** `a` and `b` differ by a slip of the fingers either way: a letter doubled or dropped from a double, a swap. */
+function slipEither(a: string, b: string): boolean {
+  return a.length >= MIN_LENGTH && b.length >= MIN_LENGTH && (slip(a, b) || slip(b, a))
+}
+
+const WORDS = /[a-z][a-z\d]*(?:[-_.][a-z\d]+)*/g
+
+/**
+ * The words of a skill's files, whole (`fluent-ffmpeg`) and by their parts (`fluent`, `ffmpeg`), with how often
+ * each occurs: the names a skill itself writes, which its installs should spell the same way.
+ */
+function vocabularyOf(skill: SkillSource): Map<string, number> {
+  const counts = new Map<string, number>()
+  const add = (w: string): void => {
+    counts.set(w, (counts.get(w) ?? 0) + 1)
+  }
+  for (const file of skill.files) {
+    const text = file.text
+    if (!text || text.length > 1024 * 1024)
+      continue
+    for (const [w] of text.toLowerCase().matchAll(WORDS)) {
+      add(w)
+      if (/[-_.]/.test(w))
+        w.split(/[-_.]/).forEach(add)
+    }
+  }
+  return counts
+}
+
+/**
+ * A package the popular lists do not know, spelt as a slip of a name the skill itself writes elsewhere
+ * (`fluent-ffmepg` where the text says `fluent-ffmpeg`, `opencv-contrib-pyhton` beside `python`): the
+ * look-alike an attacker registers next to the name the reader trusts. A part spelt that way elsewhere too is
+ * how the skill spells it, not a slip.
+ */
+function selfImitated(raw: string, vocabulary: () => Map<string, number>): string | undefined {
+  const name = raw.toLowerCase()
+  const words = vocabulary()
+  const uses = words.get(name) ?? 0
+  for (const [w, n] of words) {
+    if (n > 0 && w !== name && slipEither(name, w))
+      return w
+  }
+  for (const part of name.split(/[-_.]/)) {
+    if (part === name || part.length < MIN_LENGTH)
+      continue
+    // The part's uses outside the package's own name.
+    const own = (words.get(part) ?? 0) - uses * (name.split(/[-_.]/).filter(p => p === part).length)
+    if (own > 0)
+      continue
+    for (const [w] of words) {
+      if (!/[-_.]/.test(w) && slipEither(part, w))
+        return name.replace(part, w)
+    }
+  }
+  return undefined
+}
+
 // `npx expo install` installs the versions Expo pins, from npm, like `npm install`.
 const NPM_INSTALL = new RegExp(
   String.raw`\b(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)|(?:npx\s+)?expo\s+install)\b([^\n;&|)\`#]*)`
@@ -315,6 +373,8 @@ export const typosquat: RuleModule = {
   visitSkill(skill) {
     const out: RawFinding[] = []
     const seen = new Set<string>()
+    let words: Map<string, number> | undefined
+    const vocabulary = (): Map<string, number> => (words ??= vocabularyOf(skill))
     for (const name of new Set([skill.name, skill.dirName])) {
       const target = typeof name === 'string' ? imitated(name, SKILLS) : undefined
       if (target && !seen.has(name)) {
@@ -335,14 +395,18 @@ export const typosquat: RuleModule = {
       if (!text)
         continue
       for (const dep of manifestNames(file.path, text)) {
-        const target = imitated(dep.name, dep.npm ? NPM : PYPI)
-        if (target) {
+        const list = dep.npm ? NPM : PYPI
+        const target = imitated(dep.name, list)
+        const self = target || list.has(dep.name.toLowerCase()) ? undefined : selfImitated(dep.name, vocabulary)
+        if (target || self) {
           out.push({
             rule: 'typosquatting',
             path: file.path,
             line: dep.line,
             column: dep.offset + 1,
-            message: `depends on "${dep.name}", one edit away from the popular package "${target}"`,
+            message: target
+              ? `depends on "${dep.name}", one edit away from the popular package "${target}"`
+              : `depends on "${dep.name}", a misspelling of "${self}", which the skill itself writes`,
             excerpt: dep.name,
           })
         }
@@ -369,15 +433,19 @@ export const typosquat: RuleModule = {
             const args = m[1] ?? m[2] ?? ''
             const base = m.index + m[0].length - args.length
             for (const { name, offset } of packageNames(args, npm, m[2] !== undefined)) {
-              const target = imitated(name, npm ? NPM : PYPI)
-              if (!target)
+              const list = npm ? NPM : PYPI
+              const target = imitated(name, list)
+              const self = target || list.has(name.toLowerCase()) ? undefined : selfImitated(name, vocabulary)
+              if (!target && !self)
                 continue
               out.push({
                 rule: 'typosquatting',
                 path: file.path,
                 line: l + 1,
                 column: base + offset + 1,
-                message: `installs "${name}", one edit away from the popular package "${target}"`,
+                message: target
+                  ? `installs "${name}", one edit away from the popular package "${target}"`
+                  : `installs "${name}", a misspelling of "${self}", which the skill itself writes`,
                 excerpt: excerptAt(line, base + offset, name.length),
               })
             }
