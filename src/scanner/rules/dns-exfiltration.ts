@@ -26,9 +26,14 @@ const ENCODER_RE = new RegExp(ENCODER, 'i')
 /** A shell variable filled from data (a secret, a file, an encoder), or a loop over such data. */
 const DATA_VAR = new RegExp(
   String.raw`^\s*(?:export\s+|local\s+)?\$?(\w+)\s*=\s*[^\n]*?(?:\$\(|\`)[^\n]*?${ENCODER}`
-  + String.raw`|\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+(?:[ \t]+\w+)*)|\bfor\s+(\w+)\s+in\s+\$\(`,
+  + String.raw`|\|\s*while\s+(?:IFS=\S*\s+)?read\s+(?:-r\s+)?(\w+(?:[ \t]+\w+)*)|\bfor\s+(\w+)\s+in\s+\$\$?\(`,
   'gim',
 )
+
+// One interpolation in a label: `${x}`, `$x`, `{x}`, `%s`, `#{x}`, Julia's and the shell's `$(expr)` (nested calls
+// included).
+const LABEL_PART = String.raw`\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,60}\}|%[sdxv]|#\{[^{}\n]{1,40}\}`
+  + String.raw`|\$\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){1,60}\)`
 
 /**
  * A lookup, in any language, whose leftmost label is interpolated: `"${chunk}.${i}.x.net"`, `f"{part}.{n}.c.{D}"`,
@@ -37,13 +42,13 @@ const DATA_VAR = new RegExp(
 const LOOKUP_ANY = new RegExp(
   String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
   + String.raw`|GetHost(?:Entry|Addresses)|get(?:All)?ByName|getaddress(?:es)?|getresources?|lookup|resolve\w*`
-  + String.raw`|Resolv::DNS\.new\.\w+)\s*\(\s*`
-  + String.raw`(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
+  + String.raw`|Resolv::DNS\.new\.\w+|dns_get_record)\s*\(\s*`
+  // A context or resolver handed first (`resolveVia(ctx, fmt.Sprintf(...))`).
+  + String.raw`(?:(?:ctx|context|r|res|resolver)\s*,\s*)?(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
   // An interpolation may slice or index what it reads (`f"{hexd[i:i+60]}."`, `` `${parts[n]}.` ``).
-  // C#'s `$"{...}."` interpolates as Python's `f"{...}."` does.
-  + String.raw`(?:[f$]?["'\`](?:\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,60}\}|%[sdxv]|#\{[^{}\n]{1,40}\}`
-  // Julia's `"$(expr)."`, nested calls included.
-  + String.raw`|\$\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){1,60}\))\.`
+  // C#'s `$"{...}."` interpolates as Python's `f"{...}."` does; the label may join several
+  // (`"$(hostname)-$(id -un).x.example"`).
+  + String.raw`(?:[f$]?["'\`](?:(?:${LABEL_PART})(?:[\w-]|${LABEL_PART})*)\.`
   // A label joined by `+`, or by R's `paste0(chunk, ".zone")` and its like.
   + String.raw`|(?:\w+|\))\s*[+,]\s*["']\.`
   // Perl's `join('.', $label, ...)`; a batch file's `%L%.zone` (or a slice of a variable, `%S:~0,50%`).
@@ -51,11 +56,20 @@ const LOOKUP_ANY = new RegExp(
   // Rust: a name formatted, then resolved (`format!("{label}.{i}.x.com:443").to_socket_addrs()`).
   + String.raw`|format!\(\s*"\{[^{}"\n]{0,40}\}\.[^"\n]*"[^\n]*?\)\s*\.to_socket_addrs\(`,
 )
+// A name's labels joined with dots (`strings.Join([]string{h[a:b], "x", "zone.net"}, ".")`, `".".join([...])`).
+const JOINS_LABELS = new RegExp(
+  String.raw`\bstrings\.Join\(\s*\[\]string\{[^}\n]*\}\s*,\s*"\."\s*\)|["']\.["']\.join\(\s*[[(]`
+  + String.raw`|\bimplode\(\s*["']\.["']\s*,|\.join\(\s*["']\.["']\s*\)`,
+)
+// A call that resolves a name given as a variable.
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const RESOLVES = /\b(?:Lookup(?:Host|IP|TXT|Addr|CNAME)|gethostbyname(?:_ex)?|getaddrinfo|dns_get_record|GetHostAddresses|GetHostEntry|getByName)\s*\(|\b(?:dns(?:\.promises)?|resolver)\s*\.\s*(?:lookup|resolve\w*)\s*\(/
+
 // What turns a secret into labels: an encoding, or a cut into label-sized pieces.
 const LABEL_CODING = new RegExp(
   String.raw`\b(?:base64|b64encode|b32encode|base32|xxd|hexdump|hexlify|EncodeToString|unpack1?\(\s*['"]H`
   + String.raw`|fold\s+-w|\.hex\(\)|ToString\(\s*['"]x2['"]\s*\)|ToBase64String|bytes2hex|charToRaw|base64encode`
-  + String.raw`|Iterators\.partition|chunked|ToHexString|getUrlEncoder|getEncoder|%02x)`
+  + String.raw`|Iterators\.partition|chunked|ToHexString|getUrlEncoder|getEncoder|%02x|bin2hex|str_split)`
   + String.raw`|\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]`
   // A batch slice (`%S:~0,50%`) and Perl's four-argument `substr($hex, 0, 56, '')` cut labels too.
   + String.raw`|%\w+:~\d+,\d+%|\bsubstr\s*\(\s*\$\w+\s*,\s*0\s*,\s*\d+\s*,\s*''\s*\)`
@@ -76,7 +90,7 @@ const BATCH_SECRET = new RegExp(String.raw`%${SECRET_NAME}%|\$env:${SECRET_NAME}
 const FILE_READ = new RegExp(
   String.raw`\b(?:os\.ReadFile|ioutil\.ReadFile|readFileSync|readFile|File\.read|IO\.read|read_bytes|read_text`
   + String.raw`|Files\.readAllBytes|File(?:\]::|\.)ReadAll(?:Bytes|Text)|readBytes|readText)\s*\(`
-  + String.raw`|\bopen\s*\([^)\n]*\)\.read\(`,
+  + String.raw`|\bopen\s*\([^)\n]*\)\.read\(|\bjson\.load\s*\(\s*open\s*\(|\bGet-Content\b|\bfile_get_contents\s*\(`,
 )
 function namedSecretRead(text: string): boolean {
   return (SECRET_LITERAL.test(text) && ENV_READ.test(text)) || BATCH_SECRET.test(text)
@@ -92,11 +106,17 @@ function encodedLookups(skill: SkillSource): RawFinding[] {
   for (const unit of unitsOf(skill)) {
     if (unit.lang === 'prose')
       continue
-    // The finding is the first line with such a lookup; only a unit that has one is read whole.
-    const i = unit.lines.findIndex(l => LOOKUP_ANY.test(l))
-    if (i === -1)
-      continue
-    const m = LOOKUP_ANY.exec(unit.lines[i]!)!
+    // The finding is the first line with such a lookup (or that joins a name's labels, for a unit that resolves
+    // names); only a unit that has one is read whole.
+    let i = unit.lines.findIndex(l => LOOKUP_ANY.test(l))
+    let re = LOOKUP_ANY
+    if (i === -1) {
+      i = unit.lines.findIndex(l => JOINS_LABELS.test(l))
+      re = JOINS_LABELS
+      if (i === -1 || !unit.lines.some(l => RESOLVES.test(l)))
+        continue
+    }
+    const m = re.exec(unit.lines[i]!)!
     const text = unit.lines.join('\n')
     // A file's bytes cut or encoded into labels leave as surely as a store's do.
     if (!LABEL_CODING.test(text) || !(hasSource(joinedPaths(text)) || namedSecretRead(text) || FILE_READ.test(text)))
@@ -139,7 +159,7 @@ function visitDns(skill: SkillSource): RawFinding[] {
   // the shell's `$` as `$$`.
   const lookup = new RegExp(
     String.raw`${LOOKUP_SH}[^\n;|]{0,80}?["']?\$\$?\{?(?:${names})(?:[:#%/][^}\n]{0,30})?\}?`
-    + String.raw`(?:\.\$\$?\{?\w+\}?|\.\$\$?\([^)\n]{1,60}\))*(?:${TAIL}|\.\$\$?\{?\w+\}?["'\s])`,
+    + String.raw`(?:\.\$\$?\{?\w+\}?|\.\$\$?\([^)\n]{1,60}\))*(?:${TAIL}|\.\$\$?(?:\{?\w+\}?|\(\w+\))["'\s])`,
     'i',
   )
   for (const st of statements) {
