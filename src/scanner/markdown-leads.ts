@@ -7,7 +7,8 @@ const NEGATED_LEAD = new RegExp(
   String.raw`(?:\bmust\s+(?:not|never)\b|\bnever\b|\bdo\s+not\b|\bdon['’]t\b|\bdon['’]ts\b|\bshould\s+not\b`
   + String.raw`|\bavoid\b|\bprohibited\b|\bforbidden\b|\bnot\s+allowed\b|\bred\s+flags?\b|\banti-?patterns?\b`
   // "## What not to recommend", "Things not to do:".
-  + String.raw`|\brefuse\b|\bnot\s+to\s+(?:do|use|run|recommend|suggest|try|copy|follow|obey|act\s+on|execute)\b`
+  + String.raw`|\brefuse\b|\bnot\s+to\s+(?:do|use|run|recommend|suggest|try|copy|follow|obey|act\s+on|execute`
+  + String.raw`|include|put|add|write|allow)\b`
   + String.raw`|❌|🚫|⛔)`,
   'i',
 )
@@ -22,10 +23,17 @@ const INDICATOR_HEADING = new RegExp(
 // A list's lead that says its items are what a monitor reports ("Daily review of security events; alerts on:").
 const MONITOR_LEAD = /\b(?:alerts?\s+(?:on|when|for)|watch\s+for|look\s+for|detects?|flags?)\b[^.]*:\s*$/i
 
+// A list's lead that says its items are quoted attacks ("Typical strings found in the wild (OWASP LLM01):").
+const QUOTES_LEAD = new RegExp(
+  String.raw`(?:\b(?:found|seen|observed)\s+in\s+the\s+wild|\b(?:typical|common|known|sample)\s+`
+  + String.raw`(?:injection\s+|attack\s+)?(?:strings|payloads|phrases|attacks|lures))\b[^.]*:\s*$`,
+  'i',
+)
+
 /** A heading over indicators, a monitor's lead, or a prohibition ending in a colon or made a heading. */
 function governingLead(l: string): boolean {
   const heading = /^\s*#{1,6}\s/.test(l)
-  return (heading && INDICATOR_HEADING.test(l)) || MONITOR_LEAD.test(l) || (NEGATED_LEAD.test(l)
+  return (heading && INDICATOR_HEADING.test(l)) || MONITOR_LEAD.test(l) || QUOTES_LEAD.test(l) || (NEGATED_LEAD.test(l)
     && (/:\s*(?:\*\*|__)?\s*$/.test(l) || heading || /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/.test(l)))
 }
 

@@ -1,4 +1,5 @@
 import type { LinePattern, RuleModule } from '../types'
+import { bySeverity } from './code-blocks'
 import { prepareWrapped, wrappedProse } from './code-units'
 
 const ALL: LinePattern['langs'] = ['sh', 'py', 'js', 'prose', 'text']
@@ -71,6 +72,9 @@ function reinstalls(m: RegExpExecArray, line: string, next: () => string): boole
   return /pre-commit\s+uninstall/i.test(m[0]) && /\bpre-commit\s+install\b/.test(`${line.slice(m.index)} ${next()}`)
 }
 
+// The clause before a control's switch-off that rejects it ("instead of", "someone proposes ... as a fix").
+// eslint-disable-next-line style/max-len -- a pattern is clearer whole
+const REJECTED = /\b(?:instead\s+of|rather\s+than|(?:someone|somebody|people|a\s+colleague)\s+(?:proposes?|suggests?|recommends?)|never|do\s+not|don['’]t|avoid)\b[^.;:]*$/i
 const SECURITY_SERVICES = String.raw`(?:apparmor|auditd|firewalld|ufw|falcon-sensor|falcond|osqueryd|wazuh-agent`
   + String.raw`|clamav\w*`
   + String.raw`|clamd|sentinel\w*|mdatp|fail2ban|aide|crowdstrike|sysmon|defender|xprotect\w*|santa\w*|tetragon|falco)`
@@ -247,19 +251,27 @@ export const controlDisablement: RuleModule = {
       langs: ALL,
       message: 'turns off Office macro security or Protected View',
     },
-    {
+    // Rejected in its clause ("instead of running setenforce 0", "someone proposes setenforce 0 as a fix"): a warning.
+    ...bySeverity({
       anchor: 'setenforce|SELINUX=|ufw|iptables|aa-|apparmor_parser|csrutil|spctl|netsh|MpPreference|systemctl|service',
       re: new RegExp(
         String.raw`\bsetenforce\s+(?:0|permissive)\b|\bSELINUX=(?:disabled|permissive)\b|\bufw\s+disable\b`
         + String.raw`|\biptables\s+(?:-F|--flush)\b|\biptables\s+-P\s+INPUT\s+ACCEPT\b|\baa-(?:teardown|disable`
         + String.raw`|complain)\b`
-        + String.raw`|\bapparmor_parser\s+-R\b|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b`
+        + String.raw`|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b`
         + String.raw`|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off\b|\bSet-MpPreference\b[^\n]*-Disable\w+\s+\$?(?`
         + String.raw`:true|1)\b`
         + String.raw`|\bAdd-MpPreference\b[^\n]*-Exclusion(?:Path|Process)\b`
         + String.raw`|\b(?:systemctl|service)\s+(?:stop|disable|mask|kill)\s+(?:--now\s+)?${SECURITY_SERVICES}\b`,
         'i',
       ),
+      langs: ALL,
+      message: 'turns off an operating-system security control',
+    }, (m, line) => (REJECTED.test(line.slice(Math.max(0, m.index - 120), m.index)) ? 'warning' : 'error')),
+    {
+      // AppArmor's profile removed (`-R`; `-r` replaces, that is reloads, a profile): case matters.
+      anchor: 'apparmor_parser',
+      re: /\bapparmor_parser\s+(?:-[a-zA-Z]*R[a-zA-Z]*\b|--remove\b)/,
       langs: ALL,
       message: 'turns off an operating-system security control',
     },

@@ -86,6 +86,9 @@ export const cryptoMining: RuleModule = {
       langs: CODE,
       view: 'noComments',
       message: 'passes mining pool or algorithm arguments',
+      // A detection rule's operand (`proc.cmdline contains "--donate-level"`) names the argument to catch.
+      accept: (m, line) =>
+        !/\b(?:i?contains|startswith|endswith|pmatch|glob)\s*\(?\s*["']?$/i.test(line.slice(0, m.index)),
     },
     // Loaded, not named: a detection rule or a blocklist names the miner's script too.
     {

@@ -247,6 +247,13 @@ function sinkLines(skill: SkillSource, units: readonly Unit[]): Map<string, Set<
   return out
 }
 
+// A search command: its quoted pattern names what it looks for (`grep -E '/dev/tcp/|curl'`), it sends nothing.
+const SEARCH = /^\s*(?:sudo\s+)?(?:grep|egrep|fgrep|zgrep|rg|ag|ack|findstr|Select-String)\b/
+/** A statement's text with a search command's quoted patterns left out. */
+function searched(text: string): string {
+  return SEARCH.test(text) ? text.replace(/'[^'\n]*'|"[^"\n]*"/g, '\'\'') : text
+}
+
 /** Whether a statement spans a line with a sink's literal. */
 function onSinkLine(st: Statement, lines: Map<string, Set<number>>): boolean {
   const set = lines.get(st.path)
@@ -267,7 +274,7 @@ export function visitExfiltration(skill: SkillSource): RawFinding[] {
   if (!lines.size)
     return markQuoted(skill, prose)
   const statements = codeStatements(units)
-  const sinks = statements.map(st => onSinkLine(st, lines) && SINK.test(st.text))
+  const sinks = statements.map(st => onSinkLine(st, lines) && SINK.test(searched(st.text)))
   if (!sinks.includes(true))
     return markQuoted(skill, prose)
   // Tainted variables by language (`sh:KEY`, `py:data`) and tainted files by path (`file:/tmp/x`).

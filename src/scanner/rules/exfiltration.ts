@@ -208,6 +208,9 @@ export const exfiltration: RuleModule = {
       langs: ['sh', 'prose', 'text'],
       view: 'noComments',
       message: 'sends data over a raw socket',
+      // A socket on this machine (a lab's listener on 127.0.0.1) takes nothing anywhere.
+      accept: (m, line) =>
+        !/^>\s*\/dev\/tcp\/(?:127\.\d+\.\d+\.\d+|localhost)\//.test(line.slice(line.indexOf('>', m.index))),
     },
     {
       anchor: 'scp|rsync|sftp',

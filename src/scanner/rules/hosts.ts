@@ -50,7 +50,7 @@ const PLACEHOLDER_HOST = new RegExp(
 /** Placeholder words standing for an address (`ATTACKER_IP`, `$LHOST`, `<your-ip>`, `{host}`). */
 export const PLACEHOLDER_WORD
   // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-  = /\$\{?L?HOST\b|\bLHOST\b|\bATTACKER(?:_?(?:IP|HOST|ADDR))?\b|\bYOUR_?(?:IP|HOST|SERVER)\b|<[\w -]*(?:ip|host|addr|server)[\w -]*>|\{(?:ip|host|lhost)\}|\b(?:IP|HOST)_?ADDR(?:ESS)?\b/i
+  = /\$\{?L?HOST\b|\bLHOST\b|\bATTACKER(?:_?(?:IP|HOST|ADDR))?\b|\bYOUR_?(?:IP|HOST|SERVER)\b|<[\w -]*(?:ip|host|addr|server)[\w -]*>|\{(?:ip|host|lhost)\}|\b(?:IP|HOST)_?ADDR(?:ESS)?\b|\bHOST[:/\s]+PORT\b/i
 
 export function isDocHost(host: string): boolean {
   return isReservedIp(host) || PLACEHOLDER_HOST.test(host)

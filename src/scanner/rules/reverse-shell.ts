@@ -139,7 +139,9 @@ export const reverseShell: RuleModule = {
     },
     ...bySeverity({
       anchor: 'Sockets.TCPClient',
-      re: /\bNet\.Sockets\.TCPClient\b[^\n]{0,400}\b(?:GetStream|iex|Invoke-Expression)\b/i,
+      // A client made (`TCPClient('h', 443)`, `-ArgumentList`, `]::new(`), not the class named in an alert.
+      // eslint-disable-next-line style/max-len -- a pattern is clearer whole
+      re: /\bNet\.Sockets\.TCPClient\b\]?(?:\s*\(|\s+-ArgumentList\b|::new\s*\()[^\n]{0,400}\b(?:GetStream|iex|Invoke-Expression)\b/i,
       langs: ALL,
       view: 'noComments',
       message: 'PowerShell TCPClient loop runs what the connection sends',

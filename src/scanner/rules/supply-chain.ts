@@ -39,7 +39,8 @@ const PRIVATE = new RegExp(
     // eslint-disable-next-line style/max-len -- a pattern is clearer whole
     String.raw`|\.pkgs\.visualstudio\.com$|-(?:python|npm|maven|go)\.pkg\.dev$|\.pkg\.dev$|\.codeartifact\.[\w-]+\.amazonaws\.com$`,
     String.raw`|\.cloudsmith\.io$|^(?:pypi|npm|repo)\.fury\.io$|\.gemfury\.com$|^gitlab\.com$`,
-    String.raw`|\.(?:internal|corp|local|lan|intranet|localhost)$|^localhost$`,
+    // RFC 2606's reserved names too (`pypi.internal.your-org.example`): no one can register them.
+    String.raw`|\.(?:internal|corp|local|lan|intranet|localhost|example|test|invalid)$|^localhost$`,
     // JitPack builds any GitHub repository on request: a code host's trust, not a registry's review.
     String.raw`|^(?:www\.)?jitpack\.io$`,
   ].join(''),

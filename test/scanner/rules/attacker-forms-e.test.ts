@@ -57,7 +57,7 @@ describe('attacker forms, fifth set', () => {
 
   it('reads a registry in a Makefile and a Cargo source, and TLS switched off in npm and Yarn settings', () => {
     expect(hitsOf('supply_chain', {
-      'resources/Makefile': 'export GOPROXY := https://goproxy.mods-cache.example\n',
+      'resources/Makefile': 'export GOPROXY := https://goproxy.mods-cache.dev\n',
       'resources/config.toml': '[source.crates-io]\nreplace-with = "m"\n[source.m]\nregistry = "sparse+https://idx.crates-m.dev/"\n',
     })).toEqual(['error supply_chain resources/Makefile:1:8', 'error supply_chain resources/config.toml:4:1'])
     expect(hitsOf('security_control_disablement', {
