@@ -17,10 +17,15 @@ const IMPERATIVE = new RegExp(
   'i',
 )
 
+/** The clause a match sits in, up to the match: from the last sentence mark before it, at most 80 characters. */
+function clauseBefore(m: RegExpExecArray, line: string): string {
+  const before = line.slice(0, m.index)
+  return before.slice(Math.max(before.search(/[^.;:!?]*$/), before.length - 80))
+}
+
 /** Prose only: "never disable the sandbox" is a rule, not an instruction. */
 function positive(m: RegExpExecArray, line: string): boolean {
-  const before = line.slice(0, m.index)
-  return !NEGATION.test(before.slice(Math.max(before.search(/[^.;:!?]*$/), before.length - 80)))
+  return !NEGATION.test(clauseBefore(m, line))
 }
 
 /**
@@ -72,9 +77,10 @@ function reinstalls(m: RegExpExecArray, line: string, next: () => string): boole
   return /pre-commit\s+uninstall/i.test(m[0]) && /\bpre-commit\s+install\b/.test(`${line.slice(m.index)} ${next()}`)
 }
 
-// The clause before a control's switch-off that rejects it ("instead of", "someone proposes ... as a fix").
+// Words of a clause that rejects the switch-off after them ("instead of", "someone proposes ... as a fix"). Unlike
+// `NEGATION`, no bare "not": "if it does not start, run setenforce 0" still orders it.
 // eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const REJECTED = /\b(?:instead\s+of|rather\s+than|(?:someone|somebody|people|a\s+colleague)\s+(?:proposes?|suggests?|recommends?)|never|do\s+not|don['’]t|avoid)\b[^.;:]*$/i
+const REJECTED = /\b(?:instead\s+of|rather\s+than|(?:someone|somebody|people|a\s+colleague)\s+(?:proposes?|suggests?|recommends?)|never|do\s+not|don['’]t|avoid)\b/i
 const SECURITY_SERVICES = String.raw`(?:apparmor|auditd|firewalld|ufw|falcon-sensor|falcond|osqueryd|wazuh-agent`
   + String.raw`|clamav\w*`
   + String.raw`|clamd|sentinel\w*|mdatp|fail2ban|aide|crowdstrike|sysmon|defender|xprotect\w*|santa\w*|tetragon|falco)`
@@ -267,7 +273,7 @@ export const controlDisablement: RuleModule = {
       ),
       langs: ALL,
       message: 'turns off an operating-system security control',
-    }, (m, line) => (REJECTED.test(line.slice(Math.max(0, m.index - 120), m.index)) ? 'warning' : 'error')),
+    }, (m, line) => (REJECTED.test(clauseBefore(m, line)) ? 'warning' : 'error')),
     {
       // AppArmor's profile removed (`-R`; `-r` replaces, that is reloads, a profile): case matters.
       anchor: 'apparmor_parser',
