@@ -102,11 +102,12 @@ function selfImitated(raw: string, vocabulary: () => Map<string, number>): strin
     if (n > 0 && w !== name && slipEither(name, w))
       return w
   }
-  for (const part of name.split(/[-_.]/)) {
+  const parts = name.split(/[-_.]/)
+  for (const part of parts) {
     if (part === name || part.length < MIN_LENGTH)
       continue
     // The part's uses outside the package's own name.
-    const own = (words.get(part) ?? 0) - uses * (name.split(/[-_.]/).filter(p => p === part).length)
+    const own = (words.get(part) ?? 0) - uses * parts.filter(p => p === part).length
     if (own > 0)
       continue
     for (const [w] of words) {
@@ -115,6 +116,18 @@ function selfImitated(raw: string, vocabulary: () => Map<string, number>): strin
     }
   }
   return undefined
+}
+
+/**
+ * What an npm or PyPI name imitates, said as the end of a message: a popular package one edit away, or for a
+ * name no list knows, a name the skill itself writes.
+ */
+function lookAlike(name: string, list: Set<string>, vocabulary: () => Map<string, number>): string | undefined {
+  const target = imitated(name, list)
+  if (target)
+    return `one edit away from the popular package "${target}"`
+  const self = list.has(name.toLowerCase()) ? undefined : selfImitated(name, vocabulary)
+  return self ? `a misspelling of "${self}", which the skill itself writes` : undefined
 }
 
 // `npx expo install` installs the versions Expo pins, from npm, like `npm install`.
@@ -395,18 +408,14 @@ export const typosquat: RuleModule = {
       if (!text)
         continue
       for (const dep of manifestNames(file.path, text)) {
-        const list = dep.npm ? NPM : PYPI
-        const target = imitated(dep.name, list)
-        const self = target || list.has(dep.name.toLowerCase()) ? undefined : selfImitated(dep.name, vocabulary)
-        if (target || self) {
+        const what = lookAlike(dep.name, dep.npm ? NPM : PYPI, vocabulary)
+        if (what) {
           out.push({
             rule: 'typosquatting',
             path: file.path,
             line: dep.line,
             column: dep.offset + 1,
-            message: target
-              ? `depends on "${dep.name}", one edit away from the popular package "${target}"`
-              : `depends on "${dep.name}", a misspelling of "${self}", which the skill itself writes`,
+            message: `depends on "${dep.name}", ${what}`,
             excerpt: dep.name,
           })
         }
@@ -433,19 +442,15 @@ export const typosquat: RuleModule = {
             const args = m[1] ?? m[2] ?? ''
             const base = m.index + m[0].length - args.length
             for (const { name, offset } of packageNames(args, npm, m[2] !== undefined)) {
-              const list = npm ? NPM : PYPI
-              const target = imitated(name, list)
-              const self = target || list.has(name.toLowerCase()) ? undefined : selfImitated(name, vocabulary)
-              if (!target && !self)
+              const what = lookAlike(name, npm ? NPM : PYPI, vocabulary)
+              if (!what)
                 continue
               out.push({
                 rule: 'typosquatting',
                 path: file.path,
                 line: l + 1,
                 column: base + offset + 1,
-                message: target
-                  ? `installs "${name}", one edit away from the popular package "${target}"`
-                  : `installs "${name}", a misspelling of "${self}", which the skill itself writes`,
+                message: `installs "${name}", ${what}`,
                 excerpt: excerptAt(line, base + offset, name.length),
               })
             }
