@@ -39,10 +39,13 @@ const LABEL_PART = String.raw`\$\{[^{}\n]{1,40}\}|\$\w+|\{[^{}\n]{1,60}\}|%[sdxv
  * A lookup, in any language, whose leftmost label is interpolated: `"${chunk}.${i}.x.net"`, `f"{part}.{n}.c.{D}"`,
  * `Sprintf("%s.%d.w.%s", ...)`, `"$part.$o.b.x.org"`, `` `${label}.x.io` ``, `label + ".x.io"`.
  */
+// Resolver calls by name, across languages (Python, Go, .NET, PHP).
+const NAMED_RESOLVERS = String.raw`gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
+  + String.raw`|GetHost(?:Entry|Addresses)|dns_get_record`
+
 const LOOKUP_ANY = new RegExp(
-  String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Host|IP|TXT|Addr|CNAME)`
-  + String.raw`|GetHost(?:Entry|Addresses)|get(?:All)?ByName|getaddress(?:es)?|getresources?|lookup|resolve\w*`
-  + String.raw`|Resolv::DNS\.new\.\w+|dns_get_record)\s*\(\s*`
+  String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:${NAMED_RESOLVERS}|get(?:All)?ByName|getaddress(?:es)?`
+  + String.raw`|getresources?|lookup|resolve\w*|Resolv::DNS\.new\.\w+)\s*\(\s*`
   // A context or resolver handed first (`resolveVia(ctx, fmt.Sprintf(...))`).
   + String.raw`(?:(?:ctx|context|r|res|resolver)\s*,\s*)?(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
   // An interpolation may slice or index what it reads (`f"{hexd[i:i+60]}."`, `` `${parts[n]}.` ``).
@@ -62,8 +65,10 @@ const JOINS_LABELS = new RegExp(
   + String.raw`|\bimplode\(\s*["']\.["']\s*,|\.join\(\s*["']\.["']\s*\)`,
 )
 // A call that resolves a name given as a variable.
-// eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const RESOLVES = /\b(?:Lookup(?:Host|IP|TXT|Addr|CNAME)|gethostbyname(?:_ex)?|getaddrinfo|dns_get_record|GetHostAddresses|GetHostEntry|getByName)\s*\(|\b(?:dns(?:\.promises)?|resolver)\s*\.\s*(?:lookup|resolve\w*)\s*\(/
+const RESOLVES = new RegExp(
+  String.raw`\b(?:${NAMED_RESOLVERS}|getByName)\s*\(`
+  + String.raw`|\b(?:dns(?:\.promises)?|resolver)\s*\.\s*(?:lookup|resolve\w*)\s*\(`,
+)
 
 // What turns a secret into labels: an encoding, or a cut into label-sized pieces.
 const LABEL_CODING = new RegExp(
