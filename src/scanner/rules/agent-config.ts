@@ -84,6 +84,10 @@ const ESCALATE: Array<[RegExp, string]> = [
     ),
     'pulls instructions or code from a remote host',
   ],
+  [
+    /\b(?:curl|wget)\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-data)[\s=]/,
+    'sends data to a remote host',
+  ],
 ]
 
 // A rule about what the file may hold, to the end of its sentence ("Never add instructions that ... hide"); "never
@@ -136,7 +140,16 @@ function contentOf(lines: string[], at: number): string {
 /** Code joins path parts (`Path.home() / ".claude" / "settings.json"`, `join(home, ".bashrc")`): read them as one. */
 const joined = (line: string): string => line.replace(/["']\s*\)?\s*(?:\/|,|\+)\s*["']/g, '/')
 
-function scanFile(file: SkillFile): RawFinding[] {
+/**
+ * The files a write installs from the skill itself (`cp resources/rules/ops.mdc .cursor/rules/`, `cat
+ * resources/block.md >> CLAUDE.md`, "merge `resources/hooks.json` into settings"): their text is the content too.
+ */
+function installed(content: string, self: string, shipped: readonly SkillFile[]): string {
+  const texts = shipped.filter(f => f.path !== self && f.path.includes('/') && f.text && content.includes(f.path))
+  return texts.length ? `${content}\n${texts.map(f => f.text).join('\n')}` : content
+}
+
+function scanFile(file: SkillFile, shipped: readonly SkillFile[]): RawFinding[] {
   const text = file.text!
   const builds = /\.(?:[cm]?[jt]sx?|py)$/i.test(file.path)
   const candidates = hitLines(file, 'agentConfig').map(h => h.line)
@@ -172,9 +185,9 @@ function scanFile(file: SkillFile): RawFinding[] {
       continue
     // JS and Python build the content before they write it (`rules = [...]; appendFileSync('AGENTS.md', rules)`);
     // shell and prose carry it on the line, in a heredoc or in the block that follows.
-    const content = elsewhere
+    const content = installed(elsewhere
       ? text
-      : (builds ? lines.slice(Math.max(0, i - 8), i).join('\n') : '') + contentOf(lines, i)
+      : (builds ? lines.slice(Math.max(0, i - 8), i).join('\n') : '') + contentOf(lines, i), file.path, shipped)
     // What the text forbids is not in the content: "Never add instructions that ... hide anything".
     const asked = content.replace(/\n[ \t]+(?=\S)/g, ' ').replace(FORBIDDEN, ' ')
     const why = ESCALATE.filter(([re]) => re.test(asked)).map(([, w]) => w).join(', ') || undefined
@@ -217,7 +230,7 @@ export const agentConfig: RuleModule = {
       if (!text)
         continue
       const markdown = /\.(?:md|mdx|markdown)$/i.test(file.path)
-      const found = scanFile(file)
+      const found = scanFile(file, skill.files)
       if (found.length && markdown)
         markCautionary(found, new LineIndex(text), findFences(file), file.path)
       out.push(...found)
