@@ -69,7 +69,13 @@ const LAYERS: Layer[] = [
   {
     name: 'scanner',
     dir: 'src/scanner/',
-    mayImport: ['src/core/', 'src/scanner/', 'data/well-known-skills.json', 'data/rule-catalog.json'],
+    mayImport: [
+      'src/core/',
+      'src/scanner/',
+      'data/well-known-skills.json',
+      'data/popular-packages.json',
+      'data/rule-catalog.json',
+    ],
     builtins: true,
   },
   {
@@ -426,7 +432,8 @@ describe('the checker', () => {
       `finder entry: src/scanner/s.ts:1 imports './finder/kernel': `
       + 'reach the finder through src/scanner/finder/index.ts',
       `scanner: src/scanner/s.ts:2 imports '../audit/engine' (src/audit/engine.ts): `
-      + 'src/scanner/ may import only src/core/, src/scanner/, data/well-known-skills.json, data/rule-catalog.json',
+      + 'src/scanner/ may import only src/core/, src/scanner/, data/well-known-skills.json, '
+      + 'data/popular-packages.json, data/rule-catalog.json',
       `runtime closure: src/core/digest.ts:1 imports 'node:crypto', and the runtime loads it (from src/runtime/r.ts)`,
       'no layer: src/extra/e.ts is in no stage folder with a rule '
       + '(src/core/, src/runtime/, src/scanner/, src/enterprise/, src/search/, src/audit/, src/plugin/)',

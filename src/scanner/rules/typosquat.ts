@@ -1,5 +1,6 @@
 import type { SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
+import popular from '../../../data/popular-packages.json'
 import known from '../../../data/well-known-skills.json'
 import { excerptAt } from '../excerpt'
 import { LineIndex } from '../lines'
@@ -40,21 +41,42 @@ function slip(name: string, known: string): boolean {
     && [...name].sort().join('') === [...known].sort().join('')
 }
 
-const SKILLS = new Set(known.skills)
-const NPM = new Set(known.npm)
-const PYPI = new Set(known.pypi)
-const lower = (names: string[]): Set<string> => new Set(names.map(n => n.toLowerCase()))
+/**
+ * Known names in their registry's canonical form (lower case; PyPI also folds runs of `-`, `_` and `.` into one
+ * `-`, so `drf_spectacular` is `drf-spectacular`; npm folds nothing: `crossenv` is not `cross-env`), and the
+ * targets a look-alike imitates, each filed under its length: a name is compared only with targets one character
+ * longer or shorter. A known name that is not a target is legitimate and imitates nothing (`simpy`, not `sympy`).
+ */
+interface Known { names: Set<string>, byLength: Map<number, string[]>, canonical: (name: string) => string }
+
+function knownOf(
+  targets: string[],
+  canonical = (name: string): string => name.toLowerCase(),
+  others: string[] = [],
+): Known {
+  const byLength = new Map<number, string[]>()
+  for (const n of new Set(targets.map(canonical))) byLength.set(n.length, [...(byLength.get(n.length) ?? []), n])
+  return { names: new Set([...targets, ...others].map(canonical)), byLength, canonical }
+}
+
+const SKILLS = knownOf(known.skills)
+// The hand-picked lists hold legitimate names one edit from popular ones (request, boto), which must stay known.
+const NPM = knownOf([...known.npm, ...popular.npm.slice(0, popular.targets)], undefined, popular.npm)
+const PEP503 = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-')
+const PYPI = knownOf([...known.pypi, ...popular.pypi.slice(0, popular.targets)], PEP503, popular.pypi)
 // Cargo treats `-` and `_` in a crate's name as one character.
 const crate = (name: string): string => name.toLowerCase().replace(/-/g, '_')
 
 /** The well-known name that `name` imitates, if any. */
-function imitated(name: string, list: Set<string>): string | undefined {
-  const n = name.toLowerCase()
-  if (n.length < 3 || list.has(n))
+function imitated(name: string, list: Known): string | undefined {
+  const n = list.canonical(name)
+  if (n.length < 3 || list.names.has(n))
     return undefined
-  for (const k of list) {
-    if (k.length >= MIN_LENGTH ? oneEdit(n, k) : k.length >= 3 && slip(n, k))
-      return k
+  for (let length = n.length - 1; length <= n.length + 1; length++) {
+    for (const k of list.byLength.get(length) ?? []) {
+      if (k.length >= MIN_LENGTH ? oneEdit(n, k) : k.length >= 3 && slip(n, k))
+        return k
+    }
   }
   return undefined
 }
@@ -122,11 +144,11 @@ function selfImitated(raw: string, vocabulary: () => Map<string, number>): strin
  * What an npm or PyPI name imitates, said as the end of a message: a popular package one edit away, or for a
  * name no list knows, a name the skill itself writes.
  */
-function lookAlike(name: string, list: Set<string>, vocabulary: () => Map<string, number>): string | undefined {
+function lookAlike(name: string, list: Known, vocabulary: () => Map<string, number>): string | undefined {
   const target = imitated(name, list)
   if (target)
     return `one edit away from the popular package "${target}"`
-  const self = list.has(name.toLowerCase()) ? undefined : selfImitated(name, vocabulary)
+  const self = list.names.has(list.canonical(name)) ? undefined : selfImitated(name, vocabulary)
   return self ? `a misspelling of "${self}", which the skill itself writes` : undefined
 }
 
@@ -208,12 +230,12 @@ function manifestNames(path: string, text: string): Array<Named & { line: number
 type Ecosystem = 'go' | 'gems' | 'crates' | 'actions' | 'docker'
 
 /** Known names per ecosystem, lower case (crates with `_`), and what a message calls one. */
-const ECOSYSTEMS: Record<Ecosystem, { known: Set<string>, noun: string }> = {
-  go: { known: lower(known.go), noun: 'Go module' },
-  gems: { known: lower(known.gems), noun: 'gem' },
-  crates: { known: new Set(known.crates.map(crate)), noun: 'crate' },
-  actions: { known: lower(known.actions), noun: 'GitHub Action' },
-  docker: { known: lower(known.docker), noun: 'Docker image' },
+const ECOSYSTEMS: Record<Ecosystem, { known: Known, noun: string }> = {
+  go: { known: knownOf(known.go), noun: 'Go module' },
+  gems: { known: knownOf(known.gems), noun: 'gem' },
+  crates: { known: knownOf(known.crates, crate), noun: 'crate' },
+  actions: { known: knownOf(known.actions), noun: 'GitHub Action' },
+  docker: { known: knownOf(known.docker), noun: 'Docker image' },
 }
 
 /** Commands and manifest lines that name a dependency of another ecosystem: group 1 is the name. */
@@ -260,11 +282,11 @@ function imitatedIn(eco: Ecosystem, raw: string): string | undefined {
     name = name.replace(/^(?:docker\.io\/)?(?:library\/)?/, '')
   if (eco !== 'go')
     return imitated(name, list)
-  for (const k of list) {
+  for (const k of list.names) {
     if (name === k || name.startsWith(`${k}/`))
       return undefined
   }
-  for (const k of list) {
+  for (const k of list.names) {
     if (oneEdit(goPrefix(name, k), k))
       return k
   }
