@@ -310,6 +310,32 @@ export const controlDisablement: RuleModule = {
       message: 'switches a database\'s audit trail off or empties it',
     },
     {
+      // A service's own audit trail: Keycloak's login and admin events, Elasticsearch's audit log, and the
+      // audit indices deleted through its API.
+      anchor: 'eventsenabled|audit',
+      re: new RegExp(
+        String.raw`\b(?:adminEventsEnabled|eventsEnabled|xpack\.security\.audit\.enabled)["']?\s*[:=]\s*["']?false\b`
+        + String.raw`|\b(?:curl|http|Invoke-RestMethod|irm)\b[^\n|;&]*(?:-X\s*|--request[=\s]+|-Method\s+)DELETE\b`
+        + String.raw`[^\n|;&]*\/[^\s"'/]*?\baudit[\w.*-]*`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'switches a service\'s audit events off or deletes its audit records',
+    },
+    {
+      // An identity or message broker left open to anyone: brute-force protection off, the anonymous user a
+      // superuser, every client allowed where no ACL says otherwise, every ACL removed.
+      anchor: String.raw`bruteforceprotected|anonymous|allow\.everyone|kafka-acls`,
+      re: new RegExp(
+        String.raw`\bbruteForceProtected["']?\s*[:=]\s*["']?false\b|\bsuper\.users\s*=[^\n]*\bUser:ANONYMOUS\b`
+        + String.raw`|\ballow\.everyone\.if\.no\.acl\.found\s*=\s*true\b`
+        + String.raw`|\bkafka-acls(?:\.sh)?\b(?=[^\n]*--remove\b)(?=[^\n]*--force\b)[^\n]*--topic[=\s]+["']?\*`,
+        'i',
+      ),
+      langs: ALL,
+      message: 'opens an identity provider or broker to anyone (brute-force protection, ACLs or superusers)',
+    },
+    {
       anchor: 'protection',
       re: /\bgh\s+api\b[^\n|;&]*(?:-X\s*|--method[=\s]+)DELETE\b[^\n|;&]*\/branches\/[^\s/]+\/protection\b/i,
       langs: ALL,

@@ -111,14 +111,16 @@ export const encodedPayload: RuleModule = {
     },
     {
       // Perl and PHP: an evaluator of a decode (`eval pack("H*", "...")`, `eval(gzinflate(base64_decode(...)))`).
-      // Ruby: `instance_eval(Base64.strict_decode64(BLOB))`, `eval(BLOB.unpack1("m"))`.
+      // Ruby: `instance_eval(Base64.strict_decode64(BLOB))`, `eval(BLOB.unpack1("m"))`, rot13 by `tr`.
       anchor: 'eval|instance_eval|class_eval|module_eval|assert|create_function',
       re: new RegExp(
         String.raw`\b(?:eval|instance_eval|class_eval|module_eval|assert|create_function)\s*\(?\s*(?:@?\s*)?`
         + String.raw`(?:pack\s*\(\s*["']H\*|unpack\s*\(\s*["']u`
         + String.raw`|decode_base64\s*\(|MIME::Base64::decode|base64_decode\s*\(|gzinflate\s*\(|gzuncompress\s*\(`
         + String.raw`|str_rot13\s*\(|hex2bin\s*\(|Base64\.(?:strict_|urlsafe_)?decode64\s*\(`
-        + String.raw`|Zlib::Inflate\.inflate\s*\(|[\w.]+\.unpack1?\s*\(\s*["']m)`,
+        + String.raw`|Zlib::Inflate\.inflate\s*\(|[\w.]+\.unpack1?\s*\(\s*["']m`
+        // Ruby's rot13: `eval(BLOB.tr("A-Za-z", "N-ZA-Mn-za-m"))`.
+        + String.raw`|[\w.]+\.tr\s*\(\s*["']A-Za-z["']\s*,\s*["']N-ZA-Mn-za-m["'])`,
       ),
       langs: ['sh', 'prose', 'text', 'rb'],
       view: 'noComments',

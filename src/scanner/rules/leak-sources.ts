@@ -51,6 +51,17 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
     kind: 'database logins',
     re: String.raw`\.dbt\}?[\/\\]profiles\.ya?ml\b|\.pgpass\b|\.my\.cnf\b|\.snowsql[\/\\]config\b`,
   },
+  // Configuration searched for passwords (MITRE ATT&CK T1552.001): a recursive grep of system folders for them.
+  {
+    kind: 'passwords searched in files',
+    re: String.raw`\bgrep\s+-\w*r\w*\b[^\n;&.!?]{0,40}?(?:passw|bindpw|rootpw|authtok)[^\n;&.!?]{0,80}?`
+      + String.raw`\s(?:\/etc|\/home|\/root|\/opt|~)(?:\/\S*)?(?![^\s])`,
+  },
+  // Kerberos keytabs and ticket caches, and the bind passwords LDAP clients keep for the host.
+  {
+    kind: 'Kerberos and directory logins',
+    re: String.raw`\.keytab\b|\bkrb5cc_|\/etc\/(?:ldap|pam_ldap|libnss-ldap)\.secret\b|\/etc\/sssd\/sssd\.conf\b`,
+  },
   { kind: 'GnuPG keyring', re: String.raw`\.gnupg\b|secring\.gpg` },
   // Model hubs' and ML platforms' logins.
   {
@@ -115,7 +126,8 @@ export const STORE_ANCHOR = [
   String.raw`|ethereum|solana|seed|\.claude|\.codex|copilot|\.env|shadow|passwd|SAM|iam\/security-credentials`,
   String.raw`|computeMetadata|metadata\/identity|serviceaccount|password-store|kdbx|1Password|Bitwarden|wlan`,
   String.raw`|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle\.properties|\.m2\/|keystore|\.jks|\.p12`
-  + String.raw`|\.pfx|\.dbt|pgpass|my\.cnf|snowsql`,
+  + String.raw`|\.pfx|\.dbt|pgpass|my\.cnf|snowsql|keytab|krb5cc|ldap|sssd|passw|bindpw|rootpw`
+  + String.raw`|authtok`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -231,7 +243,7 @@ export const SOURCE_HINT = new RegExp(
     + String.raw`|copilot`,
     String.raw`|codex|claude|solana|_PAT\b|doctl|\/gh\/|\(\s*set\b|\bset\s*[|>]|export\s+-p|declare\s+-x|gci\s`
     + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle`
-    + String.raw`|\.m2\/|jks|p12|pfx|\.dbt|my\.cnf|snowsql`,
+    + String.raw`|\.m2\/|jks|p12|pfx|\.dbt|my\.cnf|snowsql|keytab|krb5cc|ldap|sssd`,
   ].join(''),
   'i',
 )

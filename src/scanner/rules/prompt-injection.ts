@@ -212,6 +212,8 @@ export const promptInjection: RuleModule = {
           String.raw`<\/?system(?:[-_](?:prompt|message|instructions?|reminder))?(?:\s[^<>\n]{0,80})?>`,
           String.raw`|^\s*#{1,6}\s*(?:new\s+|updated\s+)?system\s*(?:prompt|message|override`,
           String.raw`|instructions)\b|^\s*(?:\*\*)?system(?:\*\*)?\s*:\s*(?:\*\*)?\s*\S`,
+          // `SYSTEM OVERRIDE (integration, priority 0): ...` opening a line, as a comment's body does.
+          String.raw`|^\s*(?:\*\*)?system\s+override\b`,
         ].join(''),
         'i',
       ),

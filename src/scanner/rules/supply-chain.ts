@@ -458,6 +458,12 @@ function installHooks(skill: SkillSource): RawFinding[] {
         out.push(hookFinding(file.path, file.text, hook, `the \`${hook}\` hook downloads at install time`))
         break
       }
+      const shipped = shippedScript(skill, file.path, script)
+      if (shipped) {
+        const message = `the \`${hook}\` hook runs ${shipped}, which downloads or installs from a URL at install time`
+        out.push(hookFinding(file.path, file.text, hook, message))
+        break
+      }
       const runs = (n: string): boolean =>
         new RegExp(String.raw`(?:^|[\s/"'])${escapeRegExp(n)}(?:$|[\s/"'])`).test(script)
       const name = [...direct].find(runs)
@@ -469,6 +475,24 @@ function installHooks(skill: SkillSource): RawFinding[] {
     }
   }
   return out
+}
+
+// A script that fetches, or installs a package named by a URL it holds (`npm install --global ${url}`).
+function FETCHES_OR_INSTALLS(text: string): boolean {
+  return DOWNLOADS.test(text)
+    || (/\b(?:npm|pnpm|yarn|bun|pip3?)\s+(?:install|i|add)\b/.test(text) && /["'`]https?:\/\/[^\s"'`]+/.test(text))
+}
+
+/** The file of the skill a hook runs (`node scripts/setup.js`, beside the manifest), when it fetches or installs. */
+function shippedScript(skill: SkillSource, manifest: string, script: string): string | undefined {
+  const dir = manifest.includes('/') ? manifest.slice(0, manifest.lastIndexOf('/') + 1) : ''
+  for (const [, rel] of script.matchAll(/\b(?:node|sh|bash|python3?|tsx|ts-node)\s+(?:\.\/)?([\w./-]+\.\w+)/g)) {
+    const path = `${dir}${rel}`
+    const file = skill.files.find(f => f.path === path)
+    if (file?.text && FETCHES_OR_INSTALLS(file.text))
+      return path
+  }
+  return undefined
 }
 
 function hookFinding(path: string, text: string, hook: string, message: string): RawFinding {

@@ -46,35 +46,91 @@ function slip(name: string, known: string): boolean {
  * `-`, so `drf_spectacular` is `drf-spectacular`; npm folds nothing: `crossenv` is not `cross-env`), and the
  * targets a look-alike imitates, each filed under its length: a name is compared only with targets one character
  * longer or shorter. A known name that is not a target is legitimate and imitates nothing (`simpy`, not `sympy`).
+ * `curated`: the hand-picked targets, any one edit away; `ranked`: the download rankings' targets, a typing slip
+ * away (see `typo`), since thousands of names hold many honest pairs (`latch` and `hatch`).
  */
-interface Known { names: Set<string>, byLength: Map<number, string[]>, canonical: (name: string) => string }
+interface Known {
+  names: Set<string>
+  curated: Map<number, string[]>
+  ranked: Map<number, string[]>
+  canonical: (name: string) => string
+}
+
+function byLength(names: Iterable<string>, except?: Map<number, string[]>): Map<number, string[]> {
+  const out = new Map<number, string[]>()
+  for (const n of new Set(names)) {
+    if (!except?.get(n.length)?.includes(n))
+      out.set(n.length, [...(out.get(n.length) ?? []), n])
+  }
+  return out
+}
 
 function knownOf(
-  targets: string[],
+  curated: string[],
   canonical = (name: string): string => name.toLowerCase(),
-  others: string[] = [],
+  ranking: { targets: string[], all: string[] } = { targets: [], all: [] },
 ): Known {
-  const byLength = new Map<number, string[]>()
-  for (const n of new Set(targets.map(canonical))) byLength.set(n.length, [...(byLength.get(n.length) ?? []), n])
-  return { names: new Set([...targets, ...others].map(canonical)), byLength, canonical }
+  const hand = byLength(curated.map(canonical))
+  return {
+    names: new Set([...curated, ...ranking.all].map(canonical)),
+    curated: hand,
+    ranked: byLength(ranking.targets.map(canonical), hand),
+    canonical,
+  }
+}
+
+const ROWS = ['1234567890-', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm']
+const KEY = new Map(ROWS.flatMap((row, r) => [...row].map((c, i) => [c, { r, x: i + [0, 0.5, 0.75, 1.25][r]! }])))
+const LOOK_ALIKE = new Set(['0o', '1l', '1i', 'il', '5s', '3e', 'uv', '-_', '-.', '_.'])
+
+/** Two characters a typist or a reader confuses: neighbouring keys, or glyphs that look alike. */
+function confusable(a: string, b: string): boolean {
+  if (LOOK_ALIKE.has(a < b ? a + b : b + a))
+    return true
+  const ka = KEY.get(a)
+  const kb = KEY.get(b)
+  return !!ka && !!kb && Math.abs(ka.r - kb.r) <= 1 && Math.abs(ka.x - kb.x) <= 1
+}
+
+/** `name` is `known` with a letter dropped or added, two neighbours swapped, or a key confused after the first. */
+function typo(name: string, known: string): boolean {
+  if (!oneEdit(name, known))
+    return false
+  if (name.length !== known.length || slip(name, known))
+    return true
+  let i = 0
+  while (name[i] === known[i]) i++
+  // A look-alike keeps the first letter, which the reader checks first (`latch` is not a slip of `patch`).
+  return i > 0 && confusable(name[i]!, known[i]!)
 }
 
 const SKILLS = knownOf(known.skills)
 // The hand-picked lists hold legitimate names one edit from popular ones (request, boto), which must stay known.
-const NPM = knownOf([...known.npm, ...popular.npm.slice(0, popular.targets)], undefined, popular.npm)
+function rankingOf(all: string[]): { targets: string[], all: string[] } {
+  return { targets: all.slice(0, popular.targets), all }
+}
+const NPM = knownOf(known.npm, undefined, rankingOf(popular.npm))
 const PEP503 = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-')
-const PYPI = knownOf([...known.pypi, ...popular.pypi.slice(0, popular.targets)], PEP503, popular.pypi)
+const PYPI = knownOf(known.pypi, PEP503, rankingOf(popular.pypi))
 // Cargo treats `-` and `_` in a crate's name as one character.
 const crate = (name: string): string => name.toLowerCase().replace(/-/g, '_')
 
-/** The well-known name that `name` imitates, if any. */
+/**
+ * The well-known name that `name` imitates, if any. Names shorter than `MIN_LENGTH` sit one edit from many honest
+ * ones (`test` and `rtest`): there, only a slip counts.
+ */
 function imitated(name: string, list: Known): string | undefined {
   const n = list.canonical(name)
   if (n.length < 3 || list.names.has(n))
     return undefined
   for (let length = n.length - 1; length <= n.length + 1; length++) {
-    for (const k of list.byLength.get(length) ?? []) {
-      if (k.length >= MIN_LENGTH ? oneEdit(n, k) : k.length >= 3 && slip(n, k))
+    const short = Math.min(length, n.length) < MIN_LENGTH
+    for (const k of list.curated.get(length) ?? []) {
+      if (short ? k.length >= 3 && slip(n, k) : oneEdit(n, k))
+        return k
+    }
+    for (const k of list.ranked.get(length) ?? []) {
+      if (short ? slip(n, k) : typo(n, k))
         return k
     }
   }
