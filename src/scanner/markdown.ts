@@ -118,6 +118,8 @@ const EXAMPLE_COMMENT = new RegExp(
 )
 
 // The skill's own uninstall steps remove the hooks it installed ("## Uninstall": `pre-commit uninstall`).
+const THREAT_HEADING
+  = /\b(?:threat\s+models?|threats|attack\s+(?:surface|vectors?|examples?|patterns?)|known\s+attacks?)\b/i
 const UNINSTALL_HEADING = /^(?:\d+[.)]\s*)?(?:uninstall(?:ing|ation)?|removal|removing|teardown|rollback)\b/i
 
 /**
@@ -333,6 +335,9 @@ export function markCautionary(findings: RawFinding[], index: LineIndex, fences:
     // A table of quoted phrasings under a lead that says they are data to flag ("treat these as data:").
     if (!cautious && !fence)
       cautious = tableUnderLead(index, line0)
+    // A quoted cell of a table in a threat model's section ("| Support ticket body | "Ignore your previous ..." |").
+    if (!cautious && !fence && isQuoted(text, f.column) && tableHead(index, line0) !== -1)
+      cautious = sectionHeadingCautions(index, line0, THREAT_HEADING)
     // Defanged indicators (`hxxp://`, `198.51.100[.]23`) are threat-intelligence notes, in prose or in a fenced
     // report: nothing there can run as written.
     if (!cautious)

@@ -79,8 +79,14 @@ function reinstalls(m: RegExpExecArray, line: string, next: () => string): boole
 
 // Words of a clause that rejects the switch-off after them ("instead of", "someone proposes ... as a fix"). Unlike
 // `NEGATION`, no bare "not": "if it does not start, run setenforce 0" still orders it.
-// eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const REJECTED = /\b(?:instead\s+of|rather\s+than|(?:someone|somebody|people|a\s+colleague)\s+(?:proposes?|suggests?|recommends?)|never|do\s+not|don['’]t|avoid)\b/i
+
+const REJECTED = new RegExp(
+  String.raw`\b(?:instead\s+of|rather\s+than|(?:someone|somebody|people|a\s+colleague)\s+(?:proposes?|suggests?`
+  + String.raw`|recommends?)|never|do\s+not|don['’]t|avoid`
+  // "During bring-up you will see advice to run setenforce 0": what others advise, reported.
+  + String.raw`|(?:see|find|read|get|hear)\s+(?:\w+\s+)?advice\s+to|(?:common|usual|typical|bad|old)\s+advice)\b`,
+  'i',
+)
 const SECURITY_SERVICES = String.raw`(?:apparmor|auditd|firewalld|ufw|falcon-sensor|falcond|osqueryd|wazuh-agent`
   + String.raw`|clamav\w*`
   + String.raw`|clamd|sentinel\w*|mdatp|fail2ban|aide|crowdstrike|sysmon|defender|xprotect\w*|santa\w*|tetragon|falco)`
@@ -323,17 +329,19 @@ export const controlDisablement: RuleModule = {
       message: 'switches a service\'s audit events off or deletes its audit records',
     },
     {
-      // An identity or message broker left open to anyone: brute-force protection off, the anonymous user a
-      // superuser, every client allowed where no ACL says otherwise, every ACL removed.
-      anchor: String.raw`bruteforceprotected|anonymous|allow\.everyone|kafka-acls`,
+      // An identity provider, broker or scheduler left open to anyone: brute-force protection off, the anonymous
+      // user a superuser, every client allowed where no ACL says otherwise, every ACL removed, an API without auth.
+      anchor: String.raw`bruteforceprotected|anonymous|allow\.everyone|kafka-acls|backend\.default`,
       re: new RegExp(
         String.raw`\bbruteForceProtected["']?\s*[:=]\s*["']?false\b|\bsuper\.users\s*=[^\n]*\bUser:ANONYMOUS\b`
+        // Airflow's REST API with the backend that lets every request in.
+        + String.raw`|\bauth_backends?["']?\s*[:=]\s*["']?airflow\.api\.auth\.backend\.default\b`
         + String.raw`|\ballow\.everyone\.if\.no\.acl\.found\s*=\s*true\b`
         + String.raw`|\bkafka-acls(?:\.sh)?\b(?=[^\n]*--remove\b)(?=[^\n]*--force\b)[^\n]*--topic[=\s]+["']?\*`,
         'i',
       ),
       langs: ALL,
-      message: 'opens an identity provider or broker to anyone (brute-force protection, ACLs or superusers)',
+      message: 'opens an identity provider, broker or API to anyone (brute-force protection, ACLs, superusers, auth)',
     },
     {
       anchor: 'protection',
@@ -450,13 +458,14 @@ export const controlDisablement: RuleModule = {
     {
       anchor: String.raw`insecure|\s-k\b|no-check-certificate|NODE_TLS_REJECT|rejectUnauthorized|verify\s*=\s*False`
         + String.raw`|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|sslVerify|strict-ssl|_create_unverified_context|CERT_NONE`
-        + String.raw`|InsecureSkipVerify|enableStrictSsl`
+        + String.raw`|InsecureSkipVerify|enableStrictSsl|verify_ssl`
         + String.raw`|check_hostname`,
       re: new RegExp(
         String.raw`\bcurl\b[^\n]{0,200}?\s(?:-k|--insecure)\b|\bwget\b[^\n]{0,200}?--no-check-certificate\b`
         + String.raw`|NODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*['"]?0|rejectUnauthorized\s*:\s*false`
         + String.raw`|\bverify\s*=\s*False\b|PYTHONHTTPSVERIFY\s*=\s*['"]?0|GIT_SSL_NO_VERIFY\s*=\s*['"]?(?:1|true)`
-        + String.raw`|http\.sslVerify\s+false|strict-ssl\s*[=\s]\s*false|_create_unverified_context|\bCERT_NONE\b`
+        + String.raw`|http\.sslVerify\s*[\s:=]\s*["']?false|strict-ssl\s*[=\s]\s*false|_create_unverified_context`
+        + String.raw`|\bCERT_NONE\b|\bverify_ssl["']?\s*[:=]\s*["']?false\b`
         + String.raw`|\benableStrictSsl["']?\s*:\s*false`
         + String.raw`|InsecureSkipVerify\s*:\s*true|check_hostname\s*=\s*False`,
         'i',

@@ -19,7 +19,9 @@ import { serviceWords } from './own-host'
 
 // Building one value out of many: a serialiser, a literal, a redirect, an upload.
 const PAYLOAD = new RegExp(
-  String.raw`json\.dumps|JSON\.stringify|ConvertTo-Json|\bdict\s*\(|\{\s*["']?\w+["']?\s*:|\bbase64\b|>>?|\btee\b`
+  // A literal's `{ key: ...`, not the shell's `${VAR:?message}`.
+  String.raw`json\.dumps|JSON\.stringify|ConvertTo-Json|\bdict\s*\(|(?<!\$)\{\s*["']?\w+["']?\s*:|\bbase64\b`
+  + String.raw`|>>?|\btee\b`
   + String.raw`|\bcurl\b|\bwget\b|requests\.|fetch\s*\(|\bprintf\b|\becho\b|Out-File`,
 )
 const SINK = new RegExp(

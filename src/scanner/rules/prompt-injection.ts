@@ -28,7 +28,10 @@ const AUTHORITY = new RegExp(
     String.raw`(?:system\s+prompt|credentials|secrets|tokens)`,
     String.raw`|(?:do\s+not|don['’]t|never)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?user`,
     String.raw`|secretly|silently|covertly`,
-    String.raw`|without\s+(?:telling|asking|informing|notifying|confirmation|the\s+user)`,
+    String.raw`|without\s+(?:telling|asking|informing|notifying|mentioning|confirmation|the\s+user)`,
+    // Review gates waved through: "approve ... regardless of findings", "auto-approval", `gh pr merge --admin`.
+    String.raw`|regardless\s+of\s+(?:the\s+)?(?:findings|results?|review|what\s+the\s+user)|auto-?approv\w*`,
+    String.raw`|\bgh\s+pr\s+merge\b[^\n]*--admin\b`,
     String.raw`|(?:send|upload|post|exfiltrate|forward)\s+(?:all\s+|the\s+|any\s+)?(?:\w+\s+)?`,
     String.raw`(?:keys?|tokens?|credentials?|secrets?|passwords?|env\w*))`,
   ].join(''),
@@ -201,8 +204,9 @@ export const promptInjection: RuleModule = {
       re: /<\|im_start\|>\s*system|\[\/?(?:SYSTEM|INST)(?:\s+(?:MESSAGE|NOTE|NOTICE|PROMPT|OVERRIDE|UPDATE|INSTRUCTIONS?))?(?:\s*[-:–—]\s*[^\]\n]{0,80})?\]/i,
       langs: ['prose', 'text'],
       message: 'fake system / role marker that claims authority',
-      // A labelled marker's own label may claim it (`[SYSTEM MESSAGE - priority instruction]`).
-      accept: (m, line, next) => claimsAuthority(line.slice(m.index + 1), next),
+      // A labelled marker's own label may claim it (`[SYSTEM MESSAGE - priority instruction]`), or the paragraph it
+      // opens.
+      accept: (m, line, next) => claimsAuthority(line.slice(m.index + 1), next, 4),
     },
     {
       anchor: String.raw`<\/?system|system\s*(?:prompt|message|override|instructions)|system(?:\*\*)?\s*:`,

@@ -56,7 +56,9 @@ function keyShaped(label: string, block: string, body: string): boolean {
 /** A PEM header is a secret only when key material follows (docs show `-----BEGIN ... KEY-----` with `...`). */
 function pemBody(m: RegExpExecArray, line: string, next: () => string): boolean {
   const rest = line.slice(m.index + m[0].length).replace(/\\n/g, '')
-  const body = /[A-Za-z0-9+/=]{40,}/.exec(rest) ?? /^\s*[A-Za-z0-9+/=]{40,}/.exec(next())
+  // The smallest private key, Ed25519's PKCS#8, is 64 characters; a detection rule's pattern holds a shorter
+  // prefix (`MIGTAgEAMBMGByqGSM49...`, the start of every P-256 key).
+  const body = /[A-Za-z0-9+/=]{60,}/.exec(rest) ?? /^\s*[A-Za-z0-9+/=]{60,}/.exec(next())
   return !!body && !isPlaceholder(body[0]) && entropy(body[0]) > 4
     && keyShaped(m[0], rest + next(), body[0].trim())
 }

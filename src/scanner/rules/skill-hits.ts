@@ -70,6 +70,7 @@ const GROUPS = {
     '(?:file_get_contents)',
     '(?:PostAsync|PutAsync|SendAsync|PostAsJsonAsync|PutAsJsonAsync|SendAsJsonAsync)',
     '(?:UnityWebRequest)',
+    'Net\\.Sockets',
     'curl',
     'wget',
     'nc',

@@ -31,7 +31,7 @@ export function urlPlaceholders(url: string): Placeholder[] {
 const DATA = new Set(
   ('conversation conversations chat chats transcript history messages prompt prompts secret secrets credential '
     + 'credentials password passwords passwd apikey env environ environment memory memories summary cookie cookies '
-    + 'ssh privatekey pii userdata context dotenv').split(' '),
+    + 'ssh privatekey pii userdata context dotenv text content contents body excerpt').split(' '),
 )
 // A trailing word that makes the placeholder an identifier or a label: `{conversation_id}`, `{session_name}`.
 const LABEL = new Set('id ids uuid name names type types count url slug number num index idx title label'.split(' '))

@@ -21,6 +21,7 @@ const SAMPLES: string[][] = [
   ['xNet.WebClient'],
   ['xUploadString('],
   ['xUploadFile('],
+  ['$c = New-Object Net.Sockets.TcpClient($h, 443)', '[System.Net.Sockets.UdpClient]::new()'],
   ['requests.post(u)'],
   ['httpx.get(u)'],
   ['urlopen(u)'],
