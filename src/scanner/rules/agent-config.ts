@@ -43,11 +43,11 @@ const VERB = new RegExp(
 )
 /** "read AGENTS.md", "according to CLAUDE.md": the verb before is about another object. */
 const READ_BEFORE = /\b(?:read|check|see|open|review|inspect|look\s+at|according\s+to)\s+\S*$/i
-/** Near the target (code): a file write call. */
+/** Near the target (code): a file write call (JavaScript, Python, shell, PowerShell). */
 const WRITE_CODE = new RegExp(
   String.raw`\bopen\s*\([^)\n]*["'][rwb+]*[wa]|\.write_text\s*\(|\.write\s*\(|\b(?:writeFile|appendFile`
   + String.raw`|writeFileSync|appendFileSync|createWriteStream)\s*\(|\bcopyfile\s*\(|\bshutil\.copy`
-  + String.raw`|>>?\s*["']?\$\w+`,
+  + String.raw`|>>?\s*["']?\$\w+|\b(?:Set-Content|Add-Content|Out-File)\b|\[(?:System\.)?IO\.File\]::WriteAll`,
 )
 
 /** What makes the write an attack rather than a setup step: permissions, concealment, remote instructions, payloads. */
@@ -151,7 +151,7 @@ function installed(content: string, self: string, shipped: readonly SkillFile[])
 
 function scanFile(file: SkillFile, shipped: readonly SkillFile[]): RawFinding[] {
   const text = file.text!
-  const builds = /\.(?:[cm]?[jt]sx?|py)$/i.test(file.path)
+  const builds = /\.(?:[cm]?[jt]sx?|py|ps[md]?1)$/i.test(file.path)
   const candidates = hitLines(file, 'agentConfig').map(h => h.line)
   if (!candidates.length)
     return []

@@ -318,9 +318,12 @@ export const controlDisablement: RuleModule = {
     {
       // A service's own audit trail: Keycloak's login and admin events, Elasticsearch's audit log, and the
       // audit indices deleted through its API.
-      anchor: 'eventsenabled|audit',
+      anchor: 'eventsenabled|audit|AdminAuditLogConfig',
       re: new RegExp(
         String.raw`\b(?:adminEventsEnabled|eventsEnabled|xpack\.security\.audit\.enabled)["']?\s*[:=]\s*["']?false\b`
+        // Microsoft 365's unified audit log and mailbox auditing.
+        + String.raw`|\b(?:Set-AdminAuditLogConfig\b[^\n|]*-UnifiedAuditLogIngestionEnabled`
+        + String.raw`|Set-Mailbox\b[^\n|]*-AuditEnabled):?\s*\$?false\b`
         + String.raw`|\b(?:curl|http|Invoke-RestMethod|irm)\b[^\n|;&]*(?:-X\s*|--request[=\s]+|-Method\s+)DELETE\b`
         + String.raw`[^\n|;&]*\/[^\s"'/]*?\baudit[\w.*-]*`,
         'i',
@@ -331,11 +334,15 @@ export const controlDisablement: RuleModule = {
     {
       // An identity provider, broker or scheduler left open to anyone: brute-force protection off, the anonymous
       // user a superuser, every client allowed where no ACL says otherwise, every ACL removed, an API without auth.
-      anchor: String.raw`bruteforceprotected|anonymous|allow\.everyone|kafka-acls|backend\.default`,
+      anchor: String.raw`bruteforceprotected|anonymous|allow\.everyone|kafka-acls|backend\.default`
+        + String.raw`|Update-MgPolicyIdentitySecurityDefault|Update-MgIdentityConditionalAccess`,
       re: new RegExp(
         String.raw`\bbruteForceProtected["']?\s*[:=]\s*["']?false\b|\bsuper\.users\s*=[^\n]*\bUser:ANONYMOUS\b`
         // Airflow's REST API with the backend that lets every request in.
         + String.raw`|\bauth_backends?["']?\s*[:=]\s*["']?airflow\.api\.auth\.backend\.default\b`
+        // Entra ID's security defaults or its conditional access policies (where MFA is required) switched off.
+        + String.raw`|\bUpdate-MgPolicyIdentitySecurityDefaultEnforcementPolicy\b[^\n|]*-IsEnabled:?\s*\$?false\b`
+        + String.raw`|\bUpdate-MgIdentityConditionalAccessPolicy\b[^\n|]*-State\s+["']?disabled\b`
         + String.raw`|\ballow\.everyone\.if\.no\.acl\.found\s*=\s*true\b`
         + String.raw`|\bkafka-acls(?:\.sh)?\b(?=[^\n]*--remove\b)(?=[^\n]*--force\b)[^\n]*--topic[=\s]+["']?\*`,
         'i',

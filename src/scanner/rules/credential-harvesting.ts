@@ -131,10 +131,26 @@ function visitHarvest(skill: SkillSource): RawFinding[] {
   return [...markQuoted(skill, out), ...wrappedProse(skill, PHISHING, 'credential_harvesting')]
 }
 
-// A loop over the whole environment, naming the variable that holds each value (group 1 or 2).
-// eslint-disable-next-line style/max-len -- a pattern is clearer whole
-const ENV_LOOP = /\[\s*\w+\s*,\s*(\w+)\s*\]\s+of\s+Object\.entries\s*\(\s*process\.env\s*\)|\bfor\s+\w+\s*,\s*(\w+)\s+in\s+(?:dict\s*\(\s*)?os\.environ(?:\s*\))?\.items\s*\(\s*\)/
+/**
+ * A loop over the whole environment, or over a copy or alias of it, naming the variable that holds each value
+ * (group 1 or 2).
+ */
+function envLoopOf(aliases: readonly string[] = []): RegExp {
+  const js = ['process\\.env', ...aliases].join('|')
+  const py = ['os\\.environ', ...aliases].join('|')
+  return new RegExp(
+    String.raw`\[\s*\w+\s*,\s*(\w+)\s*\]\s+of\s+Object\.entries\s*\(\s*(?:${js})\s*\)`
+    + String.raw`|\bfor\s+\w+\s*,\s*(\w+)\s+in\s+(?:dict\s*\(\s*)?(?:${py})(?:\s*\))?\.items\s*\(\s*\)`,
+  )
+}
+const ENV_LOOP = envLoopOf()
 const loopsEnv = literalTest(ENV_LOOP)
+// `const env = { ...process.env }`, `env = dict(os.environ)`: a copy or an alias that a loop then walks.
+const ENV_ALIAS = new RegExp(
+  String.raw`\b([A-Za-z_]\w*)\s*=\s*(?:\{\s*\.\.\.process\.env\s*\}|process\.env\b(?!\s*[.[?])`
+  + String.raw`|dict\(\s*os\.environ\s*\)|os\.environ(?:\.copy\(\s*\))?(?!\s*[.[]))`,
+  'g',
+)
 // A name test that asks for two or more kinds of secret at once (`/KEY|TOKEN|SECRET/i.test(k)`).
 const SECRET_WORD = String.raw`(?:key|token|secret|passw\w*|pass|credential\w*|auth|pwd)`
 const NAME_TEST = new RegExp(String.raw`${SECRET_WORD}[^\n|]{0,12}?\|[^\n]{0,12}?${SECRET_WORD}`, 'i')
@@ -146,10 +162,14 @@ const NAME_TEST = new RegExp(String.raw`${SECRET_WORD}[^\n|]{0,12}?\|[^\n]{0,12}
 function envSweep(skill: SkillSource): RawFinding[] {
   const found: ChunkFinding[] = []
   for (const chunk of codeChunks(skill)) {
-    if (!loopsEnv(chunk.text))
+    const aliases = /process\.env|os\.environ/.test(chunk.text)
+      ? [...chunk.text.matchAll(ENV_ALIAS)].map(m => m[1]!)
+      : []
+    if (!loopsEnv(chunk.text) && !aliases.length)
       continue
+    const envLoop = aliases.length ? envLoopOf(aliases) : ENV_LOOP
     chunk.lines.forEach((line, i) => {
-      const loop = line.length > 4000 ? null : ENV_LOOP.exec(line)
+      const loop = line.length > 4000 ? null : envLoop.exec(line)
       if (!loop)
         return
       const value = (loop[1] ?? loop[2])!

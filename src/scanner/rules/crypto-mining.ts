@@ -46,6 +46,14 @@ export const cryptoMining: RuleModule = {
       message: 'connects to a mining pool (stratum URL)',
     },
     {
+      // The stratum protocol's own methods, spoken by a miner written into the skill's code (firmware, a script).
+      anchor: 'mining',
+      re: /\bmining\.(?:subscribe|authorize|submit)\b/,
+      // Prose names the methods to detect them ("alert on JSON-RPC `mining.subscribe`").
+      langs: CODE,
+      message: 'speaks the stratum mining protocol (mining.subscribe, authorize or submit)',
+    },
+    {
       anchor: POOL_WORDS,
       re: new RegExp(String.raw`\b(?:[\w-]+\.)*${POOLS}\.(?:com|org|net|pro|stream|io|eu|fr|ca|network|fi|us)\b`, 'i'),
       langs: ALL,

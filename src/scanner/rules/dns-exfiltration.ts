@@ -46,8 +46,8 @@ const NAMED_RESOLVERS = String.raw`gethostbyname(?:_ex)?|getaddrinfo|Lookup(?:Ho
 const LOOKUP_ANY = new RegExp(
   String.raw`(?:${LOOKUP_SH}[^\n;|]{0,80}?\s\(?|\b(?:${NAMED_RESOLVERS}|get(?:All)?ByName|getaddress(?:es)?`
   + String.raw`|getresources?|lookup|resolve\w*|Resolv::DNS\.new\.\w+)\s*\(\s*`
-  // A context or resolver handed first (`resolveVia(ctx, fmt.Sprintf(...))`).
-  + String.raw`(?:(?:ctx|context|r|res|resolver)\s*,\s*)?(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
+  // A context or resolver handed first (`resolveVia(ctx, fmt.Sprintf(...))`, `LookupTXT(context.Background(), ...)`).
+  + String.raw`(?:(?:ctx|context|r|res|resolver)(?:\.\w+\(\s*\))?\s*,\s*)?(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?)`
   // An interpolation may slice or index what it reads (`f"{hexd[i:i+60]}."`, `` `${parts[n]}.` ``).
   // C#'s `$"{...}."` interpolates as Python's `f"{...}."` does; the label may join several
   // (`"$(hostname)-$(id -un).x.example"`).
@@ -101,6 +101,14 @@ function namedSecretRead(text: string): boolean {
   return (SECRET_LITERAL.test(text) && ENV_READ.test(text)) || BATCH_SECRET.test(text)
 }
 
+// Whatever it carries, data encoded and cut into label-sized pieces is a tunnel's shape: a lookup of one such piece
+// under a fixed zone sends it (`base64.b32encode(record)`, then `enc[i:i + 60]` as the leftmost label).
+const ENCODES = /\b(?:b32encode|b64encode|base32|hexlify|EncodeToString|bin2hex|ToBase64String)\b|\.hex\(\)|%02x/
+const CUT = new RegExp(
+  String.raw`\[\s*\w+\s*:\s*\w+\s*\+\s*\d+\s*\]|\brange\s*\(\s*0\s*,\s*len\([^)\n]*\)\s*,\s*\d{2}\s*\)`
+  + String.raw`|['"/]\.\{1,\d{1,2}\}['"/]`,
+)
+
 /**
  * One unit of code (a script or a block) that reads a secret, encodes or cuts it into labels, and looks up names
  * whose leftmost label is a variable: the shape of DNS exfiltration whatever the language. A unit that does not
@@ -124,14 +132,19 @@ function encodedLookups(skill: SkillSource): RawFinding[] {
     const m = re.exec(unit.lines[i]!)!
     const text = unit.lines.join('\n')
     // A file's bytes cut or encoded into labels leave as surely as a store's do.
-    if (!LABEL_CODING.test(text) || !(hasSource(joinedPaths(text)) || namedSecretRead(text) || FILE_READ.test(text)))
+    if (!LABEL_CODING.test(text))
+      continue
+    const secret = hasSource(joinedPaths(text)) || namedSecretRead(text) || FILE_READ.test(text)
+    if (!secret && !(ENCODES.test(text) && CUT.test(text)))
       continue
     out.push({
       rule: 'dns_exfiltration',
       path: unit.path,
       line: unit.first + i + 1,
       column: m.index + 1,
-      message: 'looks up hostnames built from an encoded secret (DNS exfiltration)',
+      message: secret
+        ? 'looks up hostnames built from an encoded secret (DNS exfiltration)'
+        : 'looks up hostnames built from data encoded and cut into labels (a DNS tunnel)',
       excerpt: excerptAt(unit.lines[i]!, m.index, m[0].length),
     })
   }

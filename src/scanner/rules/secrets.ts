@@ -22,6 +22,13 @@ function typedInOrder(v: string): boolean {
 /** Documentation keys: placeholders, and made-up values typed in order (`AIzaSyA1B2C3D4E5F6G7H8...`). */
 const fake = (v: string): boolean => isPlaceholder(v) || typedInOrder(v)
 const real = (m: RegExpExecArray): boolean => !fake(m[1] ?? m[0])
+/** The first development accounts of Anvil and Hardhat (the `test test ... junk` mnemonic): published keys. */
+const DEV_KEYS = new Set([
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+])
+
 function key(anchor: string, re: RegExp, message: string): LinePattern {
   return { anchor, re, langs: ['js', 'py', 'sh', 'prose', 'text'], message, accept: real }
 }
@@ -132,6 +139,17 @@ export const secrets: RuleModule = {
       langs: ['js', 'py', 'sh', 'prose', 'text'],
       message: 'private key',
       accept: pemBody,
+    },
+    {
+      // An EVM account's private key (32 bytes in hex) where the line names it one: a deployer's fallback
+      // (`process.env.DEPLOYER_KEY ?? "0x..."`), `--private-key 0x...`. Hashes and storage slots look the same, so
+      // the line must say key; Anvil's and Hardhat's development keys are public.
+      anchor: '0x',
+      re: /(?:["'`]|--private-key[=\s]+|\b[A-Z_]*KEY\s*=\s*)(0x[0-9a-fA-F]{64})(?![0-9a-fA-F])/,
+      langs: ['js', 'py', 'sh', 'prose', 'text'],
+      message: 'Ethereum private key',
+      accept: (m, line) => /private[_-]?key|deployer|mnemonic|\baccounts\b|signer|wallet/i.test(line)
+        && !DEV_KEYS.has(m[1]!.toLowerCase()) && real(m),
     },
     key('AKIA|ASIA|ABIA|ACCA|A3T', /\b((?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b/, 'AWS access key id'),
     key(
