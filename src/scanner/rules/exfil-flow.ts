@@ -99,6 +99,8 @@ class Tainted extends Map<string, Taint> {
   readonly files = new Set<string>()
   /** Variables assigned anywhere (only those can be filled by a method call on them). */
   readonly assigned = new Set<string>()
+  /** Names of the environment by language (`py:E` for `E = os.environ`), read as the mapping they stand for. */
+  readonly aliases = new Map<string, string[]>()
   private readonly res = new Map<string, RegExp | null>()
   override set(key: string, t: Taint): this {
     if (!this.has(key)) {
@@ -128,8 +130,12 @@ class Tainted extends Map<string, Taint> {
 // The wrapped pass reads the sentence patterns as they are (`wrappedMatches`, not `wrappedProse`).
 prepareWrapped(EXFIL_SENTENCES, { prose: false })
 
-function sourceOf(raw: string, language: string, tainted: Tainted, notSent = NOT_SENT): Taint | null {
+function sourceOf(text: string, language: string, tainted: Tainted, notSent = NOT_SENT): Taint | null {
   const lang = family(language)
+  const aliases = tainted.aliases.get(lang)
+  // `E["FHIR_BASE"]` reads one named variable, `dict(E)` the whole environment: as `os.environ` would.
+  const named = aliases && new RegExp(String.raw`(?<![\w$.])(?:${aliases.join('|')})\b(?!\s*[:=](?!=))`, 'g')
+  const raw = named ? text.replace(named, lang === 'js' ? 'process.env' : 'os.environ') : text
   if (sourceHinted(raw)) {
     const text = joinedPaths(raw.replace(notSent, ' '))
     if (ENV_DUMP_RE.test(text) || namesSensitive(text))
@@ -171,6 +177,9 @@ function enclosingFunctions(statements: readonly Statement[]): Array<string | un
   })
 }
 
+const ENV_ALIAS
+  = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_]\w*)\s*=\s*(?:os\.environ|process\.env)\s*;?\s*(?:(?:#|\/\/)[^\n]*)?$/
+
 function learn(st: Statement, tainted: Tainted, fn?: string): void {
   // A braced function is one statement: its body's lines are learnt one by one, inside it, then the whole.
   const name = st.span > 1 ? functionName(st.text) : undefined
@@ -183,6 +192,13 @@ function learn(st: Statement, tainted: Tainted, fn?: string): void {
     const key = `${family(st.lang)}:${fn}`
     if (t && !tainted.has(key))
       tainted.set(key, t)
+    return
+  }
+  // `E = os.environ`, `const env = process.env`: another name for the environment, not a copy of it sent anywhere.
+  const alias = ENV_ALIAS.exec(st.text)
+  if (alias) {
+    const lang = family(st.lang)
+    tainted.aliases.set(lang, [...(tainted.aliases.get(lang) ?? []), alias[1]!])
     return
   }
   const assign = ASSIGN.exec(st.text)
