@@ -378,7 +378,63 @@ export const supplyChain: RuleModule = {
       message: 'runs an unpinned package with npx -y',
     }, m => npxJudge(m[1] ?? '')),
   ],
-  visitSkill: skill => [...selfPublishing(skill), ...installHooks(skill), ...vcpkgRegistries(skill)],
+  visitSkill: skill => [
+    ...selfPublishing(skill),
+    ...installHooks(skill),
+    ...vcpkgRegistries(skill),
+    ...mcpLaunchers(skill),
+  ],
+}
+
+/**
+ * MCP server configurations (`.mcp.json`, Claude Desktop's, VS Code's `servers`) that start a server with `npx -y`
+ * over several lines, where the one-line pattern above cannot see the command and its arguments together.
+ */
+function mcpLaunchers(skill: SkillSource): RawFinding[] {
+  const out: RawFinding[] = []
+  for (const file of skill.files) {
+    const text = file.text
+    if (!text || !file.path.endsWith('.json') || !/"(?:mcpServers|servers)"/.test(text))
+      continue
+    let config: unknown
+    try {
+      config = JSON.parse(text)
+    }
+    catch {
+      continue
+    }
+    const root = (config && typeof config === 'object' ? config : {}) as Record<string, unknown>
+    const servers = root.mcpServers ?? root.servers
+    for (const server of Object.values(servers && typeof servers === 'object' ? servers : {})) {
+      const { command, args } = (server && typeof server === 'object' ? server : {}) as Record<string, unknown>
+      if (typeof command !== 'string' || !/^(?:npx|bunx)$/.test(command) || !Array.isArray(args))
+        continue
+      const words = args.filter((a): a is string => typeof a === 'string')
+      const spec = words.find(w => !w.startsWith('-'))
+      if (!spec || !words.slice(0, words.indexOf(spec)).some(w => w === '-y' || w === '--yes'))
+        continue
+      const severity = npxJudge(spec)
+      if (!severity)
+        continue
+      const at = text.indexOf(`"${spec}"`)
+      const line = text.slice(0, at).split('\n').length
+      const lineText = text.split('\n')[line - 1]!
+      const column = at - (text.lastIndexOf('\n', at - 1) + 1)
+      // On one line with its command, the line pattern reports it.
+      if (/["'](?:npx|bunx)["']/.test(lineText))
+        continue
+      out.push({
+        rule: 'supply_chain',
+        path: file.path,
+        line,
+        column: column + 2,
+        message: 'an MCP server runs an unpinned package with npx -y',
+        excerpt: excerptAt(lineText, column + 1, spec.length),
+        ...(severity === 'warning' ? { severity } : {}),
+      })
+    }
+  }
+  return out
 }
 
 /** Pinned to an exact version: nothing. A URL or git source off the registry: by host. Unpinned: a warning. */

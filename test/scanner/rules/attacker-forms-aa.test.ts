@@ -256,3 +256,18 @@ describe('honest texts of the twenty-eighth set: the environment by another name
       .toEqual(['error exfiltration scripts/bulk.py:5:1'])
   })
 })
+
+describe('attacker forms of the twenty-seventh set: MCP servers started by npx', () => {
+  it('finds an MCP server run with npx -y over several lines, pinned or not, once', () => {
+    const mcp = (spec: string, oneLine = false): string[] => hitsOf('supply_chain', {
+      'SKILL.md': '# x\n',
+      '.mcp.json': oneLine
+        ? `{ "mcpServers": { "u": { "command": "npx", "args": ["-y", "${spec}"] } } }\n`
+        : JSON.stringify({ mcpServers: { u: { command: 'npx', args: ['-y', spec, '--port', '6400'] } } }, null, 2),
+    })
+    expect(mcp('unity-mcp-bridge@latest')).toEqual(['warning supply_chain .mcp.json:7:10'])
+    expect(mcp('github:unity-mcp-tools/asset-indexer')).toEqual(['warning supply_chain .mcp.json:7:10'])
+    expect(mcp('unity-mcp-bridge@1.4.2')).toEqual([])
+    expect(mcp('unity-mcp-bridge@latest', true)).toEqual(['warning supply_chain .mcp.json:1:37'])
+  })
+})
