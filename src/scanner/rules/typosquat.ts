@@ -56,11 +56,14 @@ interface Known {
   canonical: (name: string) => string
 }
 
-function byLength(names: Iterable<string>, except?: Map<number, string[]>): Map<number, string[]> {
+function byLength(names: Iterable<string>): Map<number, string[]> {
   const out = new Map<number, string[]>()
-  for (const n of new Set(names)) {
-    if (!except?.get(n.length)?.includes(n))
-      out.set(n.length, [...(out.get(n.length) ?? []), n])
+  for (const n of names) {
+    const list = out.get(n.length)
+    if (list)
+      list.push(n)
+    else
+      out.set(n.length, [n])
   }
   return out
 }
@@ -70,11 +73,11 @@ function knownOf(
   canonical = (name: string): string => name.toLowerCase(),
   ranking: { targets: string[], all: string[] } = { targets: [], all: [] },
 ): Known {
-  const hand = byLength(curated.map(canonical))
+  const hand = new Set(curated.map(canonical))
   return {
-    names: new Set([...curated, ...ranking.all].map(canonical)),
-    curated: hand,
-    ranked: byLength(ranking.targets.map(canonical), hand),
+    names: new Set([...hand, ...ranking.all.map(canonical)]),
+    curated: byLength(hand),
+    ranked: byLength(new Set(ranking.targets.map(canonical).filter(n => !hand.has(n)))),
     canonical,
   }
 }
@@ -109,9 +112,15 @@ const SKILLS = knownOf(known.skills)
 function rankingOf(all: string[]): { targets: string[], all: string[] } {
   return { targets: all.slice(0, popular.targets), all }
 }
-const NPM = knownOf(known.npm, undefined, rankingOf(popular.npm))
 const PEP503 = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-')
-const PYPI = knownOf(known.pypi, PEP503, rankingOf(popular.pypi))
+// Built on the first install or manifest a skill names: most skills name none, and the rankings hold 24k names.
+let npmKnown: Known | undefined
+let pypiKnown: Known | undefined
+function registry(isNpm: boolean): Known {
+  return isNpm
+    ? (npmKnown ??= knownOf(known.npm, undefined, rankingOf(popular.npm)))
+    : (pypiKnown ??= knownOf(known.pypi, PEP503, rankingOf(popular.pypi)))
+}
 // Cargo treats `-` and `_` in a crate's name as one character.
 const crate = (name: string): string => name.toLowerCase().replace(/-/g, '_')
 
@@ -486,7 +495,7 @@ export const typosquat: RuleModule = {
       if (!text)
         continue
       for (const dep of manifestNames(file.path, text)) {
-        const what = lookAlike(dep.name, dep.npm ? NPM : PYPI, vocabulary)
+        const what = lookAlike(dep.name, registry(dep.npm), vocabulary)
         if (what) {
           out.push({
             rule: 'typosquatting',
@@ -520,7 +529,7 @@ export const typosquat: RuleModule = {
             const args = m[1] ?? m[2] ?? ''
             const base = m.index + m[0].length - args.length
             for (const { name, offset } of packageNames(args, npm, m[2] !== undefined)) {
-              const what = lookAlike(name, npm ? NPM : PYPI, vocabulary)
+              const what = lookAlike(name, registry(npm), vocabulary)
               if (!what)
                 continue
               out.push({
