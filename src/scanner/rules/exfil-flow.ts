@@ -99,8 +99,9 @@ class Tainted extends Map<string, Taint> {
   readonly files = new Set<string>()
   /** Variables assigned anywhere (only those can be filled by a method call on them). */
   readonly assigned = new Set<string>()
-  /** Names of the environment by language (`py:E` for `E = os.environ`), read as the mapping they stand for. */
-  readonly aliases = new Map<string, string[]>()
+  /** Names of the environment by language (`py: [E]` for `E = os.environ`), read as the mapping they stand for. */
+  private readonly aliases = new Map<string, string[]>()
+  private readonly aliasRes = new Map<string, RegExp>()
   private readonly res = new Map<string, RegExp | null>()
   override set(key: string, t: Taint): this {
     if (!this.has(key)) {
@@ -110,6 +111,24 @@ class Tainted extends Map<string, Taint> {
       this.res.delete(key.slice(0, colon))
     }
     return super.set(key, t)
+  }
+
+  alias(lang: string, name: string): void {
+    this.aliases.set(lang, [...(this.aliases.get(lang) ?? []), name])
+    this.aliasRes.delete(lang)
+  }
+
+  /** `E["FHIR_BASE"]` reads one named variable, `dict(E)` the whole environment: as `os.environ` would. */
+  unalias(text: string, lang: string): string {
+    const names = this.aliases.get(lang)
+    if (!names)
+      return text
+    let re = this.aliasRes.get(lang)
+    if (!re) {
+      re = new RegExp(String.raw`(?<![\w$.])(?:${names.join('|')})\b(?!\s*[:=](?!=))`, 'g')
+      this.aliasRes.set(lang, re)
+    }
+    return text.replace(re, lang === 'js' ? 'process.env' : 'os.environ')
   }
 
   mention(lang: string): RegExp | null {
@@ -132,10 +151,7 @@ prepareWrapped(EXFIL_SENTENCES, { prose: false })
 
 function sourceOf(text: string, language: string, tainted: Tainted, notSent = NOT_SENT): Taint | null {
   const lang = family(language)
-  const aliases = tainted.aliases.get(lang)
-  // `E["FHIR_BASE"]` reads one named variable, `dict(E)` the whole environment: as `os.environ` would.
-  const named = aliases && new RegExp(String.raw`(?<![\w$.])(?:${aliases.join('|')})\b(?!\s*[:=](?!=))`, 'g')
-  const raw = named ? text.replace(named, lang === 'js' ? 'process.env' : 'os.environ') : text
+  const raw = tainted.unalias(text, lang)
   if (sourceHinted(raw)) {
     const text = joinedPaths(raw.replace(notSent, ' '))
     if (ENV_DUMP_RE.test(text) || namesSensitive(text))
@@ -197,8 +213,7 @@ function learn(st: Statement, tainted: Tainted, fn?: string): void {
   // `E = os.environ`, `const env = process.env`: another name for the environment, not a copy of it sent anywhere.
   const alias = ENV_ALIAS.exec(st.text)
   if (alias) {
-    const lang = family(st.lang)
-    tainted.aliases.set(lang, [...(tainted.aliases.get(lang) ?? []), alias[1]!])
+    tainted.alias(family(st.lang), alias[1]!)
     return
   }
   const assign = ASSIGN.exec(st.text)
