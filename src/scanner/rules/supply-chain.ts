@@ -2,6 +2,7 @@ import type { Severity, SkillSource } from '../../core/types'
 import type { RawFinding, RuleModule } from '../types'
 import { escapeRegExp } from '../../core/escape-regexp'
 import { excerptAt } from '../excerpt'
+import { LineIndex } from '../lines'
 import { bySeverity, codeChunks, toRaw } from './code-blocks'
 import { hostOf, isIp, isReservedIp, isStagingHost } from './hosts'
 import { oneEdit } from './typosquat'
@@ -405,6 +406,7 @@ function mcpLaunchers(skill: SkillSource): RawFinding[] {
     }
     const root = (config && typeof config === 'object' ? config : {}) as Record<string, unknown>
     const servers = root.mcpServers ?? root.servers
+    let index: LineIndex | undefined
     for (const server of Object.values(servers && typeof servers === 'object' ? servers : {})) {
       const { command, args } = (server && typeof server === 'object' ? server : {}) as Record<string, unknown>
       if (typeof command !== 'string' || !/^(?:npx|bunx)$/.test(command) || !Array.isArray(args))
@@ -416,20 +418,24 @@ function mcpLaunchers(skill: SkillSource): RawFinding[] {
       const severity = npxJudge(spec)
       if (!severity)
         continue
-      const at = text.indexOf(`"${spec}"`)
-      const line = text.slice(0, at).split('\n').length
-      const lineText = text.split('\n')[line - 1]!
-      const column = at - (text.lastIndexOf('\n', at - 1) + 1)
+      // Past the spec's opening quote; a spec escaped in the file (`\u0040`) is not found: no place to point at.
+      const at = text.indexOf(`"${spec}"`) + 1
+      if (at === 0)
+        continue
+      index ??= new LineIndex(text)
+      const line = index.lineOf(at)
+      const lineText = index.line(line)
+      const column = at - index.start(line)
       // On one line with its command, the line pattern reports it.
       if (/["'](?:npx|bunx)["']/.test(lineText))
         continue
       out.push({
         rule: 'supply_chain',
         path: file.path,
-        line,
-        column: column + 2,
+        line: line + 1,
+        column: column + 1,
         message: 'an MCP server runs an unpinned package with npx -y',
-        excerpt: excerptAt(lineText, column + 1, spec.length),
+        excerpt: excerptAt(lineText, column, spec.length),
         ...(severity === 'warning' ? { severity } : {}),
       })
     }
@@ -534,7 +540,7 @@ function installHooks(skill: SkillSource): RawFinding[] {
 }
 
 // A script that fetches, or installs a package named by a URL it holds (`npm install --global ${url}`).
-function FETCHES_OR_INSTALLS(text: string): boolean {
+function fetchesOrInstalls(text: string): boolean {
   return DOWNLOADS.test(text)
     || (/\b(?:npm|pnpm|yarn|bun|pip3?)\s+(?:install|i|add)\b/.test(text) && /["'`]https?:\/\/[^\s"'`]+/.test(text))
 }
@@ -545,7 +551,7 @@ function shippedScript(skill: SkillSource, manifest: string, script: string): st
   for (const [, rel] of script.matchAll(/\b(?:node|sh|bash|python3?|tsx|ts-node)\s+(?:\.\/)?([\w./-]+\.\w+)/g)) {
     const path = `${dir}${rel}`
     const file = skill.files.find(f => f.path === path)
-    if (file?.text && FETCHES_OR_INSTALLS(file.text))
+    if (file?.text && fetchesOrInstalls(file.text))
       return path
   }
   return undefined
